@@ -41,13 +41,25 @@ public final class Envelope {
     public static final String ORIGINAL_DESTINATION = "sb_original_destination";
     /** On a dead-lettered record: the consumer group that gave up on it. */
     public static final String DEAD_LETTER_GROUP = "sb_group";
+    /** On a dead-lettered record: how many attempts were made. */
+    public static final String DEAD_LETTER_ATTEMPTS = "sb_attempts";
     /** On a dead-lettered record: why ({@code handler-failed} or {@code undecodable}). */
     public static final String DEAD_LETTER_REASON = "sb_dead_letter_reason";
 
     private Envelope() {}
 
-    /** True for a header name that belongs to the envelope rather than to the application. */
+    /** True for a header name reserved for Switchboard: applications may not set it. */
     public static boolean isEnvelopeHeader(String name) {
-        return name.startsWith(PREFIX) || name.startsWith("sb_") || name.equals(CONTENT_TYPE);
+        return isCloudEventsHeader(name) || name.startsWith("sb_");
+    }
+
+    /**
+     * True for a CloudEvents header, which handlers see through {@link Message} and
+     * {@link DeliveryContext} rather than in {@link Message#headers()}. The {@code sb_} headers of a
+     * dead-lettered record stay visible in {@link Message#headers()} so that a dead-letter consumer
+     * can read why the record failed.
+     */
+    public static boolean isCloudEventsHeader(String name) {
+        return name.startsWith(PREFIX) || name.equals(CONTENT_TYPE);
     }
 }

@@ -36,6 +36,10 @@ public final class Message<T> {
         this.delay = delay;
     }
 
+    static <T> Message<T> received(T payload, String key, Map<String, String> headers, String id, Instant timestamp) {
+        return new Message<>(payload, key, Collections.unmodifiableMap(headers), id, timestamp, null);
+    }
+
     /** A message with only a payload. */
     public static <T> Message<T> of(T payload) {
         return new Message<>(payload, null, Map.of(), null, null, null);

@@ -216,7 +216,7 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
     private void deadLetter(InboundRecord record, String id, Exception error, int attempt, String reason, boolean dedup) {
         Map<String, String> headers = new HashMap<>(record.headers());
         headers.putIfAbsent(Envelope.ID, id);
-        headers.put(Envelope.ATTEMPT, Integer.toString(attempt));
+        headers.put(Envelope.DEAD_LETTER_ATTEMPTS, Integer.toString(attempt));
         headers.put(Envelope.ERROR_TYPE, error.getClass().getName());
         String text = String.valueOf(error.getMessage());
         headers.put(Envelope.ERROR_MESSAGE, text.length() > MAX_ERROR_MESSAGE ? text.substring(0, MAX_ERROR_MESSAGE) : text);

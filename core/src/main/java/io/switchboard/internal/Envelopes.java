@@ -2,6 +2,7 @@ package io.switchboard.internal;
 
 import io.switchboard.Envelope;
 import io.switchboard.Message;
+import io.switchboard.MessageFactory;
 import io.switchboard.spi.InboundRecord;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -48,10 +49,10 @@ public final class Envelopes {
         Map<String, String> all = record.headers();
         Map<String, String> user = new HashMap<>();
         for (Map.Entry<String, String> e : all.entrySet()) {
-            if (!Envelope.isEnvelopeHeader(e.getKey())) {
+            if (!Envelope.isCloudEventsHeader(e.getKey())) {
                 user.put(e.getKey(), e.getValue());
             }
         }
-        return Message.builder(payload).key(record.key()).headers(user).id(id).timestamp(time(record)).build();
+        return MessageFactory.received(payload, record.key(), user, id, time(record));
     }
 }
