@@ -9,6 +9,10 @@ import io.switchboard.PublishReceipt;
 import io.switchboard.Publisher;
 import io.switchboard.SwitchboardClosedException;
 import io.switchboard.UnsupportedCapabilityException;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import io.switchboard.internal.metrics.PublisherMeters;
+import io.switchboard.internal.metrics.Tracing;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.Capabilities;
 import io.switchboard.spi.OutboundRecord;
@@ -27,6 +31,9 @@ import java.util.function.Consumer;
 /** The publisher core hands out: codec, envelope and checks around an adapter's {@link RawPublisher}. */
 public final class DefaultPublisher<T> implements Publisher<T> {
 
+    /** Room for the trace headers, added after the size check. */
+    private static final int TRACE_HEADERS_ALLOWANCE = 128;
+
     private final RawPublisher raw;
     private final String destination;
     private final Codec<T> codec;
@@ -36,11 +43,14 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     private final String type;
     private final String contentType;
     private final Consumer<AutoCloseable> onClose;
+    private final String broker;
+    private final PublisherMeters meters;
+    private final ObservationRegistry observations;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /** Wraps a raw publisher. */
     public DefaultPublisher(RawPublisher raw, PublisherSpec spec, Codec<T> codec, Capabilities capabilities,
-            BrokerConfig config, Consumer<AutoCloseable> onClose) {
+            BrokerConfig config, Telemetry telemetry, Consumer<AutoCloseable> onClose) {
         this.raw = raw;
         this.destination = spec.destination();
         this.codec = codec;
@@ -50,6 +60,9 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         this.type = config.get("switchboard.type", "io.switchboard.message");
         this.contentType = codec.contentType();
         this.onClose = onClose;
+        this.broker = capabilities.brokerId();
+        this.meters = telemetry.publisherMeters(destination);
+        this.observations = telemetry.observationsOrNull();
     }
 
     @Override
@@ -73,8 +86,40 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         Map<String, String> headers = envelope(message, id, time);
         checkSize(id, bytes, headers);
         long deliverAt = deliverAt(message);
+        Observation observation = observations == null ? null
+                : Tracing.startPublish(observations, headers, broker, instance, destination);
+        if (!headers.containsKey(Envelope.TRACEPARENT)) {
+            headers.put(Envelope.TRACEPARENT, MessageIds.newTraceparent());
+        }
         OutboundRecord record = new OutboundRecord(destination, message.key(), headers, bytes, deliverAt);
-        return raw.send(record).thenApply(r -> new PublishReceipt(id, destination, instance, r.partition(), r.offset()));
+        if (meters == null && observation == null) {
+            return raw.send(record).thenApply(r -> new PublishReceipt(id, destination, instance, r.partition(), r.offset()));
+        }
+        long start = System.nanoTime();
+        CompletableFuture<PublishReceipt> result = new CompletableFuture<>();
+        CompletableFuture<io.switchboard.spi.SendResult> sent;
+        try {
+            sent = raw.send(record);
+        } catch (RuntimeException e) {
+            sent = CompletableFuture.failedFuture(e);
+        }
+        sent.whenComplete((r, error) -> {
+            if (meters != null) {
+                meters.record(start, bytes.length, error == null);
+            }
+            if (observation != null) {
+                if (error != null) {
+                    observation.error(error);
+                }
+                observation.stop();
+            }
+            if (error == null) {
+                result.complete(new PublishReceipt(id, destination, instance, r.partition(), r.offset()));
+            } else {
+                result.completeExceptionally(error);
+            }
+        });
+        return result;
     }
 
     @Override
@@ -101,7 +146,6 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         headers.put(Envelope.TIME, time.toString());
         headers.put(Envelope.CONTENT_TYPE, contentType);
         headers.put(Envelope.ATTEMPT, "1");
-        headers.put(Envelope.TRACEPARENT, MessageIds.newTraceparent());
         if (message.key() != null) {
             headers.put(Envelope.SUBJECT, message.key());
         }
@@ -109,7 +153,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     }
 
     private void checkSize(String id, byte[] bytes, Map<String, String> headers) {
-        int headerBytes = 0;
+        int headerBytes = TRACE_HEADERS_ALLOWANCE;
         for (Map.Entry<String, String> e : headers.entrySet()) {
             headerBytes += e.getKey().length() + e.getValue().length();
         }
