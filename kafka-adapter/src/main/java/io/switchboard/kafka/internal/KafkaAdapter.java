@@ -98,7 +98,9 @@ public final class KafkaAdapter implements BrokerAdapter {
         Duration timeout = config.duration("close-timeout", closeTimeout, spec.properties());
         RawPublisher publisher;
         try {
-            if (spec.delivery() == Delivery.EXACTLY_ONCE) {
+            if (Boolean.parseBoolean(spec.properties().get(PipelineTransaction.OUTPUT_PROPERTY))) {
+                publisher = new PipelineTransaction.OutputPublisher(config.brokerConfig(), spec.destination());
+            } else if (spec.delivery() == Delivery.EXACTLY_ONCE) {
                 BrokerConfig settings = config.brokerConfig().with(spec.properties());
                 publisher = track(new TransactionalKafkaPublisher(clientConfig, spec.destination(),
                         positive(settings, "transaction-max-records", 1000), positive(settings, "transaction-queue-capacity", 10_000),
