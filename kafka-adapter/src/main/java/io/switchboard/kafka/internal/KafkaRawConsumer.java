@@ -55,8 +55,8 @@ final class KafkaRawConsumer implements RawConsumer, ConsumerRebalanceListener, 
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final KafkaProvisioner admin;
     private final Duration pollTimeout;
-    private final long commitIntervalNanos;
     private final Duration closeTimeout;
+    private final OffsetCommitter committer;
     private final boolean commitBeforeDelivery;
     private final Consumer<AutoCloseable> onClosed;
 
@@ -73,7 +73,6 @@ final class KafkaRawConsumer implements RawConsumer, ConsumerRebalanceListener, 
 
     // poll thread only
     private final Map<TopicPartition, PartitionState> partitions = new LinkedHashMap<>();
-    private long lastCommitNanos;
 
     KafkaRawConsumer(ConsumerSpec spec, KafkaClientConfig config, KafkaProvisioner admin, Consumer<AutoCloseable> onClosed) {
         this.spec = spec;
@@ -81,7 +80,6 @@ final class KafkaRawConsumer implements RawConsumer, ConsumerRebalanceListener, 
         this.onClosed = onClosed;
         this.commitBeforeDelivery = spec.delivery() == Delivery.AT_MOST_ONCE;
         this.pollTimeout = config.duration("poll-timeout", Duration.ofMillis(100), spec.properties());
-        this.commitIntervalNanos = config.duration("commit-interval", Duration.ofMillis(100), spec.properties()).toNanos();
         this.closeTimeout = config.duration("close-timeout", Duration.ofSeconds(30), spec.properties());
         Map<String, Object> clientConfig = config.consumer(spec.group(), spec.delivery(), spec.broadcast(),
                 spec.maxInFlight(), spec.properties());
@@ -92,6 +90,8 @@ final class KafkaRawConsumer implements RawConsumer, ConsumerRebalanceListener, 
                     + "cannot create a consumer for topic '" + spec.destination() + "': " + e.getMessage()
                     + "; check the kafka.* properties", e);
         }
+        this.committer = new OffsetCommitter(consumer, spec.group(),
+                config.duration("commit-interval", Duration.ofMillis(100), spec.properties()), closeTimeout);
     }
 
     @Override
@@ -118,14 +118,14 @@ final class KafkaRawConsumer implements RawConsumer, ConsumerRebalanceListener, 
                     deliver();
                 }
                 boolean saturated = flowControl();
-                maybeCommit();
+                committer.maybeCommitAsync(partitions);
                 if (saturated && !awaitSettlement()) {
                     continue;
                 }
                 poll();
             }
             settle();
-            commitSync(partitions.values());
+            committer.commitSync(partitions.values());
         } catch (RuntimeException e) {
             if (!closing) {
                 log.error("Kafka consumer of '{}' (group '{}') failed", spec.destination(), spec.group(), e);
@@ -205,11 +205,7 @@ final class KafkaRawConsumer implements RawConsumer, ConsumerRebalanceListener, 
         if (offsets.isEmpty()) {
             return;
         }
-        try {
-            retryOnWakeup(() -> consumer.commitSync(offsets));
-        } catch (KafkaException e) {
-            log.warn("At-most-once consumer of '{}' could not commit before delivery; {} record(s) are skipped: {}",
-                    spec.destination(), offsets.size(), e.toString());
+        if (!committer.commitBeforeDelivery(offsets)) {
             return;
         }
         chunks.forEach((state, records) -> {
@@ -256,54 +252,6 @@ final class KafkaRawConsumer implements RawConsumer, ConsumerRebalanceListener, 
         return true;
     }
 
-    private void maybeCommit() {
-        long now = System.nanoTime();
-        if (now - lastCommitNanos < commitIntervalNanos) {
-            return;
-        }
-        lastCommitNanos = now;
-        Map<TopicPartition, OffsetAndMetadata> offsets = pendingCommits(partitions.values());
-        if (offsets.isEmpty()) {
-            return;
-        }
-        consumer.commitAsync(offsets, (committed, error) -> {
-            if (error != null) {
-                log.debug("Asynchronous commit for '{}' failed; the next commit retries: {}", spec.destination(), error.toString());
-                committed.keySet().forEach(partition -> {
-                    PartitionState state = partitions.get(partition);
-                    if (state != null) {
-                        state.commitFailed();
-                    }
-                });
-            }
-        });
-    }
-
-    private void commitSync(Collection<PartitionState> states) {
-        Map<TopicPartition, OffsetAndMetadata> offsets = pendingCommits(states);
-        if (offsets.isEmpty()) {
-            return;
-        }
-        try {
-            retryOnWakeup(() -> consumer.commitSync(offsets, closeTimeout));
-        } catch (KafkaException e) {
-            log.warn("Could not commit offsets {} of group '{}'; those records will be delivered again: {}", offsets,
-                    spec.group(), e.toString());
-        }
-    }
-
-    private static Map<TopicPartition, OffsetAndMetadata> pendingCommits(Collection<PartitionState> states) {
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        for (PartitionState state : states) {
-            long offset = state.commitNeeded();
-            if (offset >= 0) {
-                offsets.put(state.partition(), new OffsetAndMetadata(offset));
-                state.commitSent(offset);
-            }
-        }
-        return offsets;
-    }
-
     private void closeClient() {
         try {
             consumer.close(CloseOptions.timeout(closeTimeout));
@@ -315,25 +263,13 @@ final class KafkaRawConsumer implements RawConsumer, ConsumerRebalanceListener, 
         }
     }
 
-    /** A blocking consumer call that a {@link KafkaConsumer#wakeup()} (an ack's or nack's) must not abort. */
-    private static void retryOnWakeup(Runnable call) {
-        while (true) {
-            try {
-                call.run();
-                return;
-            } catch (WakeupException e) {
-                // woken up by a settlement: the call has not happened, make it again
-            }
-        }
-    }
-
     // ---- rebalance callbacks: on the poll thread, inside poll() ----
 
     @Override
     public void onPartitionsAssigned(Collection<TopicPartition> assigned) {
         for (TopicPartition partition : assigned) {
             long[] position = new long[1];
-            retryOnWakeup(() -> position[0] = consumer.position(partition));
+            OffsetCommitter.retryOnWakeup(() -> position[0] = consumer.position(partition));
             partitions.put(partition, new PartitionState(partition, position[0]));
         }
         log.debug("Consumer of '{}' in group '{}' got partitions {}", spec.destination(), spec.group(), assigned);
@@ -344,7 +280,7 @@ final class KafkaRawConsumer implements RawConsumer, ConsumerRebalanceListener, 
     public void onPartitionsRevoked(Collection<TopicPartition> revoked) {
         settle();
         List<PartitionState> states = revoked.stream().map(partitions::get).filter(Objects::nonNull).toList();
-        commitSync(states);
+        committer.commitSync(states);
         forget(revoked);
     }
 
