@@ -2,6 +2,7 @@ package io.switchboard.kafka.internal;
 
 import io.switchboard.spi.OutboundRecord;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -22,11 +23,9 @@ final class KafkaRecords {
 
     static ProducerRecord<byte[], byte[]> toKafka(OutboundRecord record) {
         Map<String, String> headers = record.headers();
-        Header[] kafkaHeaders = new Header[headers.size()];
-        int i = 0;
-        for (Map.Entry<String, String> header : headers.entrySet()) {
-            kafkaHeaders[i++] = new RecordHeader(header.getKey(), header.getValue().getBytes(StandardCharsets.UTF_8));
-        }
+        ArrayList<Header> kafkaHeaders = new ArrayList<>(headers.size());
+        // forEach: core's envelope map hands its fields over without entry objects
+        headers.forEach((name, value) -> kafkaHeaders.add(new RecordHeader(name, value.getBytes(StandardCharsets.UTF_8))));
         byte[] key = record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
         return new ProducerRecord<>(record.destination(), null, null, key, record.payload(), new RecordHeaders(kafkaHeaders));
     }
