@@ -51,7 +51,8 @@ class KafkaPipelineTest {
         String input = KafkaTestSupport.topic("eo-in");
         String output = KafkaTestSupport.topic("eo-out");
         String transactionalId = "crash-test-" + input;
-        provision(input, output);
+        switchboard.provisioning().ensureDestination(DestinationSpec.of(input, 1));
+        switchboard.provisioning().ensureDestination(DestinationSpec.of(output, 1));
         publishInOneTransaction(input, 0, 50);
 
         Process crashing = startCrashingInstance(input, output, transactionalId, 75);
@@ -80,17 +81,15 @@ class KafkaPipelineTest {
     void retriesAFailedBatch() {
         String input = KafkaTestSupport.topic("retry-in");
         String output = KafkaTestSupport.topic("retry-out");
-        provision(input, output);
         AtomicBoolean failedOnce = new AtomicBoolean();
-        KafkaPipeline pipeline = KafkaPipeline.builder(switchboard, input, Codec.utf8(), output, Codec.utf8())
+        KafkaPipeline pipeline = track(provisionedPipeline(input, output)
                 .start(message -> {
                     int n = Integer.parseInt(message.payload());
                     if (n == 7 && failedOnce.compareAndSet(false, true)) {
                         throw new IllegalStateException("planned failure at " + n);
                     }
                     return List.of(Message.of(transform(n)));
-                });
-        pipelines.add(pipeline);
+                }));
         pipeline.ready().toCompletableFuture().join();
         publishInOneTransaction(input, 0, 20);
 
@@ -106,13 +105,9 @@ class KafkaPipelineTest {
     void stopsAfterMaxAttempts() {
         String input = KafkaTestSupport.topic("poison-in");
         String output = KafkaTestSupport.topic("poison-out");
-        provision(input, output);
-        KafkaPipeline pipeline = KafkaPipeline.builder(switchboard, input, Codec.utf8(), output, Codec.utf8())
-                .maxAttempts(2)
-                .start(message -> {
-                    throw new IllegalArgumentException("cannot transform " + message.payload());
-                });
-        pipelines.add(pipeline);
+        KafkaPipeline pipeline = track(provisionedPipeline(input, output).maxAttempts(2).start(message -> {
+            throw new IllegalArgumentException("cannot transform " + message.payload());
+        }));
         publishInOneTransaction(input, 0, 1);
 
         await().atMost(TIMEOUT).until(() -> pipeline.terminated().toCompletableFuture().isDone());
@@ -132,15 +127,22 @@ class KafkaPipelineTest {
     }
 
     private void start(String input, String output, String transactionalId) {
-        KafkaPipeline.Builder<String, String> builder = KafkaPipeline.builder(switchboard, input, Codec.utf8(), output,
-                Codec.utf8()).group("eo-" + input).transactionalId(transactionalId);
+        KafkaPipeline.Builder<String, String> builder = provisionedPipeline(input, output).group("eo-" + input)
+                .transactionalId(transactionalId);
         FAST_FAILOVER.forEach(builder::property);
-        pipelines.add(builder.start(m -> List.of(Message.of(m.key(), transform(Integer.parseInt(m.payload()))))));
+        track(builder.start(m -> List.of(Message.of(m.key(), transform(Integer.parseInt(m.payload()))))));
     }
 
-    private void provision(String input, String output) {
+    /** A pipeline between two single-partition topics, which it creates. */
+    private KafkaPipeline.Builder<String, String> provisionedPipeline(String input, String output) {
         switchboard.provisioning().ensureDestination(DestinationSpec.of(input, 1));
         switchboard.provisioning().ensureDestination(DestinationSpec.of(output, 1));
+        return KafkaPipeline.builder(switchboard, input, Codec.utf8(), output, Codec.utf8());
+    }
+
+    private KafkaPipeline track(KafkaPipeline pipeline) {
+        pipelines.add(pipeline);
+        return pipeline;
     }
 
     /** Inputs {@code from} to {@code to - 1}, committed together, so that one poll gets them all. */
