@@ -1,5 +1,6 @@
 package io.switchboard.testkit.rabbit;
 
+import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import java.io.IOException;
@@ -9,6 +10,7 @@ import java.net.Socket;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.security.GeneralSecurityException;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeoutException;
@@ -199,6 +201,36 @@ public final class RabbitMqServer {
   public void closeAllConnections(String reason) {
     requireLocal("close connections");
     Rabbitmqctl.run("close_all_connections", "-p", virtualHost(), reason);
+  }
+
+  /**
+   * Deletes every queue and exchange of this vhost whose name starts with one of the prefixes
+   * (listed with {@code rabbitmqctl}, deleted over AMQP). For sweeping what tests created under
+   * names they do not all know, such as queues an adapter derived from a destination.
+   *
+   * @return how many queues and exchanges were deleted
+   */
+  public int deleteNamesStartingWith(Collection<String> prefixes) throws IOException, TimeoutException {
+    requireLocal("list queues");
+    List<String> queues = listQueues().stream().filter(n -> startsWithAny(n, prefixes)).toList();
+    List<String> exchanges = listExchanges().stream().filter(n -> startsWithAny(n, prefixes)).toList();
+    if (queues.isEmpty() && exchanges.isEmpty()) {
+      return 0;
+    }
+    try (Connection connection = connect("switchboard-testkit-cleanup")) {
+      Channel channel = connection.createChannel();
+      for (String queue : queues) {
+        channel.queueDelete(queue);
+      }
+      for (String exchange : exchanges) {
+        channel.exchangeDelete(exchange);
+      }
+    }
+    return queues.size() + exchanges.size();
+  }
+
+  private static boolean startsWithAny(String name, Collection<String> prefixes) {
+    return prefixes.stream().anyMatch(name::startsWith);
   }
 
   /** Names of the queues on this vhost ({@code rabbitmqctl}, local server only). */

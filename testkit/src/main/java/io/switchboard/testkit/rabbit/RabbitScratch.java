@@ -4,6 +4,7 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import java.io.IOException;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
@@ -62,28 +63,27 @@ public final class RabbitScratch implements AutoCloseable {
     return name;
   }
 
-  /** Deletes the tracked names and every queue and exchange whose name starts with the prefix. */
+  /**
+   * Deletes the tracked names and, on a server on this machine, every queue and exchange whose
+   * name starts with the prefix.
+   */
   @Override
   public synchronized void close() throws IOException, TimeoutException {
-    Set<String> queuesToDelete = new LinkedHashSet<>(queues);
-    Set<String> exchangesToDelete = new LinkedHashSet<>(exchanges);
     if (server.isLocal()) {
-      server.listQueues().stream().filter(n -> n.startsWith(prefix)).forEach(queuesToDelete::add);
-      server.listExchanges().stream().filter(n -> n.startsWith(prefix)).forEach(exchangesToDelete::add);
+      server.deleteNamesStartingWith(List.of(prefix));
     }
-    if (queuesToDelete.isEmpty() && exchangesToDelete.isEmpty()) {
-      return;
-    }
-    try (Connection connection = server.connect("switchboard-testkit-cleanup")) {
-      Channel channel = connection.createChannel();
-      for (String queue : queuesToDelete) {
-        channel = delete(connection, channel, queue, true);
-      }
-      for (String exchange : exchangesToDelete) {
-        channel = delete(connection, channel, exchange, false);
+    if (!queues.isEmpty() || !exchanges.isEmpty()) {
+      try (Connection connection = server.connect("switchboard-testkit-cleanup")) {
+        Channel channel = connection.createChannel();
+        for (String queue : queues) {
+          channel = delete(connection, channel, queue, true);
+        }
+        for (String exchange : exchanges) {
+          channel = delete(connection, channel, exchange, false);
+        }
       }
     }
-    LOG.debug("Deleted {} queues and {} exchanges named {}*", queuesToDelete.size(), exchangesToDelete.size(), prefix);
+    LOG.debug("Deleted what {} created", prefix);
     queues.clear();
     exchanges.clear();
   }
