@@ -4,6 +4,11 @@ import com.rabbitmq.client.AuthenticationFailureException;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.impl.recovery.RecordedBinding;
+import com.rabbitmq.client.impl.recovery.RecordedConsumer;
+import com.rabbitmq.client.impl.recovery.RecordedExchange;
+import com.rabbitmq.client.impl.recovery.RecordedQueue;
+import com.rabbitmq.client.impl.recovery.TopologyRecoveryFilter;
 import io.switchboard.ConfigurationException;
 import io.switchboard.SwitchboardClosedException;
 import io.switchboard.SwitchboardException;
@@ -85,6 +90,7 @@ public final class RabbitAdapter implements BrokerAdapter {
         factory.setAutomaticRecoveryEnabled(true);
         factory.setTopologyRecoveryEnabled(true);
         factory.setNetworkRecoveryInterval(settings.recoveryInterval.toMillis());
+        factory.setTopologyRecoveryFilter(new LiveChannelsOnly());
         factory.setThreadFactory(daemon("switchboard-rabbit-" + instance));
         return factory;
     }
@@ -271,6 +277,33 @@ public final class RabbitAdapter implements BrokerAdapter {
     @Override
     public String toString() {
         return "RabbitAdapter[" + printableUri() + "]";
+    }
+
+    /**
+     * Recovers only the topology declared on channels still in use (consumers, their broadcast
+     * queues and bindings). What the provisioner declared on its short-lived channels is durable and
+     * outlives a connection loss; re-declaring it through a closed channel would only log errors.
+     */
+    private static final class LiveChannelsOnly implements TopologyRecoveryFilter {
+        @Override
+        public boolean filterExchange(RecordedExchange exchange) {
+            return exchange.getChannel().isOpen();
+        }
+
+        @Override
+        public boolean filterQueue(RecordedQueue queue) {
+            return queue.getChannel().isOpen();
+        }
+
+        @Override
+        public boolean filterBinding(RecordedBinding binding) {
+            return binding.getChannel().isOpen();
+        }
+
+        @Override
+        public boolean filterConsumer(RecordedConsumer consumer) {
+            return consumer.getChannel().isOpen();
+        }
     }
 
     /** An administrative call on a channel. */
