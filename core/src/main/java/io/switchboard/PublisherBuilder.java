@@ -2,6 +2,9 @@ package io.switchboard;
 
 import io.switchboard.internal.DefaultPublisher;
 import io.switchboard.internal.Validation;
+import io.switchboard.internal.resilience.ResilienceSettings;
+import io.switchboard.internal.resilience.ResilientPublisher;
+import io.switchboard.spi.RawPublisher;
 import io.switchboard.spi.PublisherSpec;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -49,9 +52,11 @@ public final class PublisherBuilder<T> {
         Validation.destination(switchboard.capabilities(), switchboard.instanceName(), destination);
         Validation.autoProvision(switchboard.config(), switchboard.adapter().provisioner(), destination);
         PublisherSpec spec = new PublisherSpec(destination, delivery, properties);
-        DefaultPublisher<T> publisher = new DefaultPublisher<>(
-                switchboard.adapter().createPublisher(spec), spec, codec, switchboard.capabilities(),
-                switchboard.config(), switchboard::disown);
+        RawPublisher raw = ResilientPublisher.wrap(switchboard.adapter().createPublisher(spec),
+                ResilienceSettings.forDestination(switchboard.config(), destination), switchboard.resilience(),
+                switchboard.instanceName(), destination);
+        DefaultPublisher<T> publisher = new DefaultPublisher<>(raw, spec, codec, switchboard.capabilities(),
+                switchboard.config(), switchboard.telemetry(), switchboard::disown);
         return switchboard.own(publisher);
     }
 }

@@ -145,7 +145,7 @@ public final class SubscriberBuilder<T> {
         String effectiveGroup = broadcast ? group + "-" + UUID.randomUUID().toString().substring(0, 8) : group;
         ConsumerSpec spec = new ConsumerSpec(destination, effectiveGroup, broadcast, delivery, maxInFlight, filter, properties);
         SubscriptionSettings settings = new SubscriptionSettings(instance, spec, concurrency, retry, dlq, drainTimeout,
-                idempotencyStore != null ? idempotencyStore : switchboard.idempotencyStore());
+                idempotencyStore != null ? idempotencyStore : switchboard.idempotencyStore(), switchboard.telemetry());
         DefaultSubscription<T> subscription = new DefaultSubscription<>(
                 switchboard.adapter(), settings, codec, handler, switchboard::disown);
         switchboard.own(subscription);

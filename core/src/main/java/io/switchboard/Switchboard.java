@@ -1,6 +1,13 @@
 package io.switchboard;
 
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.github.resilience4j.retry.RetryRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.observation.ObservationRegistry;
+import io.switchboard.internal.Telemetry;
+import io.switchboard.internal.metrics.MetricsSettings;
+import io.switchboard.internal.resilience.ResilienceRegistries;
 import io.switchboard.internal.AdapterLoader;
 import io.switchboard.internal.InMemoryIdempotencyStore;
 import io.switchboard.spi.BrokerAdapter;
@@ -36,24 +43,76 @@ import org.slf4j.LoggerFactory;
  * {@code switchboard.source} (CloudEvents source, default {@code switchboard}),
  * {@code switchboard.type} (CloudEvents type, default {@code io.switchboard.message}),
  * {@code switchboard.auto-provision} (create destinations on first use, default true),
- * {@code switchboard.partitions} (partitions of auto-provisioned destinations, default 4).
+ * {@code switchboard.partitions} (partitions of auto-provisioned destinations, default 4),
+ * {@code switchboard.metrics.slo} (extra SLO buckets on latency timers),
+ * {@code switchboard.resilience.*} and {@code switchboard.destination.<name>.resilience.*}
+ * (Resilience4j policies on publishing; none unless configured).
+ *
+ * <p>Metrics: give a registry to the builder, or bind one with {@link #bindTo(MeterRegistry)}
+ * before creating publishers and subscriptions; without one nothing is recorded. Tracing: give an
+ * {@link ObservationRegistry} to the builder.
  */
-public final class Switchboard implements AutoCloseable {
+public final class Switchboard implements AutoCloseable, MeterBinder {
 
     private static final Logger log = LoggerFactory.getLogger(Switchboard.class);
 
     private final BrokerAdapter adapter;
     private final BrokerConfig config;
-    private final MeterRegistry meterRegistry;
+    private volatile MeterRegistry meterRegistry;
+    private final ObservationRegistry observationRegistry;
+    private final MetricsSettings metricsSettings;
+    private final ResilienceRegistries resilience = new ResilienceRegistries();
     private final IdempotencyStore idempotencyStore;
     private final List<AutoCloseable> owned = new CopyOnWriteArrayList<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private Switchboard(BrokerAdapter adapter, BrokerConfig config, MeterRegistry meterRegistry, IdempotencyStore store) {
+    private Switchboard(BrokerAdapter adapter, BrokerConfig config, MeterRegistry meterRegistry,
+            ObservationRegistry observationRegistry, IdempotencyStore store) {
         this.adapter = adapter;
         this.config = config;
-        this.meterRegistry = meterRegistry;
+        this.observationRegistry = observationRegistry;
+        this.metricsSettings = MetricsSettings.from(config);
         this.idempotencyStore = store;
+        if (meterRegistry != null) {
+            bindTo(meterRegistry);
+        }
+    }
+
+    /**
+     * Records metrics in {@code registry} for every publisher and subscription created from now
+     * on, and exports Resilience4j events. A second registry is ignored (compose registries with
+     * a {@code CompositeMeterRegistry} instead).
+     */
+    @Override
+    public synchronized void bindTo(MeterRegistry registry) {
+        if (meterRegistry == null) {
+            meterRegistry = registry;
+            resilience.bindTo(registry);
+        } else if (meterRegistry != registry) {
+            log.warn("Switchboard '{}' is already bound to a meter registry; ignoring another one", config.instanceName());
+        }
+    }
+
+    /** The circuit breakers guarding publishing; their event publishers take typed listeners. */
+    public CircuitBreakerRegistry circuitBreakers() {
+        return resilience.circuitBreakers();
+    }
+
+    /** The publish retries; their event publishers take typed listeners. */
+    public RetryRegistry retries() {
+        return resilience.retries();
+    }
+
+    ResilienceRegistries resilience() {
+        return resilience;
+    }
+
+    Telemetry telemetry() {
+        MeterRegistry m = meterRegistry;
+        if (m == null && (observationRegistry == null || observationRegistry.isNoop())) {
+            return Telemetry.NONE;
+        }
+        return new Telemetry(m, observationRegistry, metricsSettings, adapter.id(), config.instanceName());
     }
 
     /** Starts a builder. */
@@ -155,6 +214,7 @@ public final class Switchboard implements AutoCloseable {
             }
         }
         owned.clear();
+        resilience.close();
         adapter.close();
     }
 
@@ -169,6 +229,7 @@ public final class Switchboard implements AutoCloseable {
         private String instanceName;
         private final Map<String, String> properties = new LinkedHashMap<>();
         private MeterRegistry meterRegistry;
+        private ObservationRegistry observationRegistry;
         private IdempotencyStore idempotencyStore;
 
         private Builder() {}
@@ -203,6 +264,12 @@ public final class Switchboard implements AutoCloseable {
             return this;
         }
 
+        /** Observes publishing and handling (tracing with a tracer's handlers); default none. */
+        public Builder observationRegistry(ObservationRegistry registry) {
+            this.observationRegistry = registry;
+            return this;
+        }
+
         /** The store exactly-once subscriptions deduplicate with; default: in memory, 100,000 ids per group. */
         public Builder idempotencyStore(IdempotencyStore store) {
             this.idempotencyStore = store;
@@ -223,7 +290,7 @@ public final class Switchboard implements AutoCloseable {
             BrokerAdapter adapter = AdapterLoader.find(brokerId).create(config);
             IdempotencyStore store = idempotencyStore != null ? idempotencyStore : new InMemoryIdempotencyStore(100_000);
             log.debug("Switchboard started on {}", config);
-            return new Switchboard(adapter, config, meterRegistry, store);
+            return new Switchboard(adapter, config, meterRegistry, observationRegistry, store);
         }
     }
 }

@@ -9,6 +9,10 @@ import io.switchboard.PublishReceipt;
 import io.switchboard.Publisher;
 import io.switchboard.SwitchboardClosedException;
 import io.switchboard.UnsupportedCapabilityException;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import io.switchboard.internal.metrics.PublisherMeters;
+import io.switchboard.internal.metrics.Tracing;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.Capabilities;
 import io.switchboard.spi.OutboundRecord;
@@ -16,7 +20,6 @@ import io.switchboard.spi.PublisherSpec;
 import io.switchboard.spi.RawPublisher;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -27,6 +30,9 @@ import java.util.function.Consumer;
 /** The publisher core hands out: codec, envelope and checks around an adapter's {@link RawPublisher}. */
 public final class DefaultPublisher<T> implements Publisher<T> {
 
+    /** Room for the envelope's own headers (names and values, trace headers included). */
+    private static final int ENVELOPE_ALLOWANCE = 512;
+
     private final RawPublisher raw;
     private final String destination;
     private final Codec<T> codec;
@@ -36,11 +42,14 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     private final String type;
     private final String contentType;
     private final Consumer<AutoCloseable> onClose;
+    private final String broker;
+    private final PublisherMeters meters;
+    private final ObservationRegistry observations;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /** Wraps a raw publisher. */
     public DefaultPublisher(RawPublisher raw, PublisherSpec spec, Codec<T> codec, Capabilities capabilities,
-            BrokerConfig config, Consumer<AutoCloseable> onClose) {
+            BrokerConfig config, Telemetry telemetry, Consumer<AutoCloseable> onClose) {
         this.raw = raw;
         this.destination = spec.destination();
         this.codec = codec;
@@ -50,6 +59,9 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         this.type = config.get("switchboard.type", "io.switchboard.message");
         this.contentType = codec.contentType();
         this.onClose = onClose;
+        this.broker = capabilities.brokerId();
+        this.meters = telemetry.publisherMeters(destination);
+        this.observations = telemetry.observationsOrNull();
     }
 
     @Override
@@ -69,12 +81,44 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         }
         byte[] bytes = codec.encode(message.payload());
         String id = message.id() != null ? message.id() : MessageIds.next();
-        Instant time = message.timestamp() != null ? message.timestamp() : MessageIds.now();
-        Map<String, String> headers = envelope(message, id, time);
-        checkSize(id, bytes, headers);
+        Instant now = message.timestamp() != null ? message.timestamp() : Instant.now();
+        Map<String, String> headers = envelope(message, id, MessageIds.formatMicros(now.getEpochSecond(), now.getNano()));
+        checkSize(id, bytes, message.headers());
         long deliverAt = deliverAt(message);
+        Observation observation = observations == null ? null
+                : Tracing.startPublish(observations, headers, broker, instance, destination);
+        if (!headers.containsKey(Envelope.TRACEPARENT)) {
+            headers.put(Envelope.TRACEPARENT, MessageIds.newTraceparent());
+        }
         OutboundRecord record = new OutboundRecord(destination, message.key(), headers, bytes, deliverAt);
-        return raw.send(record).thenApply(r -> new PublishReceipt(id, destination, instance, r.partition(), r.offset()));
+        if (meters == null && observation == null) {
+            return raw.send(record).thenApply(r -> new PublishReceipt(id, destination, instance, r.partition(), r.offset()));
+        }
+        long start = System.nanoTime();
+        CompletableFuture<PublishReceipt> result = new CompletableFuture<>();
+        CompletableFuture<io.switchboard.spi.SendResult> sent;
+        try {
+            sent = raw.send(record);
+        } catch (RuntimeException e) {
+            sent = CompletableFuture.failedFuture(e);
+        }
+        sent.whenComplete((r, error) -> {
+            if (meters != null) {
+                meters.record(start, bytes.length, error == null);
+            }
+            if (observation != null) {
+                if (error != null) {
+                    observation.error(error);
+                }
+                observation.stop();
+            }
+            if (error == null) {
+                result.complete(new PublishReceipt(id, destination, instance, r.partition(), r.offset()));
+            } else {
+                result.completeExceptionally(error);
+            }
+        });
+        return result;
     }
 
     @Override
@@ -90,27 +134,13 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         });
     }
 
-    private Map<String, String> envelope(Message<T> message, String id, Instant time) {
-        Map<String, String> user = message.headers();
-        Map<String, String> headers = new HashMap<>((user.size() + 9) * 4 / 3 + 1);
-        headers.putAll(user);
-        headers.put(Envelope.SPEC_VERSION, Envelope.SPEC_VERSION_VALUE);
-        headers.put(Envelope.ID, id);
-        headers.put(Envelope.SOURCE, source);
-        headers.put(Envelope.TYPE, type);
-        headers.put(Envelope.TIME, time.toString());
-        headers.put(Envelope.CONTENT_TYPE, contentType);
-        headers.put(Envelope.ATTEMPT, "1");
-        headers.put(Envelope.TRACEPARENT, MessageIds.newTraceparent());
-        if (message.key() != null) {
-            headers.put(Envelope.SUBJECT, message.key());
-        }
-        return headers;
+    private Map<String, String> envelope(Message<T> message, String id, String time) {
+        return new EnvelopeHeaders(message.headers(), id, source, type, time, contentType, message.key());
     }
 
-    private void checkSize(String id, byte[] bytes, Map<String, String> headers) {
-        int headerBytes = 0;
-        for (Map.Entry<String, String> e : headers.entrySet()) {
+    private void checkSize(String id, byte[] bytes, Map<String, String> userHeaders) {
+        int headerBytes = ENVELOPE_ALLOWANCE;
+        for (Map.Entry<String, String> e : userHeaders.entrySet()) {
             headerBytes += e.getKey().length() + e.getValue().length();
         }
         long total = (long) bytes.length + headerBytes;

@@ -9,6 +9,10 @@ import io.switchboard.MessageHandler;
 import io.switchboard.RetryPolicy;
 import io.switchboard.Subscription;
 import io.switchboard.SubscriptionException;
+import io.micrometer.observation.ObservationRegistry;
+import io.switchboard.internal.metrics.SubscriptionMeters;
+import io.switchboard.internal.metrics.SubscriptionMeters.Outcome;
+import io.switchboard.internal.metrics.Tracing;
 import io.switchboard.spi.BrokerAdapter;
 import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.IdempotencyStore;
@@ -58,8 +62,10 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
     private final Object drained = new Object();
     private volatile boolean stopping;
+    private final ObservationRegistry observations;
     private RawConsumer consumer;
     private RawPublisher deadLetters;
+    private volatile SubscriptionMeters meters;
 
     /** Prepares the subscription; {@link #start()} begins consuming. */
     public DefaultSubscription(BrokerAdapter adapter, SubscriptionSettings settings, Codec<T> codec,
@@ -73,6 +79,7 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
         this.retry = settings.retry();
         this.store = settings.idempotencyStore();
         this.scope = spec.destination() + "/" + spec.group();
+        this.observations = settings.telemetry().observationsOrNull();
         this.lanes = new Lane[settings.concurrency()];
         for (int i = 0; i < lanes.length; i++) {
             lanes[i] = new Lane("switchboard-" + spec.destination() + "-" + spec.group() + "-" + i, this::process, this::returnToBroker);
@@ -84,6 +91,7 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
         try {
             deadLetters = adapter.createPublisher(new PublisherSpec(settings.deadLetter(), Delivery.AT_LEAST_ONCE, spec.properties()));
             consumer = adapter.createConsumer(spec);
+            meters = settings.telemetry().subscriptionMeters(spec.destination(), spec.group(), inFlight, consumer);
             for (Lane lane : lanes) {
                 lane.start();
             }
@@ -139,6 +147,10 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
     // ---- processing, on a lane thread ----
 
     private void process(InboundRecord record) {
+        SubscriptionMeters m = meters;
+        if (m != null && record.deliveryCount() > 1) {
+            m.redelivered();
+        }
         String id = Envelopes.id(record);
         T payload;
         try {
@@ -150,26 +162,36 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
             return;
         }
         Message<T> message = Envelopes.toMessage(payload, record, id);
+        if (m != null) {
+            m.endToEnd(message.timestamp());
+        }
         String traceparent = record.headers().get(Envelope.TRACEPARENT);
         if (spec.delivery() == Delivery.AT_MOST_ONCE) {
+            long start = System.nanoTime();
+            Outcome outcome = Outcome.ACK;
             try {
-                handler.handle(message, context(record, 1, 1, traceparent));
+                invoke(message, context(record, 1, 1, traceparent), record);
             } catch (Exception e) {
+                outcome = Outcome.DROPPED;
                 log.warn("Handler failed on message {} from '{}' (at-most-once: not retried): {}", id, spec.destination(), e.toString());
             }
+            record(m, outcome, start);
             settle(record, true);
             return;
         }
         boolean dedup = spec.delivery() == Delivery.EXACTLY_ONCE;
         if (dedup && !store.tryClaim(scope, id)) {
             log.debug("Message {} on '{}' already handled by group '{}': acknowledged as a duplicate", id, spec.destination(), spec.group());
+            record(m, Outcome.DUPLICATE, System.nanoTime());
             settle(record, true);
             return;
         }
         int attempt = Math.max(1, record.deliveryCount());
         while (true) {
+            long start = System.nanoTime();
             try {
-                handler.handle(message, context(record, attempt, retry.maxAttempts(), traceparent));
+                invoke(message, context(record, attempt, retry.maxAttempts(), traceparent), record);
+                record(m, Outcome.ACK, start);
                 if (dedup) {
                     store.complete(scope, id);
                 }
@@ -177,11 +199,13 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
                 return;
             } catch (Exception e) {
                 if (attempt >= retry.maxAttempts()) {
+                    record(m, Outcome.DEAD_LETTER, start);
                     log.warn("Message {} on '{}' failed {} attempt(s) in group '{}'; sending it to '{}'", id,
                             spec.destination(), attempt, spec.group(), settings.deadLetter(), e);
                     deadLetter(record, id, e, attempt, "handler-failed", dedup);
                     return;
                 }
+                record(m, Outcome.RETRY, start);
                 log.debug("Attempt {} of message {} failed; retrying", attempt, id, e);
             }
             if (!pause(retry.backoffAfter(attempt))) {
@@ -192,6 +216,21 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
                 return;
             }
             attempt++;
+        }
+    }
+
+    private static void record(SubscriptionMeters m, Outcome outcome, long start) {
+        if (m != null) {
+            m.handled(outcome, start);
+        }
+    }
+
+    private void invoke(Message<T> message, DeliveryContext context, InboundRecord record) throws Exception {
+        if (observations == null) {
+            handler.handle(message, context);
+        } else {
+            Tracing.handle(observations, record.headers(), adapter.id(), settings.instance(), spec.destination(), spec.group())
+                    .observeChecked(() -> handler.handle(message, context));
         }
     }
 
@@ -231,6 +270,10 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
         }
         sent.whenComplete((result, failure) -> {
             if (failure == null) {
+                SubscriptionMeters m = meters;
+                if (m != null) {
+                    m.deadLettered("undecodable".equals(reason));
+                }
                 if (dedup) {
                     store.complete(scope, id);
                 }
@@ -318,6 +361,9 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
             }
             if (deadLetters != null) {
                 deadLetters.close();
+            }
+            if (meters != null) {
+                meters.close();
             }
             onClose.accept(this);
             terminated.complete(null);

@@ -15,7 +15,8 @@ import java.time.Duration;
  * @param deadLetter dead-letter destination
  * @param drainTimeout how long close waits for handlers in flight
  * @param idempotencyStore store for exactly-once deduplication
+ * @param telemetry meters and observations, or {@link Telemetry#NONE}
  */
 public record SubscriptionSettings(
         String instance, ConsumerSpec spec, int concurrency, RetryPolicy retry, String deadLetter, Duration drainTimeout,
-        IdempotencyStore idempotencyStore) {}
+        IdempotencyStore idempotencyStore, Telemetry telemetry) {}

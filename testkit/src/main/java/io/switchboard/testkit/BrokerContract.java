@@ -57,7 +57,7 @@ import org.junit.jupiter.api.Test;
  * <p>A test is skipped only when the adapter's {@link io.switchboard.spi.Capabilities} declare the
  * feature unsupported, and the skip message says so. A missing broker is a failure.
  */
-public abstract class BrokerContract extends ContractSupport {
+public abstract class BrokerContract extends ObservabilityContract {
 
     /** A JSON payload for the codec tests. */
     public record Order(String id, int quantity, List<String> items) {}

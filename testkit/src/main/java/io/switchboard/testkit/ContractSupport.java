@@ -87,6 +87,13 @@ public abstract class ContractSupport {
         return sb;
     }
 
+    /** Another Switchboard with extra builder settings (a meter registry, properties), closed after the test. */
+    protected Switchboard newSwitchboard(UnaryOperator<Switchboard.Builder> settings) {
+        Switchboard sb = settings.apply(Switchboard.builder().broker(brokerId()).properties(brokerProperties())).build();
+        extraSwitchboards.add(sb);
+        return sb;
+    }
+
     private Switchboard newSwitchboardUntracked() {
         return Switchboard.builder().broker(brokerId()).properties(brokerProperties()).build();
     }
