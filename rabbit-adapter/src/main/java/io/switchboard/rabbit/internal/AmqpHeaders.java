@@ -10,6 +10,7 @@ import java.util.Date;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
  * Maps the envelope to AMQP 0-9-1 and back, after the CloudEvents AMQP binding: attribute
@@ -47,34 +48,47 @@ final class AmqpHeaders {
      * @param persistent delivery mode 2 (written to disk) rather than 1
      */
     static AMQP.BasicProperties properties(Map<String, String> envelope, String key, boolean persistent) {
-        Map<String, Object> headers = new HashMap<>((envelope.size() + 2) * 4 / 3 + 1);
-        String contentType = null;
-        String id = null;
-        Date timestamp = null;
-        for (Map.Entry<String, String> e : envelope.entrySet()) {
-            String name = e.getKey();
-            String value = e.getValue();
+        Outbound out = new Outbound(envelope.size());
+        envelope.forEach(out); // core's envelope map iterates without entry objects
+        if (key != null && !envelope.containsKey(Envelope.SUBJECT)) {
+            out.headers.put(outboundName(Envelope.SUBJECT), key);
+        }
+        return new AMQP.BasicProperties.Builder()
+                .headers(out.headers)
+                .contentType(out.contentType)
+                .messageId(out.id)
+                .timestamp(out.time == null ? null : wholeSeconds(out.time))
+                .deliveryMode(persistent ? 2 : 1)
+                .build();
+    }
+
+    /** Collects the AMQP headers and properties of one outbound record. */
+    private static final class Outbound implements BiConsumer<String, String> {
+        final Map<String, Object> headers;
+        String contentType;
+        String id;
+        String time;
+
+        Outbound(int size) {
+            headers = new HashMap<>((size + 2) * 4 / 3 + 1);
+        }
+
+        @Override
+        public void accept(String name, String value) {
+            if (value == null) {
+                return;
+            }
             if (name.equals(Envelope.CONTENT_TYPE)) {
                 contentType = value;
-                continue;
+                return;
             }
             if (name.equals(Envelope.ID)) {
                 id = value;
             } else if (name.equals(Envelope.TIME)) {
-                timestamp = wholeSeconds(value);
+                time = value;
             }
             headers.put(outboundName(name), value);
         }
-        if (key != null && !envelope.containsKey(Envelope.SUBJECT)) {
-            headers.put(outboundName(Envelope.SUBJECT), key);
-        }
-        return new AMQP.BasicProperties.Builder()
-                .headers(headers)
-                .contentType(contentType)
-                .messageId(id)
-                .timestamp(timestamp)
-                .deliveryMode(persistent ? 2 : 1)
-                .build();
     }
 
     /** The envelope and application headers of a delivery, under the envelope's logical names. */
