@@ -35,7 +35,9 @@ import io.switchboard.spi.BrokerConfig;
  *   <li>core's {@code switchboard.partitions} [4]: partitions of a destination not provisioned by this
  *       Switchboard</li>
  * </ul>
- * Queue settings apply when a queue is created; RabbitMQ refuses to redeclare a queue with other
+ * Every process must agree on a destination's partition count (it is not stored in RabbitMQ): a
+ * publisher routing to a partition no group queue is bound to gets an unroutable failure, never a
+ * silent loss. Queue settings apply when a queue is created; RabbitMQ refuses to redeclare a queue with other
  * arguments, and the error names the queue and the fix.
  */
 public final class RabbitAdapterFactory implements BrokerAdapterFactory {
