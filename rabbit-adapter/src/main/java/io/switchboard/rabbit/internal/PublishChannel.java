@@ -10,6 +10,7 @@ import com.rabbitmq.client.ReturnListener;
 import com.rabbitmq.client.ShutdownListener;
 import com.rabbitmq.client.ShutdownSignalException;
 import io.switchboard.PublishException;
+import io.switchboard.SwitchboardException;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -78,8 +79,9 @@ final class PublishChannel implements ConfirmListener, ReturnListener, ShutdownL
                             + " is down (recovering); the at-most-once record to '" + destination + "' was dropped");
                 }
             }
-        } catch (PublishException e) {
-            failure = e;
+        } catch (RuntimeException e) {
+            failure = e instanceof PublishException || e instanceof SwitchboardException ? e
+                    : new PublishException("The RabbitMQ client refused a record for '" + destination + "': " + e, e);
         } finally {
             lock.unlock();
         }
@@ -110,9 +112,12 @@ final class PublishChannel implements ConfirmListener, ReturnListener, ShutdownL
         try {
             ch.basicPublish(record.exchange, record.routingKey, confirms, record.properties, record.body);
             return true;
-        } catch (IOException | AlreadyClosedException e) {
+        } catch (IOException | RuntimeException e) {
             if (confirms) {
                 outstanding.remove(seq);
+            }
+            if (!(e instanceof IOException || e instanceof ShutdownSignalException)) {
+                throw (RuntimeException) e; // not a connection or channel failure: publish() fails this record only
             }
             ShutdownSignalException reason = ch.getCloseReason();
             if (willRecover(reason)) {
@@ -128,6 +133,10 @@ final class PublishChannel implements ConfirmListener, ReturnListener, ShutdownL
 
     private Channel open() {
         try {
+            if (!adapter.publishConnection().isOpen()) {
+                throw new PublishException("The connection to RabbitMQ at " + adapter.printableUri() + " is down and "
+                        + "recovering; publish to '" + destination + "' again later");
+            }
             Channel ch = adapter.publishConnection().createChannel();
             if (ch == null) {
                 throw new PublishException("RabbitMQ at " + adapter.printableUri() + " has no free channel for publishing"

@@ -58,6 +58,8 @@ public final class RabbitAdapter implements BrokerAdapter {
     private volatile Connection publishConnection;
     private volatile Connection consumeConnection;
     private volatile boolean closing;
+    /** Why the broker blocks publishing (a memory or disk alarm), or null. */
+    private volatile String publishingBlocked;
 
     /** Reads the configuration; connects on first use. */
     public RabbitAdapter(BrokerConfig config) {
@@ -190,6 +192,13 @@ public final class RabbitAdapter implements BrokerAdapter {
             }
             log.info("Connected to RabbitMQ at {} as '{}'", printableUri(), name);
             if (publishing) {
+                connection.addBlockedListener(reason -> {
+                    publishingBlocked = reason;
+                    log.warn("RabbitMQ at {} blocks publishers: {}", printableUri(), reason);
+                }, () -> {
+                    publishingBlocked = null;
+                    log.info("RabbitMQ at {} accepts publishers again", printableUri());
+                });
                 publishConnection = connection;
             } else {
                 consumeConnection = connection;
@@ -229,6 +238,11 @@ public final class RabbitAdapter implements BrokerAdapter {
         } catch (RejectedExecutionException e) {
             work.run();
         }
+    }
+
+    /** Why the broker currently blocks publishing (a resource alarm), or null. */
+    String publishingBlocked() {
+        return publishingBlocked;
     }
 
     boolean isClosing() {

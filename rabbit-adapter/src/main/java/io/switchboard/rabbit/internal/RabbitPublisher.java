@@ -63,6 +63,12 @@ final class RabbitPublisher implements RawPublisher {
         if (closed) {
             return CompletableFuture.failedFuture(adapter.closedError(destination));
         }
+        String blocked = adapter.publishingBlocked();
+        if (blocked != null) {
+            return CompletableFuture.failedFuture(new BackPressureException("RabbitMQ at " + adapter.printableUri()
+                    + " blocks publishers (" + blocked + "): a memory or disk alarm on the server; publish again once "
+                    + "it clears, and free memory or disk on the server"));
+        }
         String exchange = record.destination();
         int count = exchange.equals(destination) ? partitions : adapter.partitions(exchange);
         int partition = partition(record.key(), count);
