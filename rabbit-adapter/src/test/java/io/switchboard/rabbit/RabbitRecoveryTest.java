@@ -10,6 +10,7 @@ import io.switchboard.Publisher;
 import io.switchboard.Subscription;
 import io.switchboard.Switchboard;
 import io.switchboard.testkit.Recorder;
+import io.switchboard.testkit.fault.TcpProxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -58,5 +59,33 @@ class RabbitRecoveryTest extends RabbitTestSupport {
         await().atMost(TIMEOUT).until(() -> new HashSet<>(received.payloads()).containsAll(expected));
         assertThat(sent.size()).as("published across the connection loss").isGreaterThan(atLoss);
         assertThat(subscription.isActive()).isTrue();
+    }
+
+    @Test
+    @DisplayName("through an outage, publishes wait and complete once the broker is reachable again")
+    void publishesWaitThroughAnOutage() throws Exception {
+        try (TcpProxy proxy = TcpProxy.start(SERVER.host(), SERVER.port())) {
+            String viaProxy = "amqp://guest:guest@127.0.0.1:" + proxy.port() + "/";
+            Switchboard sb = switchboard("rabbitmq.uri", viaProxy, "rabbitmq.recovery-interval", "300ms");
+            String destination = scratch.name("outage");
+            Recorder<String> received = new Recorder<>(TIMEOUT);
+            join(sb.subscriber(destination, Codec.utf8()).group("g").subscribe(received).ready());
+            Publisher<String> publisher = sb.publisher(destination, Codec.utf8()).build();
+            for (int i = 0; i < 100; i++) {
+                join(publisher.publish(Message.of("k", "before-" + i)));
+            }
+
+            proxy.cut();
+            List<CompletableFuture<PublishReceipt>> during = new ArrayList<>();
+            for (int i = 0; i < 300; i++) {
+                during.add(publisher.publish(Message.of("k", "during-" + i)).toCompletableFuture());
+            }
+            assertThat(during).as("nothing can be confirmed while the broker is unreachable").noneMatch(f -> f.isDone());
+            proxy.restore();
+
+            join(CompletableFuture.allOf(during.toArray(CompletableFuture[]::new)));
+            await().atMost(TIMEOUT).until(() -> new HashSet<>(received.payloads()).size() == 400);
+            assertThat(received.payloads()).contains("before-0", "before-99", "during-0", "during-299");
+        }
     }
 }
