@@ -124,7 +124,7 @@ final class PublishChannel implements ConfirmListener, ReturnListener, ShutdownL
                 broken = true;
                 return false;
             }
-            channel = null;
+            discard(ch);
             throw new PublishException("RabbitMQ refused a record for '" + record.exchange + "': "
                     + AmqpErrors.describe(reason != null ? reason : e)
                     + AmqpErrors.hint(reason != null ? reason : e), e);
@@ -241,11 +241,14 @@ final class PublishChannel implements ConfirmListener, ReturnListener, ShutdownL
                 }
                 if (!resend.isEmpty()) {
                     log.warn("Connection to RabbitMQ at {} lost ({}); {} record(s) for '{}' will be published again after "
-                            + "recovery", adapter.printableUri(), cause == null ? "I/O error" : AmqpErrors.describe(cause), resend.size(), destination);
+                            + "recovery", adapter.printableUri(), cause == null ? "I/O error" : AmqpErrors.describe(cause),
+                            resend.size(), destination);
                 }
                 return;
             }
-            channel = null;
+            if (channel != null) {
+                discard(channel);
+            }
             failed.addAll(unconfirmed);
             failed.addAll(resend);
             resend.clear();
@@ -261,6 +264,8 @@ final class PublishChannel implements ConfirmListener, ReturnListener, ShutdownL
 
     private void afterRecovery() {
         int published = 0;
+        List<Pending> failed = new ArrayList<>();
+        List<PublishException> errors = new ArrayList<>();
         lock.lock();
         try {
             if (closed || channel == null) {
@@ -269,16 +274,22 @@ final class PublishChannel implements ConfirmListener, ReturnListener, ShutdownL
             broken = false;
             while (!resend.isEmpty()) {
                 Pending record = resend.peekFirst();
-                if (!tryPublish(record)) {
-                    return; // lost again: the next recovery carries on
+                try {
+                    if (!tryPublish(record)) {
+                        return; // lost again: the next recovery carries on
+                    }
+                    published++;
+                } catch (PublishException e) {
+                    failed.add(record); // refused by the broker (the next record opens a new channel)
+                    errors.add(e);
                 }
                 resend.pollFirst();
-                published++;
             }
-        } catch (PublishException e) {
-            log.warn("Publishing again to '{}' after recovery failed: {}", destination, e.getMessage());
         } finally {
             lock.unlock();
+            for (int i = 0; i < failed.size(); i++) {
+                failed.get(i).fail(errors.get(i));
+            }
             if (published > 0) {
                 log.info("Published {} record(s) for '{}' again after the connection to RabbitMQ recovered", published,
                         destination);
@@ -314,6 +325,19 @@ final class PublishChannel implements ConfirmListener, ReturnListener, ShutdownL
                 log.debug("Closing the publishing channel for '{}': {}", destination, e.toString());
                 adapter.onEventThread(() -> afterShutdown(ch.getCloseReason()));
             }
+        }
+    }
+
+    /**
+     * Under the lock: forgets a channel the broker closed; aborting it also unregisters it from
+     * amqp-client's recovery, which would otherwise reopen it unused. The next record opens a new one.
+     */
+    private void discard(Channel ch) {
+        channel = null;
+        try {
+            ch.abort();
+        } catch (IOException | RuntimeException e) {
+            log.debug("Aborting a closed publishing channel for '{}': {}", destination, e.toString());
         }
     }
 
