@@ -1,0 +1,16 @@
+package io.switchboard;
+
+/** A payload could not be encoded or decoded. */
+public class CodecException extends SwitchboardException {
+    private static final long serialVersionUID = 1L;
+
+    /** With a message naming the value and the fix. */
+    public CodecException(String message) {
+        super(message);
+    }
+
+    /** With a message and a cause. */
+    public CodecException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

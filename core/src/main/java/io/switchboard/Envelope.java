@@ -1,0 +1,65 @@
+package io.switchboard;
+
+/**
+ * The header names of Switchboard's envelope, which every message carries on every broker.
+ *
+ * <p>They follow the CloudEvents binary content mode with the Kafka protocol binding's names
+ * ({@code ce_} prefix, {@code content-type}); each adapter maps them to its broker's binding
+ * (AMQP application properties, RocketMQ user properties) and back, so core always sees these
+ * names. A consumer that does not know Switchboard can read a message as a CloudEvent.
+ */
+public final class Envelope {
+
+    /** Prefix of every CloudEvents attribute header. */
+    public static final String PREFIX = "ce_";
+    /** CloudEvents {@code specversion}, always {@value #SPEC_VERSION_VALUE}. */
+    public static final String SPEC_VERSION = "ce_specversion";
+    /** The value of {@link #SPEC_VERSION}. */
+    public static final String SPEC_VERSION_VALUE = "1.0";
+    /** CloudEvents {@code id}: the message id, time-ordered (UUID version 7) unless set by the publisher. */
+    public static final String ID = "ce_id";
+    /** CloudEvents {@code source}: the publishing application, from property {@code switchboard.source}. */
+    public static final String SOURCE = "ce_source";
+    /** CloudEvents {@code type}: from property {@code switchboard.type}, or {@code io.switchboard.message}. */
+    public static final String TYPE = "ce_type";
+    /** CloudEvents {@code time}: the publish time, RFC 3339 with microseconds. */
+    public static final String TIME = "ce_time";
+    /** CloudEvents {@code datacontenttype}, under the binding's {@code content-type} header. */
+    public static final String CONTENT_TYPE = "content-type";
+    /** CloudEvents {@code subject}: the message key when there is one. */
+    public static final String SUBJECT = "ce_subject";
+    /** Extension {@code attempt}: the delivery attempt that produced this record (1 when first published). */
+    public static final String ATTEMPT = "ce_attempt";
+    /** Distributed-tracing extension {@code traceparent} (W3C Trace Context). */
+    public static final String TRACEPARENT = "ce_traceparent";
+
+    /** On a dead-lettered record: the class of the last error. */
+    public static final String ERROR_TYPE = "sb_error_type";
+    /** On a dead-lettered record: the message of the last error (at most 1,000 characters). */
+    public static final String ERROR_MESSAGE = "sb_error_message";
+    /** On a dead-lettered record: the destination it was consumed from. */
+    public static final String ORIGINAL_DESTINATION = "sb_original_destination";
+    /** On a dead-lettered record: the consumer group that gave up on it. */
+    public static final String DEAD_LETTER_GROUP = "sb_group";
+    /** On a dead-lettered record: how many attempts were made. */
+    public static final String DEAD_LETTER_ATTEMPTS = "sb_attempts";
+    /** On a dead-lettered record: why ({@code handler-failed} or {@code undecodable}). */
+    public static final String DEAD_LETTER_REASON = "sb_dead_letter_reason";
+
+    private Envelope() {}
+
+    /** True for a header name reserved for Switchboard: applications may not set it. */
+    public static boolean isEnvelopeHeader(String name) {
+        return isCloudEventsHeader(name) || name.startsWith("sb_");
+    }
+
+    /**
+     * True for a CloudEvents header, which handlers see through {@link Message} and
+     * {@link DeliveryContext} rather than in {@link Message#headers()}. The {@code sb_} headers of a
+     * dead-lettered record stay visible in {@link Message#headers()} so that a dead-letter consumer
+     * can read why the record failed.
+     */
+    public static boolean isCloudEventsHeader(String name) {
+        return name.startsWith(PREFIX) || name.equals(CONTENT_TYPE);
+    }
+}

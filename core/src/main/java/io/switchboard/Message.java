@@ -1,0 +1,170 @@
+package io.switchboard;
+
+import io.switchboard.internal.MessageIds;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A message: payload, optional key, application headers, id and timestamp. Immutable.
+ *
+ * <p>On publishing, the id is generated (time-ordered UUID version 7) and the timestamp taken when
+ * absent. On receiving, they come from the envelope, or from the broker for a message published
+ * by a plain client. {@link #headers()} holds only application headers; envelope headers are
+ * read through the dedicated accessors and {@link DeliveryContext}.
+ *
+ * @param <T> payload type
+ */
+public final class Message<T> {
+
+    private final T payload;
+    private final String key;
+    private final Map<String, String> headers;
+    private final String id;
+    private final Instant timestamp;
+    private final Duration delay;
+
+    private Message(T payload, String key, Map<String, String> headers, String id, Instant timestamp, Duration delay) {
+        this.payload = payload;
+        this.key = key;
+        this.headers = headers;
+        this.id = id;
+        this.timestamp = timestamp;
+        this.delay = delay;
+    }
+
+    static <T> Message<T> received(T payload, String key, Map<String, String> headers, String id, Instant timestamp) {
+        return new Message<>(payload, key, Collections.unmodifiableMap(headers), id, timestamp, null);
+    }
+
+    /** A message with only a payload. */
+    public static <T> Message<T> of(T payload) {
+        return new Message<>(payload, null, Map.of(), null, null, null);
+    }
+
+    /** A message with a payload and a key. */
+    public static <T> Message<T> of(String key, T payload) {
+        return new Message<>(payload, key, Map.of(), null, null, null);
+    }
+
+    /** Starts a builder. */
+    public static <T> Builder<T> builder(T payload) {
+        return new Builder<>(payload);
+    }
+
+    /** The payload; never null on a received message. */
+    public T payload() {
+        return payload;
+    }
+
+    /** The key, or null. Messages with the same key keep their order where the broker orders per key. */
+    public String key() {
+        return key;
+    }
+
+    /** Application headers, unmodifiable. */
+    public Map<String, String> headers() {
+        return headers;
+    }
+
+    /** The id, or null on a message that has not been published yet and was given none. */
+    public String id() {
+        return id;
+    }
+
+    /** The publish time, or null on a message not published yet and given none. */
+    public Instant timestamp() {
+        return timestamp;
+    }
+
+    /** The requested delivery delay, or null. */
+    public Duration delay() {
+        return delay;
+    }
+
+    /** A copy with the id and timestamp filled in when they are absent. */
+    public Message<T> stamped() {
+        if (id != null && timestamp != null) {
+            return this;
+        }
+        return new Message<>(payload, key, headers, id != null ? id : MessageIds.next(),
+                timestamp != null ? timestamp : MessageIds.now(), delay);
+    }
+
+    /** Builder for this message's fields. */
+    public Builder<T> toBuilder() {
+        Builder<T> b = new Builder<>(payload).key(key).id(id).timestamp(timestamp).delay(delay);
+        b.headers.putAll(headers);
+        return b;
+    }
+
+    @Override
+    public String toString() {
+        return "Message[id=" + id + ", key=" + key + ", headers=" + headers.keySet() + ", timestamp=" + timestamp + "]";
+    }
+
+    /** Builds a {@link Message}. */
+    public static final class Builder<T> {
+        private final T payload;
+        private String key;
+        private final Map<String, String> headers = new LinkedHashMap<>();
+        private String id;
+        private Instant timestamp;
+        private Duration delay;
+
+        private Builder(T payload) {
+            this.payload = payload;
+        }
+
+        /** The key (partition or queue selection, per-key order). */
+        public Builder<T> key(String key) {
+            this.key = key;
+            return this;
+        }
+
+        /** An application header; names starting with {@code ce_} or {@code sb_} are reserved. */
+        public Builder<T> header(String name, String value) {
+            Objects.requireNonNull(name, "header name");
+            Objects.requireNonNull(value, () -> "value of header '" + name + "'");
+            if (Envelope.isEnvelopeHeader(name)) {
+                throw new InvalidMessageException("Header '" + name + "' is reserved for Switchboard's envelope "
+                        + "(names starting with 'ce_' or 'sb_', and 'content-type'); choose another name");
+            }
+            headers.put(name, value);
+            return this;
+        }
+
+        /** Several application headers. */
+        public Builder<T> headers(Map<String, String> values) {
+            values.forEach(this::header);
+            return this;
+        }
+
+        /** The id; give one to make re-publishing idempotent for exactly-once consumers. */
+        public Builder<T> id(String id) {
+            this.id = id;
+            return this;
+        }
+
+        /** The timestamp. */
+        public Builder<T> timestamp(Instant timestamp) {
+            this.timestamp = timestamp;
+            return this;
+        }
+
+        /** Deliver no earlier than this delay after publishing; needs a broker with delayed delivery. */
+        public Builder<T> delay(Duration delay) {
+            this.delay = delay;
+            return this;
+        }
+
+        /** The message. */
+        public Message<T> build() {
+            return new Message<>(payload, key, headers.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(headers)),
+                    id, timestamp, delay);
+        }
+    }
+}

@@ -1,0 +1,16 @@
+package io.switchboard;
+
+/**
+ * Handles one message. Returning normally acknowledges it; throwing fails the attempt (retried
+ * under at-least-once and exactly-once, then dead-lettered). Called from one of the
+ * subscription's handler threads; messages of one partition or key are handled one at a time, in
+ * order.
+ *
+ * @param <T> payload type
+ */
+@FunctionalInterface
+public interface MessageHandler<T> {
+
+    /** Handles the message; throw to fail the attempt. */
+    void handle(Message<T> message, DeliveryContext context) throws Exception;
+}

@@ -1,0 +1,37 @@
+package io.switchboard;
+
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Publishes messages to one destination. Thread-safe: share one publisher between threads.
+ *
+ * <p>Input errors are thrown at once, before anything is sent: {@link InvalidMessageException}
+ * (null payload, reserved header), {@link MessageTooLargeException}, {@link CodecException},
+ * {@link UnsupportedCapabilityException} (a delay on a broker without delayed delivery) and
+ * {@link SwitchboardClosedException}. Broker outcomes arrive through the returned stage:
+ * {@link PublishException} when the broker refused or could not route the message.
+ *
+ * @param <T> payload type
+ */
+public interface Publisher<T> extends AutoCloseable {
+
+    /** Publishes a payload with a generated id. */
+    CompletionStage<PublishReceipt> publish(T payload);
+
+    /** Publishes a message (key, headers, id, delay). */
+    CompletionStage<PublishReceipt> publish(Message<T> message);
+
+    /**
+     * Publishes several messages; the stage completes when all are acknowledged, or exceptionally
+     * with the first failure (the others may still have been published).
+     */
+    CompletionStage<List<PublishReceipt>> publishAll(List<Message<T>> messages);
+
+    /** The destination. */
+    String destination();
+
+    /** Waits for outstanding messages, then releases the publisher. Idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,155 @@
+package io.switchboard;
+
+import io.switchboard.internal.DefaultSubscription;
+import io.switchboard.internal.SubscriptionSettings;
+import io.switchboard.internal.Validation;
+import io.switchboard.spi.Capabilities;
+import io.switchboard.spi.ConsumerSpec;
+import io.switchboard.spi.IdempotencyStore;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * Builds a {@link Subscription}. Obtain one from {@link Switchboard#subscriber(String, Codec)}.
+ * Defaults: consumer group {@code default}, at-least-once, concurrency 1, {@link RetryPolicy#DEFAULT},
+ * dead-letter destination {@code <destination>.dlq}, 256 messages in flight, 30 s drain on close.
+ *
+ * @param <T> payload type
+ */
+public final class SubscriberBuilder<T> {
+
+    private final Switchboard switchboard;
+    private final String destination;
+    private final Codec<T> codec;
+    private String group = "default";
+    private boolean broadcast;
+    private Delivery delivery = Delivery.AT_LEAST_ONCE;
+    private int concurrency = 1;
+    private int maxInFlight = 256;
+    private RetryPolicy retry = RetryPolicy.DEFAULT;
+    private String deadLetter;
+    private String filter;
+    private Duration drainTimeout = Duration.ofSeconds(30);
+    private IdempotencyStore idempotencyStore;
+    private final Map<String, String> properties = new LinkedHashMap<>();
+
+    SubscriberBuilder(Switchboard switchboard, String destination, Codec<T> codec) {
+        this.switchboard = switchboard;
+        this.destination = destination;
+        this.codec = Objects.requireNonNull(codec, "codec");
+    }
+
+    /** Joins a consumer group: each message goes to one member of the group. */
+    public SubscriberBuilder<T> group(String group) {
+        this.group = Objects.requireNonNull(group, "group");
+        this.broadcast = false;
+        return this;
+    }
+
+    /** Every broadcast subscriber receives every message published after it became ready. */
+    public SubscriberBuilder<T> broadcast() {
+        this.broadcast = true;
+        return this;
+    }
+
+    /** The guarantee; default {@link Delivery#AT_LEAST_ONCE}. */
+    public SubscriberBuilder<T> delivery(Delivery delivery) {
+        this.delivery = Objects.requireNonNull(delivery, "delivery");
+        return this;
+    }
+
+    /** Handler threads; messages of one partition (or key) stay on one thread, in order. */
+    public SubscriberBuilder<T> concurrency(int threads) {
+        if (threads < 1) {
+            throw new ConfigurationException("concurrency must be at least 1 but was " + threads);
+        }
+        this.concurrency = threads;
+        return this;
+    }
+
+    /** Messages fetched and not yet acknowledged, at most (prefetch); default 256. */
+    public SubscriberBuilder<T> maxInFlight(int messages) {
+        if (messages < 1) {
+            throw new ConfigurationException("maxInFlight must be at least 1 but was " + messages);
+        }
+        this.maxInFlight = messages;
+        return this;
+    }
+
+    /** Retries before dead-lettering (at-least-once and exactly-once). */
+    public SubscriberBuilder<T> retry(RetryPolicy policy) {
+        this.retry = Objects.requireNonNull(policy, "policy");
+        return this;
+    }
+
+    /** The dead-letter destination; default {@code <destination>.dlq} (or the broker's equivalent). */
+    public SubscriberBuilder<T> deadLetter(String destination) {
+        this.deadLetter = destination;
+        return this;
+    }
+
+    /** A broker-side filter (RocketMQ tag expression); needs a broker with filtering. */
+    public SubscriberBuilder<T> filter(String expression) {
+        this.filter = expression;
+        return this;
+    }
+
+    /** How long {@link Subscription#close()} waits for handlers in flight; default 30 s. */
+    public SubscriberBuilder<T> drainTimeout(Duration timeout) {
+        this.drainTimeout = Objects.requireNonNull(timeout, "timeout");
+        return this;
+    }
+
+    /** The store for exactly-once deduplication; default the Switchboard's. */
+    public SubscriberBuilder<T> idempotencyStore(IdempotencyStore store) {
+        this.idempotencyStore = store;
+        return this;
+    }
+
+    /** A broker property for this subscription only. */
+    public SubscriberBuilder<T> property(String key, String value) {
+        properties.put(key, value);
+        return this;
+    }
+
+    /**
+     * Validates, provisions the destination and its dead-letter destination when auto-provisioning
+     * is on, and starts consuming. Wait on {@link Subscription#ready()} before relying on delivery
+     * of messages published afterwards.
+     *
+     * @throws InvalidDestinationException when a name breaks the broker's rule
+     * @throws UnsupportedCapabilityException when broadcast or filtering is asked of a broker without it
+     */
+    public Subscription subscribe(MessageHandler<T> handler) {
+        Objects.requireNonNull(handler, "handler");
+        switchboard.ensureOpen();
+        Capabilities caps = switchboard.capabilities();
+        String instance = switchboard.instanceName();
+        Validation.destination(caps, instance, destination);
+        if (broadcast && !caps.broadcast()) {
+            throw new UnsupportedCapabilityException("Broker '" + instance + "' (" + caps.brokerId()
+                    + ") cannot broadcast; alternative: give each subscriber its own consumer group with group(name)");
+        }
+        if (filter != null && !caps.filtering()) {
+            throw new UnsupportedCapabilityException("Broker '" + instance + "' (" + caps.brokerId()
+                    + ") has no broker-side filtering for filter '" + filter
+                    + "'; alternative: filter in the handler, or publish to separate destinations");
+        }
+        String dlq = deadLetter != null ? deadLetter : caps.deadLetterDestination(destination);
+        Validation.destination(caps, instance, dlq);
+        Validation.autoProvision(switchboard.config(), switchboard.adapter().provisioner(), destination);
+        Validation.autoProvision(switchboard.config(), switchboard.adapter().provisioner(), dlq);
+        String effectiveGroup = broadcast ? group + "-" + UUID.randomUUID().toString().substring(0, 8) : group;
+        ConsumerSpec spec = new ConsumerSpec(destination, effectiveGroup, broadcast, delivery, maxInFlight, filter, properties);
+        SubscriptionSettings settings = new SubscriptionSettings(instance, spec, concurrency, retry, dlq, drainTimeout,
+                idempotencyStore != null ? idempotencyStore : switchboard.idempotencyStore(), switchboard.telemetry());
+        DefaultSubscription<T> subscription = new DefaultSubscription<>(
+                switchboard.adapter(), settings, codec, handler, switchboard::disown);
+        switchboard.own(subscription);
+        subscription.start();
+        return subscription;
+    }
+}

@@ -1,0 +1,36 @@
+package io.switchboard;
+
+import java.util.concurrent.CompletionStage;
+
+/**
+ * A running subscription. {@link #close()} drains gracefully: handlers in flight finish and are
+ * acknowledged, nothing new is taken, and messages that were fetched but not started are returned
+ * to the broker, so nothing is lost.
+ */
+public interface Subscription extends AutoCloseable {
+
+    /** The destination. */
+    String destination();
+
+    /** The consumer group, or the subscriber's own name for a broadcast subscription. */
+    String group();
+
+    /**
+     * Completes when the subscription is ready: a message published afterwards will reach it.
+     * Completes exceptionally if it could not start.
+     */
+    CompletionStage<Void> ready();
+
+    /**
+     * Completes when the subscription ends: normally after {@link #close()}, exceptionally with a
+     * {@link SubscriptionException} when the broker ended it (for example its queue was deleted).
+     */
+    CompletionStage<Void> terminated();
+
+    /** True until closed or terminated by the broker. */
+    boolean isActive();
+
+    /** Drains and stops; see the interface comment. Idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,16 @@
+package io.switchboard;
+
+/** No adapter with the requested id is on the classpath; the message lists the ids that are. */
+public class UnknownBrokerException extends SwitchboardException {
+    private static final long serialVersionUID = 1L;
+
+    /** With a message naming the value and the fix. */
+    public UnknownBrokerException(String message) {
+        super(message);
+    }
+
+    /** With a message and a cause. */
+    public UnknownBrokerException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,201 @@
+package io.switchboard.internal;
+
+import io.switchboard.Codec;
+import io.switchboard.Envelope;
+import io.switchboard.InvalidMessageException;
+import io.switchboard.Message;
+import io.switchboard.MessageTooLargeException;
+import io.switchboard.PublishReceipt;
+import io.switchboard.Publisher;
+import io.switchboard.SwitchboardClosedException;
+import io.switchboard.UnsupportedCapabilityException;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import io.switchboard.internal.metrics.PublisherMeters;
+import io.switchboard.internal.metrics.Tracing;
+import io.switchboard.spi.BrokerConfig;
+import io.switchboard.spi.Capabilities;
+import io.switchboard.spi.OutboundRecord;
+import io.switchboard.spi.PublisherSpec;
+import io.switchboard.spi.RawPublisher;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/** The publisher core hands out: codec, envelope and checks around an adapter's {@link RawPublisher}. */
+public final class DefaultPublisher<T> implements Publisher<T> {
+
+    /** Room for the trace headers, added after the size check. */
+    private static final int TRACE_HEADERS_ALLOWANCE = 128;
+
+    private final RawPublisher raw;
+    private final String destination;
+    private final Codec<T> codec;
+    private final Capabilities capabilities;
+    private final String instance;
+    private final String source;
+    private final String type;
+    private final String contentType;
+    private final Consumer<AutoCloseable> onClose;
+    private final String broker;
+    private final PublisherMeters meters;
+    private final ObservationRegistry observations;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    /** Wraps a raw publisher. */
+    public DefaultPublisher(RawPublisher raw, PublisherSpec spec, Codec<T> codec, Capabilities capabilities,
+            BrokerConfig config, Telemetry telemetry, Consumer<AutoCloseable> onClose) {
+        this.raw = raw;
+        this.destination = spec.destination();
+        this.codec = codec;
+        this.capabilities = capabilities;
+        this.instance = config.instanceName();
+        this.source = config.get("switchboard.source", "switchboard");
+        this.type = config.get("switchboard.type", "io.switchboard.message");
+        this.contentType = codec.contentType();
+        this.onClose = onClose;
+        this.broker = capabilities.brokerId();
+        this.meters = telemetry.publisherMeters(destination);
+        this.observations = telemetry.observationsOrNull();
+    }
+
+    @Override
+    public CompletionStage<PublishReceipt> publish(T payload) {
+        return publish(Message.of(payload));
+    }
+
+    @Override
+    public CompletionStage<PublishReceipt> publish(Message<T> message) {
+        if (closed.get()) {
+            throw new SwitchboardClosedException("Publisher for '" + destination + "' on broker '" + instance
+                    + "' is closed; create a new one with Switchboard.publisher(..)");
+        }
+        if (message == null || message.payload() == null) {
+            throw new InvalidMessageException("Message to '" + destination + "' has a null payload; publish an empty "
+                    + "value (for example new byte[0] or \"\") instead of null");
+        }
+        byte[] bytes = codec.encode(message.payload());
+        String id = message.id() != null ? message.id() : MessageIds.next();
+        Instant time = message.timestamp() != null ? message.timestamp() : MessageIds.now();
+        Map<String, String> headers = envelope(message, id, time);
+        checkSize(id, bytes, headers);
+        long deliverAt = deliverAt(message);
+        Observation observation = observations == null ? null
+                : Tracing.startPublish(observations, headers, broker, instance, destination);
+        if (!headers.containsKey(Envelope.TRACEPARENT)) {
+            headers.put(Envelope.TRACEPARENT, MessageIds.newTraceparent());
+        }
+        OutboundRecord record = new OutboundRecord(destination, message.key(), headers, bytes, deliverAt);
+        if (meters == null && observation == null) {
+            return raw.send(record).thenApply(r -> new PublishReceipt(id, destination, instance, r.partition(), r.offset()));
+        }
+        long start = System.nanoTime();
+        CompletableFuture<PublishReceipt> result = new CompletableFuture<>();
+        CompletableFuture<io.switchboard.spi.SendResult> sent;
+        try {
+            sent = raw.send(record);
+        } catch (RuntimeException e) {
+            sent = CompletableFuture.failedFuture(e);
+        }
+        sent.whenComplete((r, error) -> {
+            if (meters != null) {
+                meters.record(start, bytes.length, error == null);
+            }
+            if (observation != null) {
+                if (error != null) {
+                    observation.error(error);
+                }
+                observation.stop();
+            }
+            if (error == null) {
+                result.complete(new PublishReceipt(id, destination, instance, r.partition(), r.offset()));
+            } else {
+                result.completeExceptionally(error);
+            }
+        });
+        return result;
+    }
+
+    @Override
+    public CompletionStage<List<PublishReceipt>> publishAll(List<Message<T>> messages) {
+        List<CompletableFuture<PublishReceipt>> futures = new ArrayList<>(messages.size());
+        for (Message<T> message : messages) {
+            futures.add(publish(message).toCompletableFuture());
+        }
+        return CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
+            List<PublishReceipt> receipts = new ArrayList<>(futures.size());
+            futures.forEach(f -> receipts.add(f.join()));
+            return receipts;
+        });
+    }
+
+    private Map<String, String> envelope(Message<T> message, String id, Instant time) {
+        Map<String, String> user = message.headers();
+        Map<String, String> headers = new HashMap<>((user.size() + 9) * 4 / 3 + 1);
+        headers.putAll(user);
+        headers.put(Envelope.SPEC_VERSION, Envelope.SPEC_VERSION_VALUE);
+        headers.put(Envelope.ID, id);
+        headers.put(Envelope.SOURCE, source);
+        headers.put(Envelope.TYPE, type);
+        headers.put(Envelope.TIME, time.toString());
+        headers.put(Envelope.CONTENT_TYPE, contentType);
+        headers.put(Envelope.ATTEMPT, "1");
+        if (message.key() != null) {
+            headers.put(Envelope.SUBJECT, message.key());
+        }
+        return headers;
+    }
+
+    private void checkSize(String id, byte[] bytes, Map<String, String> headers) {
+        int headerBytes = TRACE_HEADERS_ALLOWANCE;
+        for (Map.Entry<String, String> e : headers.entrySet()) {
+            headerBytes += e.getKey().length() + e.getValue().length();
+        }
+        long total = (long) bytes.length + headerBytes;
+        if (total > capabilities.maxMessageSize()) {
+            throw new MessageTooLargeException("Message " + id + " to '" + destination + "' is " + total + " bytes (payload "
+                    + bytes.length + " + headers " + headerBytes + ") but broker '" + instance + "' (" + capabilities.brokerId()
+                    + ") accepts at most " + capabilities.maxMessageSize() + " bytes; send a reference to the data "
+                    + "(claim check) or raise the broker's limit");
+        }
+    }
+
+    private long deliverAt(Message<T> message) {
+        if (message.delay() == null || message.delay().isZero()) {
+            return 0;
+        }
+        if (!capabilities.delayedDelivery()) {
+            throw new UnsupportedCapabilityException("Broker '" + instance + "' (" + capabilities.brokerId()
+                    + ") has no delayed delivery for message to '" + destination + "'; alternative: a broker with "
+                    + "delayed delivery (rocketmq), or schedule the publish in the application");
+        }
+        return System.currentTimeMillis() + message.delay().toMillis();
+    }
+
+    @Override
+    public String destination() {
+        return destination;
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            try {
+                raw.close();
+            } finally {
+                onClose.accept(this);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Publisher[" + destination + " on " + instance + "]";
+    }
+}

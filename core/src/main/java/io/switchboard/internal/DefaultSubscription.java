@@ -1,0 +1,392 @@
+package io.switchboard.internal;
+
+import io.switchboard.Codec;
+import io.switchboard.Delivery;
+import io.switchboard.DeliveryContext;
+import io.switchboard.Envelope;
+import io.switchboard.Message;
+import io.switchboard.MessageHandler;
+import io.switchboard.RetryPolicy;
+import io.switchboard.Subscription;
+import io.switchboard.SubscriptionException;
+import io.micrometer.observation.ObservationRegistry;
+import io.switchboard.internal.metrics.SubscriptionMeters;
+import io.switchboard.internal.metrics.SubscriptionMeters.Outcome;
+import io.switchboard.internal.metrics.Tracing;
+import io.switchboard.spi.BrokerAdapter;
+import io.switchboard.spi.ConsumerSpec;
+import io.switchboard.spi.IdempotencyStore;
+import io.switchboard.spi.InboundRecord;
+import io.switchboard.spi.OutboundRecord;
+import io.switchboard.spi.PublisherSpec;
+import io.switchboard.spi.RawConsumer;
+import io.switchboard.spi.RawPublisher;
+import io.switchboard.spi.RecordListener;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The subscription core hands out: takes records from an adapter's {@link RawConsumer}, spreads
+ * them over ordered lanes, decodes, deduplicates, runs the handler with retries, dead-letters what
+ * keeps failing, and acks or nacks every record exactly once.
+ */
+public final class DefaultSubscription<T> implements Subscription, RecordListener {
+
+    private static final Logger log = LoggerFactory.getLogger(DefaultSubscription.class);
+    private static final int MAX_ERROR_MESSAGE = 1000;
+
+    private final BrokerAdapter adapter;
+    private final SubscriptionSettings settings;
+    private final ConsumerSpec spec;
+    private final Codec<T> codec;
+    private final MessageHandler<T> handler;
+    private final Consumer<AutoCloseable> onClose;
+    private final RetryPolicy retry;
+    private final IdempotencyStore store;
+    private final String scope;
+    private final Lane[] lanes;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger roundRobin = new AtomicInteger();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final CompletableFuture<Void> ready = new CompletableFuture<>();
+    private final CompletableFuture<Void> terminated = new CompletableFuture<>();
+    private final Object drained = new Object();
+    private volatile boolean stopping;
+    private final ObservationRegistry observations;
+    private RawConsumer consumer;
+    private RawPublisher deadLetters;
+    private volatile SubscriptionMeters meters;
+
+    /** Prepares the subscription; {@link #start()} begins consuming. */
+    public DefaultSubscription(BrokerAdapter adapter, SubscriptionSettings settings, Codec<T> codec,
+            MessageHandler<T> handler, Consumer<AutoCloseable> onClose) {
+        this.adapter = adapter;
+        this.settings = settings;
+        this.spec = settings.spec();
+        this.codec = codec;
+        this.handler = handler;
+        this.onClose = onClose;
+        this.retry = settings.retry();
+        this.store = settings.idempotencyStore();
+        this.scope = spec.destination() + "/" + spec.group();
+        this.observations = settings.telemetry().observationsOrNull();
+        this.lanes = new Lane[settings.concurrency()];
+        for (int i = 0; i < lanes.length; i++) {
+            lanes[i] = new Lane("switchboard-" + spec.destination() + "-" + spec.group() + "-" + i, this::process, this::returnToBroker);
+        }
+    }
+
+    /** Creates the raw consumer and the dead-letter publisher and starts consuming. */
+    public void start() {
+        try {
+            deadLetters = adapter.createPublisher(new PublisherSpec(settings.deadLetter(), Delivery.AT_LEAST_ONCE, spec.properties()));
+            consumer = adapter.createConsumer(spec);
+            meters = settings.telemetry().subscriptionMeters(spec.destination(), spec.group(), inFlight, consumer);
+            for (Lane lane : lanes) {
+                lane.start();
+            }
+            consumer.start(this).whenComplete((ignored, error) -> {
+                if (error == null) {
+                    ready.complete(null);
+                } else {
+                    ready.completeExceptionally(error);
+                }
+            });
+        } catch (RuntimeException e) {
+            ready.completeExceptionally(e);
+            close();
+            throw e;
+        }
+    }
+
+    // ---- RecordListener: called by the adapter, never blocks ----
+
+    @Override
+    public void onRecord(InboundRecord record) {
+        if (stopping) {
+            record.nack();
+            return;
+        }
+        inFlight.incrementAndGet();
+        lanes[laneOf(record)].offer(record);
+    }
+
+    @Override
+    public void onFailure(Throwable error) {
+        log.error("Subscription to '{}' (group '{}') on broker '{}' was ended by the broker", spec.destination(),
+                spec.group(), settings.instance(), error);
+        terminated.completeExceptionally(new SubscriptionException("Subscription to '" + spec.destination() + "' (group '"
+                + spec.group() + "') on broker '" + settings.instance() + "' was ended by the broker: " + error.getMessage()
+                + ". Check that the destination still exists, then subscribe again", error));
+    }
+
+    private int laneOf(InboundRecord record) {
+        int n = lanes.length;
+        if (n == 1) {
+            return 0;
+        }
+        if (record.partition() >= 0) {
+            return record.partition() % n;
+        }
+        if (record.key() != null) {
+            return (record.key().hashCode() & 0x7fffffff) % n;
+        }
+        return (roundRobin.getAndIncrement() & 0x7fffffff) % n;
+    }
+
+    // ---- processing, on a lane thread ----
+
+    private void process(InboundRecord record) {
+        SubscriptionMeters m = meters;
+        if (m != null && record.deliveryCount() > 1) {
+            m.redelivered();
+        }
+        String id = Envelopes.id(record);
+        T payload;
+        try {
+            payload = codec.decode(record.payload());
+        } catch (RuntimeException e) {
+            log.warn("Message {} on '{}' cannot be decoded; sending it to '{}': {}", id, spec.destination(),
+                    settings.deadLetter(), e.getMessage());
+            deadLetter(record, id, e, Math.max(1, record.deliveryCount()), "undecodable", false);
+            return;
+        }
+        Message<T> message = Envelopes.toMessage(payload, record, id);
+        if (m != null) {
+            m.endToEnd(message.timestamp());
+        }
+        String traceparent = record.headers().get(Envelope.TRACEPARENT);
+        if (spec.delivery() == Delivery.AT_MOST_ONCE) {
+            long start = System.nanoTime();
+            Outcome outcome = Outcome.ACK;
+            try {
+                invoke(message, context(record, 1, 1, traceparent), record);
+            } catch (Exception e) {
+                outcome = Outcome.DROPPED;
+                log.warn("Handler failed on message {} from '{}' (at-most-once: not retried): {}", id, spec.destination(), e.toString());
+            }
+            record(m, outcome, start);
+            settle(record, true);
+            return;
+        }
+        boolean dedup = spec.delivery() == Delivery.EXACTLY_ONCE;
+        if (dedup && !store.tryClaim(scope, id)) {
+            log.debug("Message {} on '{}' already handled by group '{}': acknowledged as a duplicate", id, spec.destination(), spec.group());
+            record(m, Outcome.DUPLICATE, System.nanoTime());
+            settle(record, true);
+            return;
+        }
+        int attempt = Math.max(1, record.deliveryCount());
+        while (true) {
+            long start = System.nanoTime();
+            try {
+                invoke(message, context(record, attempt, retry.maxAttempts(), traceparent), record);
+                record(m, Outcome.ACK, start);
+                if (dedup) {
+                    store.complete(scope, id);
+                }
+                settle(record, true);
+                return;
+            } catch (Exception e) {
+                if (attempt >= retry.maxAttempts()) {
+                    record(m, Outcome.DEAD_LETTER, start);
+                    log.warn("Message {} on '{}' failed {} attempt(s) in group '{}'; sending it to '{}'", id,
+                            spec.destination(), attempt, spec.group(), settings.deadLetter(), e);
+                    deadLetter(record, id, e, attempt, "handler-failed", dedup);
+                    return;
+                }
+                record(m, Outcome.RETRY, start);
+                log.debug("Attempt {} of message {} failed; retrying", attempt, id, e);
+            }
+            if (!pause(retry.backoffAfter(attempt))) {
+                if (dedup) {
+                    store.release(scope, id);
+                }
+                settle(record, false);
+                return;
+            }
+            attempt++;
+        }
+    }
+
+    private static void record(SubscriptionMeters m, Outcome outcome, long start) {
+        if (m != null) {
+            m.handled(outcome, start);
+        }
+    }
+
+    private void invoke(Message<T> message, DeliveryContext context, InboundRecord record) throws Exception {
+        if (observations == null) {
+            handler.handle(message, context);
+        } else {
+            Tracing.handle(observations, record.headers(), adapter.id(), settings.instance(), spec.destination(), spec.group())
+                    .observeChecked(() -> handler.handle(message, context));
+        }
+    }
+
+    private DeliveryContext context(InboundRecord record, int attempt, int maxAttempts, String traceparent) {
+        return new DeliveryContext(spec.destination(), spec.group(), settings.instance(), record.partition(), record.offset(),
+                attempt, maxAttempts, traceparent);
+    }
+
+    /** Waits between attempts; false when the subscription is closing (the record goes back to the broker). */
+    private boolean pause(Duration wait) {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (!stopping) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return true;
+            }
+            LockSupport.parkNanos(this, Math.min(left, TimeUnit.MILLISECONDS.toNanos(50)));
+        }
+        return false;
+    }
+
+    private void deadLetter(InboundRecord record, String id, Exception error, int attempt, String reason, boolean dedup) {
+        Map<String, String> headers = new HashMap<>(record.headers());
+        headers.putIfAbsent(Envelope.ID, id);
+        headers.put(Envelope.DEAD_LETTER_ATTEMPTS, Integer.toString(attempt));
+        headers.put(Envelope.ERROR_TYPE, error.getClass().getName());
+        String text = String.valueOf(error.getMessage());
+        headers.put(Envelope.ERROR_MESSAGE, text.length() > MAX_ERROR_MESSAGE ? text.substring(0, MAX_ERROR_MESSAGE) : text);
+        headers.put(Envelope.ORIGINAL_DESTINATION, spec.destination());
+        headers.put(Envelope.DEAD_LETTER_GROUP, spec.group());
+        headers.put(Envelope.DEAD_LETTER_REASON, reason);
+        CompletableFuture<?> sent;
+        try {
+            sent = deadLetters.send(new OutboundRecord(settings.deadLetter(), record.key(), headers, record.payload(), 0));
+        } catch (RuntimeException e) {
+            sent = CompletableFuture.failedFuture(e);
+        }
+        sent.whenComplete((result, failure) -> {
+            if (failure == null) {
+                SubscriptionMeters m = meters;
+                if (m != null) {
+                    m.deadLettered("undecodable".equals(reason));
+                }
+                if (dedup) {
+                    store.complete(scope, id);
+                }
+                settle(record, true);
+            } else {
+                log.error("Could not dead-letter message {} to '{}'; returning it to the broker for redelivery", id,
+                        settings.deadLetter(), failure);
+                if (dedup) {
+                    store.release(scope, id);
+                }
+                settle(record, false);
+            }
+        });
+    }
+
+    private void returnToBroker(InboundRecord record) {
+        settle(record, false);
+    }
+
+    private void settle(InboundRecord record, boolean ack) {
+        try {
+            if (ack) {
+                record.ack();
+            } else {
+                record.nack();
+            }
+        } finally {
+            if (inFlight.decrementAndGet() == 0 && stopping) {
+                synchronized (drained) {
+                    drained.notifyAll();
+                }
+            }
+        }
+    }
+
+    // ---- Subscription ----
+
+    @Override
+    public String destination() {
+        return spec.destination();
+    }
+
+    @Override
+    public String group() {
+        return spec.group();
+    }
+
+    @Override
+    public CompletionStage<Void> ready() {
+        return ready;
+    }
+
+    @Override
+    public CompletionStage<Void> terminated() {
+        return terminated;
+    }
+
+    @Override
+    public boolean isActive() {
+        return !closed.get() && !terminated.isDone();
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        stopping = true;
+        try {
+            if (consumer != null) {
+                consumer.stop();
+            }
+            for (Lane lane : lanes) {
+                lane.stop();
+            }
+            awaitDrained(settings.drainTimeout());
+            for (Lane lane : lanes) {
+                lane.join(1000);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            if (consumer != null) {
+                consumer.close();
+            }
+            if (deadLetters != null) {
+                deadLetters.close();
+            }
+            if (meters != null) {
+                meters.close();
+            }
+            onClose.accept(this);
+            terminated.complete(null);
+        }
+    }
+
+    private void awaitDrained(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (drained) {
+            while (inFlight.get() > 0) {
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (left <= 0) {
+                    log.warn("Subscription to '{}' closed with {} message(s) still in flight after {}; the broker will "
+                            + "deliver them again", spec.destination(), inFlight.get(), timeout);
+                    return;
+                }
+                drained.wait(left);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Subscription[" + spec.destination() + ", group " + spec.group() + " on " + settings.instance() + "]";
+    }
+}

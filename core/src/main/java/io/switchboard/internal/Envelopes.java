@@ -1,0 +1,58 @@
+package io.switchboard.internal;
+
+import io.switchboard.Envelope;
+import io.switchboard.Message;
+import io.switchboard.MessageFactory;
+import io.switchboard.spi.InboundRecord;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.HashMap;
+import java.util.Map;
+
+/** Reads the envelope of an inbound record, with fallbacks for records published by plain clients. */
+public final class Envelopes {
+
+    private Envelopes() {}
+
+    /** The envelope id; else the broker's id; else one derived from the position; else a new one. */
+    public static String id(InboundRecord record) {
+        String id = record.headers().get(Envelope.ID);
+        if (id != null) {
+            return id;
+        }
+        String nativeId = record.nativeId();
+        if (nativeId != null) {
+            return nativeId;
+        }
+        if (record.offset() >= 0) {
+            return record.destination() + "-" + record.partition() + "-" + record.offset();
+        }
+        return MessageIds.next();
+    }
+
+    /** The envelope time; else the broker's timestamp; else null. */
+    public static Instant time(InboundRecord record) {
+        String time = record.headers().get(Envelope.TIME);
+        if (time != null) {
+            try {
+                return Instant.parse(time);
+            } catch (DateTimeParseException ignored) {
+                // not ours: fall back to the broker's clock
+            }
+        }
+        long brokerTime = record.brokerTimestamp();
+        return brokerTime >= 0 ? Instant.ofEpochMilli(brokerTime) : null;
+    }
+
+    /** The message the handler sees: decoded payload, application headers only. */
+    public static <T> Message<T> toMessage(T payload, InboundRecord record, String id) {
+        Map<String, String> all = record.headers();
+        Map<String, String> user = new HashMap<>();
+        for (Map.Entry<String, String> e : all.entrySet()) {
+            if (!Envelope.isCloudEventsHeader(e.getKey())) {
+                user.put(e.getKey(), e.getValue());
+            }
+        }
+        return MessageFactory.received(payload, record.key(), user, id, time(record));
+    }
+}

@@ -1,0 +1,78 @@
+package io.switchboard.internal.memory;
+
+import io.switchboard.spi.BrokerAdapter;
+import io.switchboard.spi.BrokerConfig;
+import io.switchboard.spi.Capabilities;
+import io.switchboard.spi.ConsumerSpec;
+import io.switchboard.spi.DestinationNameRule;
+import io.switchboard.spi.DestinationSpec;
+import io.switchboard.spi.Provisioner;
+import io.switchboard.spi.PublisherSpec;
+import io.switchboard.spi.RawConsumer;
+import io.switchboard.spi.RawPublisher;
+import java.time.Duration;
+import java.util.Set;
+
+/** The in-memory adapter: a view of one named {@link MemoryBroker}. */
+final class MemoryAdapter implements BrokerAdapter {
+
+    private final MemoryBroker broker;
+    private final Capabilities capabilities;
+    private final long publishTimeoutNanos;
+
+    MemoryAdapter(BrokerConfig config) {
+        int capacity = config.getInt("memory.capacity", 100_000);
+        if (capacity < 1) {
+            throw new io.switchboard.ConfigurationException("memory.capacity must be at least 1 but was " + capacity);
+        }
+        this.broker = MemoryBroker.named(config.get("memory.broker", "default"), capacity);
+        this.publishTimeoutNanos = config.getDuration("memory.publish-timeout", Duration.ofSeconds(5)).toNanos();
+        this.capabilities = Capabilities.builder(MemoryAdapterFactory.ID)
+                .orderingPerKey(true)
+                .broadcast(true)
+                .maxMessageSize(config.getInt("memory.max-message-size", 1024 * 1024))
+                .destinationNames(DestinationNameRule.of("[a-zA-Z0-9._-]+", 249,
+                        "letters, digits, '.', '_' and '-' (at most 249 characters)", Set.of(".", ".."), Set.of()))
+                .build();
+    }
+
+    @Override
+    public String id() {
+        return MemoryAdapterFactory.ID;
+    }
+
+    @Override
+    public Capabilities capabilities() {
+        return capabilities;
+    }
+
+    @Override
+    public RawPublisher createPublisher(PublisherSpec spec) {
+        return new MemoryPublisher(broker, spec.destination(), publishTimeoutNanos);
+    }
+
+    @Override
+    public RawConsumer createConsumer(ConsumerSpec spec) {
+        return new MemoryConsumer(broker.topic(spec.destination()), spec);
+    }
+
+    @Override
+    public Provisioner provisioner() {
+        return new Provisioner() {
+            @Override
+            public void ensureDestination(DestinationSpec spec) {
+                broker.ensureTopic(spec.name(), spec.partitions());
+            }
+
+            @Override
+            public void deleteDestination(String name) {
+                broker.deleteTopic(name);
+            }
+        };
+    }
+
+    @Override
+    public void close() {
+        // the broker outlives adapters, as a real broker outlives its clients
+    }
+}

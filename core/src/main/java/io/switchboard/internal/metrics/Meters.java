@@ -1,0 +1,46 @@
+package io.switchboard.internal.metrics;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+
+/** Meter names and the one way latency timers are built. The README's meter table lists them. */
+public final class Meters {
+
+    /** Timer: publish call to broker acknowledgement; tag {@code outcome} = success | failure. */
+    public static final String PUBLISH = "switchboard.publish";
+    /** Distribution summary: encoded payload bytes published. */
+    public static final String PUBLISH_SIZE = "switchboard.publish.size";
+    /** Timer: envelope publish time to handler start (end-to-end latency). */
+    public static final String CONSUME_LATENCY = "switchboard.consume.latency";
+    /** Timer: handler duration; tag {@code outcome} = ack | retry | dead_letter | duplicate | dropped. */
+    public static final String HANDLE = "switchboard.handle";
+    /** Counter: records the broker delivered again (delivery count above 1). */
+    public static final String REDELIVERIES = "switchboard.redeliveries";
+    /** Counter: records sent to the dead-letter destination; tag {@code reason}. */
+    public static final String DEAD_LETTERS = "switchboard.dead.letters";
+    /** Gauge: records handed to the subscription and not yet settled. */
+    public static final String IN_FLIGHT = "switchboard.inflight";
+    /** Gauge: records waiting for the group (consumer lag, queue depth or backlog) as the adapter reports it. */
+    public static final String BACKLOG = "switchboard.backlog";
+
+    private Meters() {}
+
+    /** The tags every meter carries. */
+    public static Tags base(String broker, String instance, String destination) {
+        return Tags.of("broker", broker, "instance", instance, "destination", destination);
+    }
+
+    /** A latency timer with a percentile histogram (aggregable across instances) and the configured SLOs. */
+    public static Timer latencyTimer(MeterRegistry registry, String name, String description, Tags tags, MetricsSettings settings) {
+        return Timer.builder(name)
+                .description(description)
+                .tags(tags)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofNanos(100_000))
+                .maximumExpectedValue(Duration.ofSeconds(60))
+                .serviceLevelObjectives(settings.slos())
+                .register(registry);
+    }
+}

@@ -1,0 +1,122 @@
+package io.switchboard.internal.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.switchboard.spi.RawConsumer;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** The meters of one subscription, registered once when it starts and removed when it closes. */
+public final class SubscriptionMeters {
+
+    /** How a handled record ended. */
+    public enum Outcome {
+        /** Handled and acknowledged. */
+        ACK("ack"),
+        /** Failed and retried. */
+        RETRY("retry"),
+        /** Failed for the last time and dead-lettered. */
+        DEAD_LETTER("dead_letter"),
+        /** Already handled by the group (exactly-once): acknowledged without calling the handler. */
+        DUPLICATE("duplicate"),
+        /** Failed under at-most-once: dropped. */
+        DROPPED("dropped");
+
+        private final String tag;
+
+        Outcome(String tag) {
+            this.tag = tag;
+        }
+    }
+
+    private static final long BACKLOG_REFRESH_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+    private final MeterRegistry registry;
+    private final Timer endToEnd;
+    private final Timer[] handle = new Timer[Outcome.values().length];
+    private final Counter redeliveries;
+    private final Counter deadLettersFailed;
+    private final Counter deadLettersUndecodable;
+    private final List<Meter> registered = new ArrayList<>();
+    private volatile long backlogReadAt;
+    private volatile double backlog = Double.NaN;
+
+    /** Registers the meters; the gauges read {@code inFlight} and the consumer's backlog. */
+    public SubscriptionMeters(MeterRegistry registry, Tags tags, MetricsSettings settings, AtomicInteger inFlight,
+            RawConsumer consumer) {
+        this.registry = registry;
+        this.endToEnd = keep(Meters.latencyTimer(registry, Meters.CONSUME_LATENCY, "Publish time to handler start",
+                tags, settings));
+        for (Outcome o : Outcome.values()) {
+            handle[o.ordinal()] = keep(Meters.latencyTimer(registry, Meters.HANDLE, "Handler duration",
+                    tags.and("outcome", o.tag), settings));
+        }
+        this.redeliveries = keep(Counter.builder(Meters.REDELIVERIES).description("Records the broker delivered again")
+                .tags(tags).register(registry));
+        this.deadLettersFailed = keep(Counter.builder(Meters.DEAD_LETTERS).description("Records dead-lettered")
+                .tags(tags.and("reason", "handler-failed")).register(registry));
+        this.deadLettersUndecodable = keep(Counter.builder(Meters.DEAD_LETTERS).description("Records dead-lettered")
+                .tags(tags.and("reason", "undecodable")).register(registry));
+        keep(Gauge.builder(Meters.IN_FLIGHT, inFlight, AtomicInteger::get).description("Records fetched and not settled")
+                .tags(tags).register(registry));
+        keep(Gauge.builder(Meters.BACKLOG, consumer, this::readBacklog)
+                .description("Records waiting for the group, as the broker reports it").tags(tags).register(registry));
+    }
+
+    private <M extends Meter> M keep(M meter) {
+        registered.add(meter);
+        return meter;
+    }
+
+    /** Records the end-to-end latency of a record published at {@code published} (skipped when unknown). */
+    public void endToEnd(Instant published) {
+        if (published != null) {
+            Instant now = Instant.now();
+            long nanos = (now.getEpochSecond() - published.getEpochSecond()) * 1_000_000_000L
+                    + (now.getNano() - published.getNano());
+            endToEnd.record(Math.max(0, nanos), TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** Records a handler run. */
+    public void handled(Outcome outcome, long startNanos) {
+        handle[outcome.ordinal()].record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** Counts a broker redelivery. */
+    public void redelivered() {
+        redeliveries.increment();
+    }
+
+    /** Counts a dead letter. */
+    public void deadLettered(boolean undecodable) {
+        (undecodable ? deadLettersUndecodable : deadLettersFailed).increment();
+    }
+
+    /** Removes the meters that belong only to this subscription. */
+    public void close() {
+        registered.forEach(registry::remove);
+    }
+
+    /** Asks the broker at most every 5 s; gauges are read by the registry, never on the delivery path. */
+    private double readBacklog(RawConsumer consumer) {
+        long now = System.nanoTime();
+        if (now - backlogReadAt > BACKLOG_REFRESH_NANOS) {
+            backlogReadAt = now;
+            try {
+                var value = consumer.backlog();
+                backlog = value.isPresent() ? value.getAsLong() : Double.NaN;
+            } catch (RuntimeException e) {
+                backlog = Double.NaN;
+            }
+        }
+        return backlog;
+    }
+}

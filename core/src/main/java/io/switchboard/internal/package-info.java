@@ -1,0 +1,2 @@
+/** Implementation of core; not part of the public API and may change without notice. */
+package io.switchboard.internal;

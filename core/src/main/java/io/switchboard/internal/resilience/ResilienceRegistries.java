@@ -1,0 +1,84 @@
+package io.switchboard.internal.resilience;
+
+import io.github.resilience4j.bulkhead.BulkheadRegistry;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.github.resilience4j.micrometer.tagged.TaggedBulkheadMetrics;
+import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
+import io.github.resilience4j.micrometer.tagged.TaggedRateLimiterMetrics;
+import io.github.resilience4j.micrometer.tagged.TaggedRetryMetrics;
+import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
+import io.github.resilience4j.retry.RetryRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * The Resilience4j registries of one Switchboard. Their event publishers are the typed listener
+ * callbacks ({@code circuitBreakers().circuitBreaker(name).getEventPublisher().onStateTransition(..)});
+ * with a meter registry their events are exported as {@code resilience4j.*} meters.
+ */
+public final class ResilienceRegistries implements AutoCloseable {
+
+    private final CircuitBreakerRegistry circuitBreakers = CircuitBreakerRegistry.ofDefaults();
+    private final RetryRegistry retries = RetryRegistry.ofDefaults();
+    private final RateLimiterRegistry rateLimiters = RateLimiterRegistry.ofDefaults();
+    private final BulkheadRegistry bulkheads = BulkheadRegistry.ofDefaults();
+    private volatile ScheduledExecutorService scheduler;
+
+    /** Exports the registries' events as meters in {@code meterRegistry}. */
+    public void bindTo(MeterRegistry meterRegistry) {
+        {
+            TaggedCircuitBreakerMetrics.ofCircuitBreakerRegistry(circuitBreakers).bindTo(meterRegistry);
+            TaggedRetryMetrics.ofRetryRegistry(retries).bindTo(meterRegistry);
+            TaggedRateLimiterMetrics.ofRateLimiterRegistry(rateLimiters).bindTo(meterRegistry);
+            TaggedBulkheadMetrics.ofBulkheadRegistry(bulkheads).bindTo(meterRegistry);
+        }
+    }
+
+    /** Circuit breakers, one per broker instance (or per destination when a destination configures its own). */
+    public CircuitBreakerRegistry circuitBreakers() {
+        return circuitBreakers;
+    }
+
+    /** Publish retries, one per destination. */
+    public RetryRegistry retries() {
+        return retries;
+    }
+
+    /** Rate limiters, one per destination. */
+    public RateLimiterRegistry rateLimiters() {
+        return rateLimiters;
+    }
+
+    /** Bulkheads, one per destination. */
+    public BulkheadRegistry bulkheads() {
+        return bulkheads;
+    }
+
+    /** The scheduler for retry back-offs and time limits; one daemon thread, made on first use. */
+    ScheduledExecutorService scheduler() {
+        ScheduledExecutorService s = scheduler;
+        if (s == null) {
+            synchronized (this) {
+                s = scheduler;
+                if (s == null) {
+                    s = Executors.newSingleThreadScheduledExecutor(r -> {
+                        Thread t = new Thread(r, "switchboard-resilience");
+                        t.setDaemon(true);
+                        return t;
+                    });
+                    scheduler = s;
+                }
+            }
+        }
+        return s;
+    }
+
+    @Override
+    public void close() {
+        ScheduledExecutorService s = scheduler;
+        if (s != null) {
+            s.shutdownNow();
+        }
+    }
+}

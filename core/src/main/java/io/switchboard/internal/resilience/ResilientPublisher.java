@@ -1,0 +1,153 @@
+package io.switchboard.internal.resilience;
+
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.bulkhead.BulkheadConfig;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.github.resilience4j.core.IntervalFunction;
+import io.github.resilience4j.ratelimiter.RateLimiter;
+import io.github.resilience4j.ratelimiter.RateLimiterConfig;
+import io.github.resilience4j.retry.Retry;
+import io.github.resilience4j.retry.RetryConfig;
+import io.switchboard.BackPressureException;
+import io.switchboard.CircuitOpenException;
+import io.switchboard.PublishException;
+import io.switchboard.spi.OutboundRecord;
+import io.switchboard.spi.RawPublisher;
+import io.switchboard.spi.SendResult;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Resilience4j around a raw publisher, nested as Resilience4j documents:
+ * Retry(CircuitBreaker(RateLimiter(TimeLimit(Bulkhead(send))))). Only the configured parts exist;
+ * {@link #wrap} returns the raw publisher itself when nothing is configured.
+ */
+public final class ResilientPublisher implements RawPublisher {
+
+    private final RawPublisher delegate;
+    private final String instance;
+    private final String destination;
+    private final CircuitBreaker circuitBreaker;
+    private final Retry retry;
+    private final RateLimiter rateLimiter;
+    private final Bulkhead bulkhead;
+    private final Duration timeout;
+    private final ResilienceRegistries registries;
+
+    private ResilientPublisher(RawPublisher delegate, ResilienceSettings s, ResilienceRegistries registries, String instance,
+            String destination) {
+        this.delegate = delegate;
+        this.instance = instance;
+        this.destination = destination;
+        this.registries = registries;
+        this.circuitBreaker = s.circuitBreakerEnabled() ? circuitBreaker(s, registries, instance, destination) : null;
+        this.retry = s.retryAttempts() > 1 ? registries.retries().retry(instance + "/" + destination, RetryConfig.custom()
+                .maxAttempts(s.retryAttempts())
+                .intervalFunction(IntervalFunction.ofExponentialRandomBackoff(
+                        s.retryDuration("initial-backoff", Duration.ofMillis(100)), s.retryDouble("multiplier", 2.0),
+                        s.retryDouble("jitter", 0.5), s.retryDuration("max-backoff", Duration.ofSeconds(5))))
+                .retryOnException(Retriability::isRetriable)
+                .build()) : null;
+        this.rateLimiter = s.rateLimit() > 0 ? registries.rateLimiters().rateLimiter(instance + "/" + destination,
+                RateLimiterConfig.custom().limitForPeriod(s.rateLimit()).limitRefreshPeriod(Duration.ofSeconds(1))
+                        .timeoutDuration(s.rateLimitTimeout()).build()) : null;
+        this.bulkhead = s.bulkhead() > 0 ? registries.bulkheads().bulkhead(instance + "/" + destination,
+                BulkheadConfig.custom().maxConcurrentCalls(s.bulkhead()).maxWaitDuration(Duration.ZERO).build()) : null;
+        this.timeout = s.timeout();
+    }
+
+    private static CircuitBreaker circuitBreaker(ResilienceSettings s, ResilienceRegistries registries, String instance,
+            String destination) {
+        String name = s.destinationSpecificBreaker() ? instance + "/" + destination : instance;
+        return registries.circuitBreakers().circuitBreaker(name, () -> CircuitBreakerConfig.custom()
+                .failureRateThreshold(s.cbInt("failure-rate-threshold", 50))
+                .slowCallDurationThreshold(s.cbDuration("slow-call-duration-threshold", Duration.ofSeconds(5)))
+                .slowCallRateThreshold(s.cbInt("slow-call-rate-threshold", 100))
+                .slidingWindowSize(s.cbInt("sliding-window-size", 20))
+                .minimumNumberOfCalls(s.cbInt("minimum-number-of-calls", 10))
+                .waitDurationInOpenState(s.cbDuration("wait-duration-in-open-state", Duration.ofSeconds(10)))
+                .permittedNumberOfCallsInHalfOpenState(s.cbInt("permitted-calls-in-half-open-state", 3))
+                .build());
+    }
+
+    /** The publisher with the configured policies, or {@code raw} itself when none is configured. */
+    public static RawPublisher wrap(RawPublisher raw, ResilienceSettings settings, ResilienceRegistries registries,
+            String instance, String destination) {
+        return settings.any() ? new ResilientPublisher(raw, settings, registries, instance, destination) : raw;
+    }
+
+    @Override
+    public CompletableFuture<SendResult> send(OutboundRecord record) {
+        if (retry == null) {
+            return attempt(record);
+        }
+        return retry.executeCompletionStage(registries.scheduler(), () -> attempt(record)).toCompletableFuture();
+    }
+
+    private CompletableFuture<SendResult> attempt(OutboundRecord record) {
+        if (circuitBreaker != null && !circuitBreaker.tryAcquirePermission()) {
+            return CompletableFuture.failedFuture(new CircuitOpenException("Circuit breaker '" + circuitBreaker.getName()
+                    + "' of broker instance '" + instance + "' is " + circuitBreaker.getState() + " (failure rate "
+                    + circuitBreaker.getMetrics().getFailureRate() + "%); publish to '" + destination
+                    + "' refused without calling the broker. It retries after the configured wait in open state"));
+        }
+        if (rateLimiter != null && !rateLimiter.acquirePermission()) {
+            return refuse(new BackPressureException("Rate limit of broker instance '" + instance + "' for '" + destination
+                    + "' reached: no permit within the rate-limit timeout; publish more slowly or raise rate-limit"));
+        }
+        if (bulkhead != null && !bulkhead.tryAcquirePermission()) {
+            return refuse(new BackPressureException("Bulkhead of broker instance '" + instance + "' for '" + destination
+                    + "' is full (" + bulkhead.getBulkheadConfig().getMaxConcurrentCalls()
+                    + " publishes awaiting acknowledgement); wait for acknowledgements or raise bulkhead.max-concurrent"));
+        }
+        long start = System.nanoTime();
+        CompletableFuture<SendResult> sent;
+        try {
+            sent = delegate.send(record);
+        } catch (RuntimeException e) {
+            sent = CompletableFuture.failedFuture(e);
+        }
+        if (timeout != null) {
+            sent = sent.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        }
+        CompletableFuture<SendResult> result = new CompletableFuture<>();
+        sent.whenComplete((r, error) -> {
+            if (bulkhead != null) {
+                bulkhead.onComplete();
+            }
+            long elapsed = System.nanoTime() - start;
+            if (error == null) {
+                if (circuitBreaker != null) {
+                    circuitBreaker.onSuccess(elapsed, TimeUnit.NANOSECONDS);
+                }
+                result.complete(r);
+            } else {
+                Throwable cause = Retriability.unwrap(error);
+                if (cause instanceof TimeoutException) {
+                    cause = new PublishException("Broker instance '" + instance + "' did not acknowledge a message to '"
+                            + destination + "' within " + timeout + "; the message may or may not have been stored", cause);
+                }
+                if (circuitBreaker != null) {
+                    circuitBreaker.onError(elapsed, TimeUnit.NANOSECONDS, cause);
+                }
+                result.completeExceptionally(cause);
+            }
+        });
+        return result;
+    }
+
+    private CompletableFuture<SendResult> refuse(Throwable error) {
+        if (circuitBreaker != null) {
+            circuitBreaker.releasePermission();
+        }
+        return CompletableFuture.failedFuture(error);
+    }
+
+    @Override
+    public void close() {
+        delegate.close();
+    }
+}

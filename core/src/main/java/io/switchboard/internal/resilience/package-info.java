@@ -1,0 +1,2 @@
+/** Resilience4j policies applied around an adapter's raw publisher. */
+package io.switchboard.internal.resilience;

@@ -1,0 +1,36 @@
+package io.switchboard.spi;
+
+/**
+ * One connection to one broker instance: creates raw publishers, raw consumers and the
+ * provisioner. Thread-safe.
+ *
+ * <p>Ownership: everything an adapter creates is closed by core before the adapter itself;
+ * {@link #close()} must nevertheless release whatever is still open. Close is idempotent.
+ */
+public interface BrokerAdapter extends AutoCloseable {
+
+    /** The adapter id, equal to {@link BrokerAdapterFactory#id()}. */
+    String id();
+
+    /** What this broker can do; core refuses requests the capabilities rule out. */
+    Capabilities capabilities();
+
+    /**
+     * Creates a publisher for one destination. The destination has already been validated
+     * against {@link Capabilities#destinationNames()}.
+     */
+    RawPublisher createPublisher(PublisherSpec spec);
+
+    /**
+     * Creates a consumer for one destination and one consumer group (or broadcast). It delivers
+     * nothing until {@link RawConsumer#start(RecordListener)}.
+     */
+    RawConsumer createConsumer(ConsumerSpec spec);
+
+    /** Creates and deletes destinations; separate from send and receive on purpose. */
+    Provisioner provisioner();
+
+    /** Releases every connection and thread. Idempotent; never throws checked exceptions. */
+    @Override
+    void close();
+}

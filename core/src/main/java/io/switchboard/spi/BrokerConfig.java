@@ -1,0 +1,197 @@
+package io.switchboard.spi;
+
+import io.switchboard.ConfigurationException;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+/**
+ * The configuration of one named broker instance: its name, its adapter id and flat string
+ * properties. Typed getters fail with a {@link ConfigurationException} naming the key, the value
+ * and the expected form. {@link #toString()} masks values whose key looks secret.
+ */
+public final class BrokerConfig {
+
+    private static final Pattern SECRET_KEY =
+            Pattern.compile("(?i).*(password|passwd|secret|token|credential|jaas|apikey|api-key|private).*");
+    private static final Pattern URI_PASSWORD = Pattern.compile("(://[^:/@]+:)[^@]+@");
+
+    private final String instanceName;
+    private final String adapterId;
+    private final Map<String, String> properties;
+
+    /**
+     * Creates a configuration.
+     *
+     * @param instanceName the name of the broker instance (defaults to the adapter id)
+     * @param adapterId the adapter id
+     * @param properties flat properties; copied
+     */
+    public BrokerConfig(String instanceName, String adapterId, Map<String, String> properties) {
+        this.instanceName = Objects.requireNonNull(instanceName, "instanceName");
+        this.adapterId = Objects.requireNonNull(adapterId, "adapterId");
+        this.properties = Collections.unmodifiableMap(new LinkedHashMap<>(properties));
+    }
+
+    /** The broker instance name, used in metrics tags and error messages. */
+    public String instanceName() {
+        return instanceName;
+    }
+
+    /** The adapter id. */
+    public String adapterId() {
+        return adapterId;
+    }
+
+    /** All properties, unmodifiable. */
+    public Map<String, String> properties() {
+        return properties;
+    }
+
+    /** The property, or null. */
+    public String get(String key) {
+        return properties.get(key);
+    }
+
+    /** The property, or the default. */
+    public String get(String key, String defaultValue) {
+        return properties.getOrDefault(key, defaultValue);
+    }
+
+    /** The property, or a {@link ConfigurationException} naming the key and what it is for. */
+    public String require(String key, String purpose) {
+        String value = properties.get(key);
+        if (value == null || value.isBlank()) {
+            throw new ConfigurationException("Broker instance '" + instanceName + "' (" + adapterId
+                    + ") needs property '" + key + "': " + purpose);
+        }
+        return value;
+    }
+
+    /** An integer property. */
+    public int getInt(String key, int defaultValue) {
+        String value = properties.get(key);
+        if (value == null) {
+            return defaultValue;
+        }
+        try {
+            return Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw invalid(key, value, "a whole number such as " + defaultValue);
+        }
+    }
+
+    /** A long property. */
+    public long getLong(String key, long defaultValue) {
+        String value = properties.get(key);
+        if (value == null) {
+            return defaultValue;
+        }
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            throw invalid(key, value, "a whole number such as " + defaultValue);
+        }
+    }
+
+    /** A boolean property: {@code true} or {@code false}. */
+    public boolean getBoolean(String key, boolean defaultValue) {
+        String value = properties.get(key);
+        if (value == null) {
+            return defaultValue;
+        }
+        return switch (value.trim().toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw invalid(key, value, "true or false");
+        };
+    }
+
+    /** A duration property: {@code 250ms}, {@code 5s}, {@code 2m}, {@code 1h} or ISO-8601 ({@code PT5S}). */
+    public Duration getDuration(String key, Duration defaultValue) {
+        String value = properties.get(key);
+        if (value == null) {
+            return defaultValue;
+        }
+        try {
+            return parseDuration(value);
+        } catch (RuntimeException e) {
+            throw invalid(key, value, "a duration such as 250ms, 5s, 2m or PT5S");
+        }
+    }
+
+    /**
+     * The properties under a prefix, with the prefix removed: {@code withPrefix("kafka.")} turns
+     * {@code kafka.linger.ms} into {@code linger.ms}, for passing through to a native client.
+     */
+    public Map<String, String> withPrefix(String prefix) {
+        Map<String, String> result = new LinkedHashMap<>();
+        properties.forEach((k, v) -> {
+            if (k.startsWith(prefix) && k.length() > prefix.length()) {
+                result.put(k.substring(prefix.length()), v);
+            }
+        });
+        return result;
+    }
+
+    /** A copy with more properties (later ones win). */
+    public BrokerConfig with(Map<String, String> overrides) {
+        Map<String, String> merged = new LinkedHashMap<>(properties);
+        merged.putAll(overrides);
+        return new BrokerConfig(instanceName, adapterId, merged);
+    }
+
+    /** True when the key names a secret; its value must never be logged. */
+    public static boolean isSecretKey(String key) {
+        return SECRET_KEY.matcher(key).matches();
+    }
+
+    /** The value as it may be logged: secrets masked, passwords in URIs masked. */
+    public static String printable(String key, String value) {
+        if (value == null) {
+            return null;
+        }
+        if (isSecretKey(key)) {
+            return "******";
+        }
+        return URI_PASSWORD.matcher(value).replaceAll("$1******@");
+    }
+
+    /** Parses {@code 250ms}, {@code 5s}, {@code 2m}, {@code 1h}, a bare number of milliseconds, or ISO-8601. */
+    public static Duration parseDuration(String text) {
+        String v = text.trim().toLowerCase(Locale.ROOT);
+        if (v.startsWith("pt") || v.startsWith("p")) {
+            return Duration.parse(text.trim().toUpperCase(Locale.ROOT));
+        }
+        if (v.endsWith("ms")) {
+            return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2).trim()));
+        }
+        if (v.endsWith("s")) {
+            return Duration.ofSeconds(Long.parseLong(v.substring(0, v.length() - 1).trim()));
+        }
+        if (v.endsWith("m")) {
+            return Duration.ofMinutes(Long.parseLong(v.substring(0, v.length() - 1).trim()));
+        }
+        if (v.endsWith("h")) {
+            return Duration.ofHours(Long.parseLong(v.substring(0, v.length() - 1).trim()));
+        }
+        return Duration.ofMillis(Long.parseLong(v));
+    }
+
+    private ConfigurationException invalid(String key, String value, String expected) {
+        return new ConfigurationException("Broker instance '" + instanceName + "' (" + adapterId + "): property '"
+                + key + "' is '" + printable(key, value) + "' but must be " + expected);
+    }
+
+    @Override
+    public String toString() {
+        Map<String, String> shown = new TreeMap<>();
+        properties.forEach((k, v) -> shown.put(k, printable(k, v)));
+        return "BrokerConfig[" + instanceName + " (" + adapterId + ") " + shown + "]";
+    }
+}

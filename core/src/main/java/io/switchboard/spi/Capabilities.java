@@ -1,0 +1,167 @@
+package io.switchboard.spi;
+
+import java.util.Objects;
+import java.util.function.UnaryOperator;
+
+/**
+ * What a broker can do. Core reads it to refuse, when a publisher or subscription is built, what
+ * the broker cannot give, and to provide in core what the broker lacks (for example exactly-once
+ * processing by deduplication). Immutable; build with {@link #builder(String)}.
+ */
+public final class Capabilities {
+
+    private final String brokerId;
+    private final boolean nativeExactlyOnce;
+    private final boolean orderingPerKey;
+    private final boolean delayedDelivery;
+    private final boolean broadcast;
+    private final boolean filtering;
+    private final int maxMessageSize;
+    private final DestinationNameRule destinationNames;
+    private final UnaryOperator<String> deadLetterNaming;
+
+    private Capabilities(Builder b) {
+        this.brokerId = b.brokerId;
+        this.nativeExactlyOnce = b.nativeExactlyOnce;
+        this.orderingPerKey = b.orderingPerKey;
+        this.delayedDelivery = b.delayedDelivery;
+        this.broadcast = b.broadcast;
+        this.filtering = b.filtering;
+        this.maxMessageSize = b.maxMessageSize;
+        this.destinationNames = b.destinationNames;
+        this.deadLetterNaming = b.deadLetterNaming;
+    }
+
+    /** Starts a builder for the given adapter id. */
+    public static Builder builder(String brokerId) {
+        return new Builder(brokerId);
+    }
+
+    /** The adapter id these capabilities belong to. */
+    public String brokerId() {
+        return brokerId;
+    }
+
+    /**
+     * True when the broker itself gives exactly-once (transactions); false when core emulates it
+     * with at-least-once delivery plus deduplication on the message id.
+     */
+    public boolean nativeExactlyOnce() {
+        return nativeExactlyOnce;
+    }
+
+    /** True when records with the same key are delivered in publish order. */
+    public boolean orderingPerKey() {
+        return orderingPerKey;
+    }
+
+    /** True when a record can be held back until a given time. */
+    public boolean delayedDelivery() {
+        return delayedDelivery;
+    }
+
+    /** True when every subscriber can receive every record (broadcast subscriptions). */
+    public boolean broadcast() {
+        return broadcast;
+    }
+
+    /** True when a subscription can filter records broker-side ({@link ConsumerSpec#filter()}). */
+    public boolean filtering() {
+        return filtering;
+    }
+
+    /** The largest encoded payload plus headers the broker accepts, in bytes. */
+    public int maxMessageSize() {
+        return maxMessageSize;
+    }
+
+    /** The broker's rule for destination names. */
+    public DestinationNameRule destinationNames() {
+        return destinationNames;
+    }
+
+    /** The default dead-letter destination for a destination ({@code <destination>.dlq} unless the broker forbids dots). */
+    public String deadLetterDestination(String destination) {
+        return deadLetterNaming.apply(destination);
+    }
+
+    @Override
+    public String toString() {
+        return "Capabilities[" + brokerId + ": exactlyOnce=" + (nativeExactlyOnce ? "native" : "emulated")
+                + ", orderingPerKey=" + orderingPerKey + ", delayedDelivery=" + delayedDelivery
+                + ", broadcast=" + broadcast + ", filtering=" + filtering + ", maxMessageSize=" + maxMessageSize + "]";
+    }
+
+    /** Builds {@link Capabilities}; every feature is off unless set. */
+    public static final class Builder {
+        private final String brokerId;
+        private boolean nativeExactlyOnce;
+        private boolean orderingPerKey;
+        private boolean delayedDelivery;
+        private boolean broadcast;
+        private boolean filtering;
+        private int maxMessageSize = 1024 * 1024;
+        private DestinationNameRule destinationNames = name -> java.util.Optional.empty();
+        private UnaryOperator<String> deadLetterNaming = destination -> destination + ".dlq";
+
+        private Builder(String brokerId) {
+            this.brokerId = Objects.requireNonNull(brokerId, "brokerId");
+        }
+
+        /** See {@link Capabilities#nativeExactlyOnce()}. */
+        public Builder nativeExactlyOnce(boolean value) {
+            this.nativeExactlyOnce = value;
+            return this;
+        }
+
+        /** See {@link Capabilities#orderingPerKey()}. */
+        public Builder orderingPerKey(boolean value) {
+            this.orderingPerKey = value;
+            return this;
+        }
+
+        /** See {@link Capabilities#delayedDelivery()}. */
+        public Builder delayedDelivery(boolean value) {
+            this.delayedDelivery = value;
+            return this;
+        }
+
+        /** See {@link Capabilities#broadcast()}. */
+        public Builder broadcast(boolean value) {
+            this.broadcast = value;
+            return this;
+        }
+
+        /** See {@link Capabilities#filtering()}. */
+        public Builder filtering(boolean value) {
+            this.filtering = value;
+            return this;
+        }
+
+        /** See {@link Capabilities#maxMessageSize()}; must be positive. */
+        public Builder maxMessageSize(int bytes) {
+            if (bytes < 1) {
+                throw new IllegalArgumentException("maxMessageSize must be positive but was " + bytes);
+            }
+            this.maxMessageSize = bytes;
+            return this;
+        }
+
+        /** See {@link Capabilities#destinationNames()}. */
+        public Builder destinationNames(DestinationNameRule rule) {
+            this.destinationNames = Objects.requireNonNull(rule, "rule");
+            return this;
+        }
+
+        /** How the default dead-letter destination is named from a destination. */
+        public Builder deadLetterNaming(UnaryOperator<String> naming) {
+            this.deadLetterNaming = Objects.requireNonNull(naming, "naming");
+            return this;
+        }
+
+        /** Builds the immutable capabilities. */
+        public Capabilities build() {
+            return new Capabilities(this);
+        }
+    }
+}

@@ -1,0 +1,20 @@
+package io.switchboard.spi;
+
+/**
+ * Creates and deletes destinations. Kept apart from send and receive so that applications
+ * without administrative rights can still publish and consume. Thread-safe; every method is
+ * idempotent and blocks until the broker confirms (it is never called on a delivery path).
+ */
+public interface Provisioner {
+
+    /**
+     * Makes sure the destination exists. An existing destination is left as it is (its partition
+     * count is not changed).
+     *
+     * @throws io.switchboard.SwitchboardException when the broker refuses, naming the destination
+     */
+    void ensureDestination(DestinationSpec spec);
+
+    /** Deletes the destination and what the adapter created for it (queues, groups) if present. */
+    void deleteDestination(String name);
+}

@@ -1,0 +1,20 @@
+package io.switchboard.spi;
+
+/**
+ * Receives records from a {@link RawConsumer}. Implemented by core.
+ *
+ * <p>{@link #onRecord} never blocks: core queues the record and returns at once, so adapters may
+ * call it from their client's delivery thread. Records of one partition must be passed in offset
+ * order from one thread at a time.
+ */
+public interface RecordListener {
+
+    /** Takes one record; returns quickly without blocking. */
+    void onRecord(InboundRecord record);
+
+    /**
+     * The consumer failed in a way it cannot recover from by itself (for example the broker
+     * cancelled it because its queue was deleted). Core surfaces the error on the subscription.
+     */
+    void onFailure(Throwable error);
+}

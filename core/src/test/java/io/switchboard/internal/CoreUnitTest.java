@@ -1,0 +1,136 @@
+package io.switchboard.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.switchboard.ConfigurationException;
+import io.switchboard.RetryPolicy;
+import io.switchboard.spi.BrokerConfig;
+import io.switchboard.spi.DestinationNameRule;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+class CoreUnitTest {
+
+    @Nested
+    @DisplayName("RetryPolicy")
+    class Retry {
+        @Test
+        @DisplayName("grows the backoff exponentially up to the maximum")
+        void exponential() {
+            RetryPolicy p = new RetryPolicy(5, Duration.ofMillis(100), 2.0, Duration.ofMillis(350), 0.0);
+            assertThat(p.backoffAfter(1)).isEqualTo(Duration.ofMillis(100));
+            assertThat(p.backoffAfter(2)).isEqualTo(Duration.ofMillis(200));
+            assertThat(p.backoffAfter(3)).isEqualTo(Duration.ofMillis(350));
+        }
+
+        @Test
+        @DisplayName("keeps jitter within its spread")
+        void jitter() {
+            RetryPolicy p = new RetryPolicy(3, Duration.ofMillis(100), 1.0, Duration.ofMillis(100), 0.2);
+            for (int i = 0; i < 200; i++) {
+                assertThat(p.backoffAfter(1).toMillis()).isBetween(80L, 120L);
+            }
+        }
+
+        @Test
+        @DisplayName("refuses a bad value, naming it")
+        void validates() {
+            assertThatThrownBy(() -> new RetryPolicy(0, Duration.ZERO, 1.0, Duration.ZERO, 0.0))
+                    .isInstanceOf(ConfigurationException.class).hasMessageContaining("but was 0");
+            assertThatThrownBy(() -> new RetryPolicy(2, Duration.ofSeconds(2), 2.0, Duration.ofSeconds(1), 0.0))
+                    .isInstanceOf(ConfigurationException.class).hasMessageContaining("maxBackoff");
+        }
+    }
+
+    @Nested
+    @DisplayName("BrokerConfig")
+    class Config {
+        @Test
+        @DisplayName("masks secrets and URI passwords in toString and printable values")
+        void masksSecrets() {
+            BrokerConfig c = new BrokerConfig("a", "rabbitmq", Map.of(
+                    "rabbitmq.uri", "amqp://guest:s3cret@localhost:5672/", "kafka.sasl.jaas.config", "user=x password=y",
+                    "rabbitmq.password", "hunter2"));
+            assertThat(c.toString()).doesNotContain("s3cret").doesNotContain("hunter2").doesNotContain("password=y")
+                    .contains("amqp://guest:******@localhost:5672/");
+        }
+
+        @Test
+        @DisplayName("parses durations and names the key and value when it cannot")
+        void durations() {
+            BrokerConfig c = new BrokerConfig("a", "memory", Map.of("t1", "250ms", "t2", "5s", "t3", "PT2M", "bad", "soon"));
+            assertThat(c.getDuration("t1", null)).isEqualTo(Duration.ofMillis(250));
+            assertThat(c.getDuration("t2", null)).isEqualTo(Duration.ofSeconds(5));
+            assertThat(c.getDuration("t3", null)).isEqualTo(Duration.ofMinutes(2));
+            assertThatThrownBy(() -> c.getDuration("bad", null)).isInstanceOf(ConfigurationException.class)
+                    .hasMessageContaining("'bad'").hasMessageContaining("soon");
+        }
+
+        @Test
+        @DisplayName("strips a prefix for pass-through properties")
+        void prefix() {
+            BrokerConfig c = new BrokerConfig("a", "kafka", Map.of("kafka.linger.ms", "5", "other", "x"));
+            assertThat(c.withPrefix("kafka.")).containsExactly(Map.entry("linger.ms", "5"));
+        }
+    }
+
+    @Nested
+    @DisplayName("Ids and names")
+    class Ids {
+        @Test
+        @DisplayName("message ids are unique UUIDv7 strings")
+        void uuidV7() {
+            Set<String> ids = new HashSet<>();
+            for (int i = 0; i < 10_000; i++) {
+                ids.add(MessageIds.next());
+            }
+            assertThat(ids).hasSize(10_000).allMatch(id -> id.charAt(14) == '7');
+        }
+
+        @Test
+        @DisplayName("a destination rule reports length, characters and reserved names")
+        void nameRule() {
+            DestinationNameRule rule = DestinationNameRule.of("[a-z.]+", 5, "lower-case letters and dots", Set.of(".."), Set.of("amq."));
+            assertThat(rule.violation("abc")).isEmpty();
+            assertThat(rule.violation("abcdef")).get().asString().contains("at most 5");
+            assertThat(rule.violation("A")).get().asString().contains("lower-case");
+            assertThat(rule.violation("..")).get().asString().contains("reserved");
+            assertThat(rule.violation("amq.x")).get().asString().contains("prefix");
+        }
+    }
+
+    @Nested
+    @DisplayName("InMemoryIdempotencyStore")
+    class Store {
+        @Test
+        @DisplayName("lets one claim through, refuses duplicates, and frees a released id")
+        void claims() {
+            InMemoryIdempotencyStore s = new InMemoryIdempotencyStore(10);
+            assertThat(s.tryClaim("g", "1")).isTrue();
+            assertThat(s.tryClaim("g", "1")).isFalse();
+            s.release("g", "1");
+            assertThat(s.tryClaim("g", "1")).isTrue();
+            s.complete("g", "1");
+            assertThat(s.tryClaim("g", "1")).isFalse();
+            assertThat(s.tryClaim("other-group", "1")).isTrue();
+        }
+
+        @Test
+        @DisplayName("forgets the oldest completed ids beyond its capacity")
+        void bounded() {
+            InMemoryIdempotencyStore s = new InMemoryIdempotencyStore(2);
+            for (String id : new String[] {"a", "b", "c"}) {
+                s.tryClaim("g", id);
+                s.complete("g", id);
+            }
+            assertThat(s.tryClaim("g", "a")).isTrue();
+            assertThat(s.tryClaim("g", "c")).isFalse();
+        }
+    }
+}
