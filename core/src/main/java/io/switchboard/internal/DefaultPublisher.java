@@ -20,7 +20,6 @@ import io.switchboard.spi.PublisherSpec;
 import io.switchboard.spi.RawPublisher;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -31,8 +30,8 @@ import java.util.function.Consumer;
 /** The publisher core hands out: codec, envelope and checks around an adapter's {@link RawPublisher}. */
 public final class DefaultPublisher<T> implements Publisher<T> {
 
-    /** Room for the trace headers, added after the size check. */
-    private static final int TRACE_HEADERS_ALLOWANCE = 128;
+    /** Room for the envelope's own headers (names and values, trace headers included). */
+    private static final int ENVELOPE_ALLOWANCE = 512;
 
     private final RawPublisher raw;
     private final String destination;
@@ -82,9 +81,9 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         }
         byte[] bytes = codec.encode(message.payload());
         String id = message.id() != null ? message.id() : MessageIds.next();
-        Instant time = message.timestamp() != null ? message.timestamp() : MessageIds.now();
-        Map<String, String> headers = envelope(message, id, time);
-        checkSize(id, bytes, headers);
+        Instant now = message.timestamp() != null ? message.timestamp() : Instant.now();
+        Map<String, String> headers = envelope(message, id, MessageIds.formatMicros(now.getEpochSecond(), now.getNano()));
+        checkSize(id, bytes, message.headers());
         long deliverAt = deliverAt(message);
         Observation observation = observations == null ? null
                 : Tracing.startPublish(observations, headers, broker, instance, destination);
@@ -135,26 +134,13 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         });
     }
 
-    private Map<String, String> envelope(Message<T> message, String id, Instant time) {
-        Map<String, String> user = message.headers();
-        Map<String, String> headers = new HashMap<>((user.size() + 9) * 4 / 3 + 1);
-        headers.putAll(user);
-        headers.put(Envelope.SPEC_VERSION, Envelope.SPEC_VERSION_VALUE);
-        headers.put(Envelope.ID, id);
-        headers.put(Envelope.SOURCE, source);
-        headers.put(Envelope.TYPE, type);
-        headers.put(Envelope.TIME, time.toString());
-        headers.put(Envelope.CONTENT_TYPE, contentType);
-        headers.put(Envelope.ATTEMPT, "1");
-        if (message.key() != null) {
-            headers.put(Envelope.SUBJECT, message.key());
-        }
-        return headers;
+    private Map<String, String> envelope(Message<T> message, String id, String time) {
+        return new EnvelopeHeaders(message.headers(), id, source, type, time, contentType, message.key());
     }
 
-    private void checkSize(String id, byte[] bytes, Map<String, String> headers) {
-        int headerBytes = TRACE_HEADERS_ALLOWANCE;
-        for (Map.Entry<String, String> e : headers.entrySet()) {
+    private void checkSize(String id, byte[] bytes, Map<String, String> userHeaders) {
+        int headerBytes = ENVELOPE_ALLOWANCE;
+        for (Map.Entry<String, String> e : userHeaders.entrySet()) {
             headerBytes += e.getKey().length() + e.getValue().length();
         }
         long total = (long) bytes.length + headerBytes;

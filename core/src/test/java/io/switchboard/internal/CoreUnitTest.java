@@ -8,6 +8,9 @@ import io.switchboard.RetryPolicy;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.DestinationNameRule;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -91,6 +94,27 @@ class CoreUnitTest {
                 ids.add(MessageIds.next());
             }
             assertThat(ids).hasSize(10_000).allMatch(id -> id.charAt(14) == '7');
+        }
+
+        @Test
+        @DisplayName("timestamps are RFC 3339 with six fraction digits and parse back exactly")
+        void timeFormat() {
+            for (Instant t : List.of(Instant.parse("1970-01-01T00:00:00Z"), Instant.parse("2024-02-29T23:59:59.999999Z"),
+                    Instant.parse("2026-11-22T02:59:00.000001Z"), Instant.parse("2100-03-01T12:00:00.5Z"),
+                    Instant.parse("1969-12-31T23:59:59.123456Z"))) {
+                String text = MessageIds.formatMicros(t.getEpochSecond(), t.getNano());
+                assertThat(text).hasSize(27);
+                assertThat(Instant.parse(text)).isEqualTo(t);
+            }
+        }
+
+        @Test
+        @DisplayName("message ids are valid UUIDs")
+        void uuidParses() {
+            String id = MessageIds.next();
+            assertThat(UUID.fromString(id).version()).isEqualTo(7);
+            assertThat(UUID.fromString(id).variant()).isEqualTo(2);
+            assertThat(UUID.fromString(id).toString()).isEqualTo(id);
         }
 
         @Test

@@ -82,12 +82,51 @@ public final class ResilientPublisher implements RawPublisher {
     @Override
     public CompletableFuture<SendResult> send(OutboundRecord record) {
         if (retry == null) {
-            return attempt(record);
+            return attempt(record, null);
         }
-        return retry.executeCompletionStage(registries.scheduler(), () -> attempt(record)).toCompletableFuture();
+        CompletableFuture<SendResult> result = new CompletableFuture<>();
+        attempt(record, result);
+        return result;
     }
 
-    private CompletableFuture<SendResult> attempt(OutboundRecord record) {
+    /**
+     * One try. With retry configured, {@code retryResult} receives the outcome; the retry context
+     * is created only after a failure, so a publish that succeeds at once pays nothing for retry.
+     */
+    private void retryAfter(OutboundRecord record, Throwable failure, Retry.AsyncContext<SendResult> context,
+            CompletableFuture<SendResult> retryResult) {
+        Retry.AsyncContext<SendResult> c = context != null ? context : retry.asyncContext();
+        long delayMillis = c.onError(failure);
+        if (delayMillis < 0) {
+            retryResult.completeExceptionally(failure);
+            return;
+        }
+        registries.scheduler().schedule(() -> attemptOnce(record).whenComplete((r, error) -> {
+            if (error == null) {
+                c.onComplete();
+                retryResult.complete(r);
+            } else {
+                retryAfter(record, Retriability.unwrap(error), c, retryResult);
+            }
+        }), delayMillis, TimeUnit.MILLISECONDS);
+    }
+
+    private CompletableFuture<SendResult> attempt(OutboundRecord record, CompletableFuture<SendResult> retryResult) {
+        CompletableFuture<SendResult> once = attemptOnce(record);
+        if (retryResult == null) {
+            return once;
+        }
+        once.whenComplete((r, error) -> {
+            if (error == null) {
+                retryResult.complete(r);
+            } else {
+                retryAfter(record, Retriability.unwrap(error), null, retryResult);
+            }
+        });
+        return retryResult;
+    }
+
+    private CompletableFuture<SendResult> attemptOnce(OutboundRecord record) {
         if (circuitBreaker != null && !circuitBreaker.tryAcquirePermission()) {
             return CompletableFuture.failedFuture(new CircuitOpenException("Circuit breaker '" + circuitBreaker.getName()
                     + "' of broker instance '" + instance + "' is " + circuitBreaker.getState() + " (failure rate "
