@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageAccessor;
 import org.apache.rocketmq.common.message.MessageConst;
@@ -40,25 +41,15 @@ final class MessageMapping {
      */
     static Message toMessage(OutboundRecord record, String tag, long deliverAt) {
         Message message = new Message(record.destination(), record.payload());
-        int chars = 0;
-        String effectiveTag = tag;
-        for (Map.Entry<String, String> header : record.headers().entrySet()) {
-            String name = header.getKey();
-            String value = header.getValue();
-            String property = toProperty(name, record.destination());
-            MessageAccessor.putProperty(message, property, value);
-            chars += property.length() + value.length() + 2;
-            if (name.equals(RocketMqSettings.TAG)) {
-                effectiveTag = value;
-            }
-        }
-        if (chars > MAX_PROPERTIES_BYTES / 3 && propertyBytes(message) > MAX_PROPERTIES_BYTES) {
+        PropertyWriter writer = new PropertyWriter(message, record.destination(), tag);
+        record.headers().forEach(writer);
+        if (writer.chars > MAX_PROPERTIES_BYTES / 3 && propertyBytes(message) > MAX_PROPERTIES_BYTES) {
             throw new InvalidMessageException("Headers of the message to '" + record.destination() + "' take more than "
                     + MAX_PROPERTIES_BYTES + " bytes, RocketMQ's limit for message properties; move large values into "
                     + "the payload");
         }
-        if (effectiveTag != null && !effectiveTag.isEmpty()) {
-            message.setTags(effectiveTag);
+        if (writer.tag != null && !writer.tag.isEmpty()) {
+            message.setTags(writer.tag);
         }
         if (record.key() != null && !record.key().isEmpty()) {
             message.setKeys(record.key());
@@ -67,6 +58,30 @@ final class MessageMapping {
             message.setDeliverTimeMs(deliverAt);
         }
         return message;
+    }
+
+    /** Writes headers as properties while counting their size; iterated with forEach, no entry objects. */
+    private static final class PropertyWriter implements BiConsumer<String, String> {
+        private final Message message;
+        private final String destination;
+        private String tag;
+        private int chars;
+
+        PropertyWriter(Message message, String destination, String tag) {
+            this.message = message;
+            this.destination = destination;
+            this.tag = tag;
+        }
+
+        @Override
+        public void accept(String name, String value) {
+            String property = toProperty(name, destination);
+            MessageAccessor.putProperty(message, property, value);
+            chars += property.length() + value.length() + 2;
+            if (name.equals(RocketMqSettings.TAG)) {
+                tag = value;
+            }
+        }
     }
 
     /** The envelope and application headers of a received message; RocketMQ's own properties left out. */
