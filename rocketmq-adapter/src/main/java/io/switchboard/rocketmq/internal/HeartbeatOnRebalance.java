@@ -3,9 +3,9 @@ package io.switchboard.rocketmq.internal;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.apache.rocketmq.client.consumer.MessageQueueListener;
 import org.apache.rocketmq.client.impl.consumer.DefaultMQPushConsumerImpl;
 import org.apache.rocketmq.common.message.MessageQueue;
-import org.apache.rocketmq.client.consumer.MessageQueueListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -9,7 +9,9 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.store.OffsetStore;
@@ -17,6 +19,7 @@ import org.apache.rocketmq.client.consumer.store.ReadOffsetType;
 import org.apache.rocketmq.client.impl.consumer.ProcessQueue;
 import org.apache.rocketmq.client.impl.MQClientAPIImpl;
 import org.apache.rocketmq.client.impl.factory.MQClientInstance;
+import org.apache.rocketmq.common.MixAll;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.remoting.protocol.heartbeat.MessageModel;
@@ -106,6 +109,9 @@ final class RocketMqConsumer implements RawConsumer {
             }
             consumer.subscribe(spec.destination(), spec.filter() == null ? "*" : spec.filter());
             consumer.start();
+            if (!spec.broadcast()) {
+                awaitRetryTopicRoute();
+            }
         } catch (Exception e) {
             consumer.shutdown();
             return CompletableFuture.failedFuture(new SubscriptionException("Could not subscribe to '" + spec.destination()
@@ -117,6 +123,26 @@ final class RocketMqConsumer implements RawConsumer {
         // A group without offsets starts at the first offset, a broadcast subscriber at the end
         // found above: a record published from now on is delivered once the queues are assigned.
         return CompletableFuture.completedFuture(null);
+    }
+
+    /**
+     * The broker creates the group's retry topic when the consumer first registers, after the
+     * consumer looked for its route; without this, a record returned to the broker would wait for
+     * the client's next route refresh (30 seconds) before it is delivered again.
+     */
+    private void awaitRetryTopicRoute() {
+        MQClientInstance client = consumer.getDefaultMQPushConsumerImpl().getmQClientFactory();
+        String retryTopic = MixAll.getRetryTopic(group);
+        long deadline = System.nanoTime() + settings.adminTimeout().toNanos();
+        while (!client.updateTopicRouteInfoFromNameServer(retryTopic)) {
+            if (System.nanoTime() - deadline > 0) {
+                log.warn("No route for retry topic {} of group '{}' yet; records returned to the broker are delivered "
+                        + "again once the client refreshes its routes", retryTopic, group);
+                return;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        }
+        client.rebalanceImmediately();
     }
 
     /**
