@@ -86,8 +86,9 @@ final class RocketMqPublisher implements RawPublisher {
             return sendOneway(message, record.key());
         }
         if (!acquireWindow()) {
-            return CompletableFuture.failedFuture(new BackPressureException("RocketMQ publisher for '" + destination
-                    + "' has " + settings.maxPendingSends() + " sends in flight and none finished within "
+            return CompletableFuture.failedFuture(new BackPressureException("Message to '" + destination + "' not sent: "
+                    + "broker instance '" + settings.instanceName() + "' has " + settings.maxPendingSends()
+                    + " RocketMQ sends in flight and none finished within "
                     + settings.bufferTimeout() + "; raise " + RocketMqSettings.MAX_PENDING_SENDS + " or "
                     + RocketMqSettings.BUFFER_TIMEOUT + ", or publish slower"));
         }
