@@ -40,8 +40,9 @@ import io.switchboard.spi.BrokerConfig;
  *
  * <h2>Guarantees</h2>
  * <ul>
- *   <li>At-most-once: one-way send; the subscriber commits the offset after a batch to the broker
- *       before handing any of it to the handler.</li>
+ *   <li>At-most-once: one-way send (a keyed message: an asynchronous send sequenced per key, not
+ *       awaited); the subscriber commits the offset after a batch to the broker before handing any
+ *       of it to the handler.</li>
  *   <li>At-least-once: asynchronous send acknowledged with {@code SEND_OK}; offsets move only past
  *       records the handler finished. Retries and dead-lettering are core's
  *       ({@code <destination>_dlq}); a record core gives back (for example when it cannot

@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * Publishes to one RocketMQ topic through the adapter's shared producer.
  *
  * <ul>
- *   <li>At-most-once: one-way send; the future completes when the client has written it.</li>
+ *   <li>At-most-once: one-way send, or for a keyed message an asynchronous send in its key lane
+ *       (below); either way the future completes at once and a failure is only logged.</li>
  *   <li>At-least-once: asynchronous send; the future completes on the broker's SEND_OK.</li>
  *   <li>Exactly-once: as at-least-once, or a transactional message when a
  *       {@link io.switchboard.rocketmq.TransactionHandler} is registered.</li>
@@ -33,7 +34,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A keyed message goes to the queue chosen by the key's hash, so one key keeps one queue, and
  * {@link KeyLanes} keeps one send per key in flight, so the broker stores a key's messages in
- * publish order (at-most-once sends are not sequenced). Sends in flight are bounded per adapter ({@code rocketmq.max-pending-sends}); when
+ * publish order. Sends in flight are bounded per adapter ({@code rocketmq.max-pending-sends}); when
  * the bound is reached, {@link #send} waits up to {@code rocketmq.buffer-timeout}, then fails with
  * {@link BackPressureException}. Callbacks only complete futures: nothing blocks RocketMQ's
  * threads.
@@ -82,8 +83,8 @@ final class RocketMqPublisher implements RawPublisher {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        if (delivery == Delivery.AT_MOST_ONCE) {
-            return sendOneway(message, record.key());
+        if (delivery == Delivery.AT_MOST_ONCE && record.key() == null) {
+            return sendOneway(message);
         }
         if (!acquireWindow()) {
             return CompletableFuture.failedFuture(new BackPressureException("Message to '" + destination + "' not sent: "
@@ -99,6 +100,17 @@ final class RocketMqPublisher implements RawPublisher {
             transactions.send(message, future);
         } else {
             sendAsync(message, record.key(), future);
+        }
+        if (delivery == Delivery.AT_MOST_ONCE) {
+            // Keyed at-most-once: sequenced in its key lane like at-least-once, so that the key keeps
+            // its order, but the publisher does not wait for the broker (a one-way send cannot be
+            // sequenced: the broker may store two of them in either order).
+            future.whenComplete((result, error) -> {
+                if (error != null) {
+                    log.debug("At-most-once message to '{}' was lost: {}", destination, error.toString());
+                }
+            });
+            return CompletableFuture.completedFuture(SendResult.UNKNOWN);
         }
         return future;
     }
@@ -146,13 +158,9 @@ final class RocketMqPublisher implements RawPublisher {
         return false;
     }
 
-    private CompletableFuture<SendResult> sendOneway(Message message, String key) {
+    private CompletableFuture<SendResult> sendOneway(Message message) {
         try {
-            if (key == null) {
-                producers.plain().sendOneway(message);
-            } else {
-                producers.plain().sendOneway(message, BY_KEY_HASH, key);
-            }
+            producers.plain().sendOneway(message);
             return CompletableFuture.completedFuture(SendResult.UNKNOWN);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
