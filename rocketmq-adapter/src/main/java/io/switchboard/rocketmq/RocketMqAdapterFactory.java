@@ -1,0 +1,72 @@
+package io.switchboard.rocketmq;
+
+import io.switchboard.rocketmq.internal.RocketMqAdapter;
+import io.switchboard.spi.BrokerAdapter;
+import io.switchboard.spi.BrokerAdapterFactory;
+import io.switchboard.spi.BrokerConfig;
+
+/**
+ * Apache RocketMQ for Switchboard, adapter id {@code rocketmq}, on rocketmq-client 5.5 (the
+ * remoting client: name server plus brokers).
+ *
+ * <pre>{@code
+ * Switchboard sb = Switchboard.builder().broker("rocketmq")
+ *         .property("rocketmq.namesrv-addr", "127.0.0.1:9876").build();
+ * }</pre>
+ *
+ * <h2>Properties</h2>
+ * <ul>
+ *   <li>{@code rocketmq.namesrv-addr} (required): name server address(es), {@code host:port;host:port}.</li>
+ *   <li>{@code rocketmq.producer-group}: producer group, default {@code switchboard_<instance>};
+ *       transactional messages use {@code <producer-group>_tx}, where the broker sends check-backs.</li>
+ *   <li>{@code rocketmq.send-timeout}: per send, default {@code 3s}.</li>
+ *   <li>{@code rocketmq.max-pending-sends}: sends in flight per adapter, default 1024; then
+ *       publishing waits up to {@code rocketmq.buffer-timeout} (default {@code 5s}) and fails with
+ *       {@code BackPressureException}.</li>
+ *   <li>{@code rocketmq.max-message-size}: payload plus headers, default 4 MiB less 1 KiB.</li>
+ *   <li>{@code rocketmq.consume-threads}: RocketMQ consume threads per subscription, default 8;
+ *       keep it at least the number of queues a member may own.</li>
+ *   <li>{@code rocketmq.group-per-destination}: default {@code true}: the RocketMQ consumer group
+ *       is {@code <group>_<destination>}, since a RocketMQ group must subscribe to the same topics
+ *       on every member; {@code false} uses the group name as given.</li>
+ *   <li>{@code rocketmq.cluster}: the cluster new topics are created in; default every master
+ *       broker the name server knows.</li>
+ *   <li>{@code rocketmq.admin-timeout}: provisioning and readiness, default {@code 10s}.</li>
+ *   <li>{@code rocketmq.timer-precision}: the broker's {@code timerPrecisionMs}, default {@code 1s};
+ *       delivery times are rounded up to it, so a delayed message never arrives early.</li>
+ *   <li>{@code rocketmq.tag} (publisher property, or message header): the RocketMQ tag of the
+ *       messages, for subscriptions with a filter such as {@code TagA || TagB}.</li>
+ * </ul>
+ *
+ * <h2>Guarantees</h2>
+ * <ul>
+ *   <li>At-most-once: one-way send (a keyed message: an asynchronous send sequenced per key, not
+ *       awaited); the subscriber commits the offset after a batch to the broker before handing any
+ *       of it to the handler.</li>
+ *   <li>At-least-once: asynchronous send acknowledged with {@code SEND_OK}; offsets move only past
+ *       records the handler finished. Retries and dead-lettering are core's
+ *       ({@code <destination>_dlq}); a record core gives back (for example when it cannot
+ *       dead-letter, or on close) is sent back to the broker, which redelivers it from the group's
+ *       retry topic with the delivery count raised, and after 16 such returns moves it to
+ *       RocketMQ's {@code %DLQ%<group>}.</li>
+ *   <li>Exactly-once: acknowledged send plus deduplication on the message id by the subscriber; with
+ *       a {@link TransactionHandler} registered, RocketMQ transactional messages (see
+ *       {@link RocketMqTransactions}).</li>
+ *   <li>Order per key: the key's hash picks the queue; each queue is consumed by RocketMQ's orderly
+ *       listener (queues locked on the broker), one thread per queue.</li>
+ *   <li>Delayed delivery: RocketMQ 5's timer, at most the broker's {@code timerMaxDelaySec}
+ *       (3 days by default).</li>
+ * </ul>
+ */
+public final class RocketMqAdapterFactory implements BrokerAdapterFactory {
+
+    @Override
+    public String id() {
+        return RocketMqAdapter.ID;
+    }
+
+    @Override
+    public BrokerAdapter create(BrokerConfig config) {
+        return new RocketMqAdapter(config);
+    }
+}

@@ -1,0 +1,113 @@
+package io.switchboard.rocketmq.internal;
+
+import io.switchboard.spi.BrokerAdapter;
+import io.switchboard.spi.BrokerConfig;
+import io.switchboard.spi.Capabilities;
+import io.switchboard.spi.ConsumerSpec;
+import io.switchboard.spi.Provisioner;
+import io.switchboard.spi.PublisherSpec;
+import io.switchboard.spi.RawConsumer;
+import io.switchboard.spi.RawPublisher;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The RocketMQ adapter for one broker instance: shared producers (started on first publish or
+ * provisioning), one push consumer per subscription, and a provisioner, all in one RocketMQ
+ * client instance (connections, heartbeats, rebalancing) of this adapter. Thread-safe.
+ */
+public final class RocketMqAdapter implements BrokerAdapter {
+
+    /** The adapter id. */
+    public static final String ID = "rocketmq";
+
+    private static final Logger log = LoggerFactory.getLogger(RocketMqAdapter.class);
+
+    private final RocketMqSettings settings;
+    private final Capabilities capabilities;
+    private final Producers producers;
+    private final Semaphore sendWindow;
+    private final Set<RawConsumer> consumers = ConcurrentHashMap.newKeySet();
+    private final Set<String> groupsOnSharedClient = ConcurrentHashMap.newKeySet();
+    private final String clientName;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    /** Reads and checks the configuration; connects nothing yet. */
+    public RocketMqAdapter(BrokerConfig config) {
+        this.settings = RocketMqSettings.from(config);
+        this.clientName = Producers.instanceName(settings.instanceName());
+        this.producers = new Producers(settings, clientName, TransactionHandlers.slot(settings.instanceName()));
+        this.sendWindow = new Semaphore(settings.maxPendingSends());
+        this.capabilities = Capabilities.builder(ID)
+                .nativeExactlyOnce(false)
+                .orderingPerKey(true)
+                .delayedDelivery(true)
+                .broadcast(true)
+                .filtering(true)
+                .maxMessageSize(settings.maxMessageSize())
+                .destinationNames(RocketMqNames.destinationRule())
+                .deadLetterNaming(RocketMqNames::deadLetterOf)
+                .build();
+    }
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public Capabilities capabilities() {
+        return capabilities;
+    }
+
+    @Override
+    public RawPublisher createPublisher(PublisherSpec spec) {
+        return new RocketMqPublisher(producers, settings, spec, sendWindow);
+    }
+
+    @Override
+    public RawConsumer createConsumer(ConsumerSpec spec) {
+        String group = RocketMqNames.consumerGroup(spec.group(), spec.destination(), settings.groupPerDestination());
+        // RocketMQ runs one consumer per group in a client instance: a second member of the same
+        // group in this adapter gets a client instance of its own.
+        boolean shared = groupsOnSharedClient.add(group);
+        String client = shared ? clientName : Producers.instanceName(settings.instanceName());
+        RocketMqConsumer consumer = new RocketMqConsumer(spec, group, client, settings, producers, closed -> {
+            consumers.remove(closed);
+            if (shared) {
+                groupsOnSharedClient.remove(group);
+            }
+        });
+        consumers.add(consumer);
+        return consumer;
+    }
+
+    @Override
+    public Provisioner provisioner() {
+        return new RocketMqProvisioner(producers, settings);
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        for (RawConsumer consumer : Set.copyOf(consumers)) {
+            try {
+                consumer.close();
+            } catch (RuntimeException e) {
+                log.warn("Closing {} failed", consumer, e);
+            }
+        }
+        producers.close();
+    }
+
+    @Override
+    public String toString() {
+        return "RocketMqAdapter[" + settings.instanceName() + " at " + settings.nameServer() + "]";
+    }
+}

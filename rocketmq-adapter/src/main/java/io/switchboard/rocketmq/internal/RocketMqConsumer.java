@@ -1,0 +1,264 @@
+package io.switchboard.rocketmq.internal;
+
+import io.switchboard.Delivery;
+import io.switchboard.SubscriptionException;
+import io.switchboard.spi.ConsumerSpec;
+import io.switchboard.spi.RawConsumer;
+import io.switchboard.spi.RecordListener;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.store.OffsetStore;
+import org.apache.rocketmq.client.consumer.store.ReadOffsetType;
+import org.apache.rocketmq.client.impl.consumer.ProcessQueue;
+import org.apache.rocketmq.client.impl.MQClientAPIImpl;
+import org.apache.rocketmq.client.impl.factory.MQClientInstance;
+import org.apache.rocketmq.common.MixAll;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+import org.apache.rocketmq.common.message.MessageQueue;
+import org.apache.rocketmq.remoting.protocol.heartbeat.MessageModel;
+import org.apache.rocketmq.remoting.protocol.route.BrokerData;
+import org.apache.rocketmq.remoting.protocol.route.QueueData;
+import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link DefaultMQPushConsumer} with an orderly listener ({@link OrderlyHandoff}) for one
+ * destination and one group.
+ *
+ * <p>A consumer group is RocketMQ's clustering model; a new group starts from the first retained
+ * message, as on every Switchboard broker. A broadcast subscriber uses the broadcasting model,
+ * starts at the end of every queue and keeps its offsets in memory only. Each consumer has its
+ * own RocketMQ client instance.
+ */
+// rocketmq-client 5 deprecates its remoting API in favour of its gRPC client; this adapter is the remoting one
+@SuppressWarnings("deprecation")
+final class RocketMqConsumer implements RawConsumer {
+
+    private static final Logger log = LoggerFactory.getLogger(RocketMqConsumer.class);
+    private static final int MAX_BATCH = 32;
+
+    private final ConsumerSpec spec;
+    private final RocketMqSettings settings;
+    private final Producers producers;
+    private final MemoryOffsetStore broadcastOffsets;
+    private final String group;
+    private final String clientName;
+    private final OrderlyHandoff handoff;
+    private final DefaultMQPushConsumer consumer;
+    private final AtomicBoolean started = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final Consumer<RawConsumer> onClose;
+
+    /**
+     * @param clientName the RocketMQ client instance to run in: the adapter's shared one, or a
+     *     name of its own when the adapter already runs a consumer of the same group
+     */
+    RocketMqConsumer(ConsumerSpec spec, String group, String clientName, RocketMqSettings settings, Producers producers,
+            Consumer<RawConsumer> onClose) {
+        this.spec = spec;
+        this.group = group;
+        this.clientName = clientName;
+        this.onClose = onClose;
+        this.settings = settings;
+        this.producers = producers;
+        this.broadcastOffsets = spec.broadcast() ? new MemoryOffsetStore() : null;
+        this.handoff = new OrderlyHandoff(spec.destination(), spec.delivery() == Delivery.AT_MOST_ONCE, !spec.broadcast(),
+                spec.maxInFlight());
+        this.consumer = configure(new DefaultMQPushConsumer(group));
+    }
+
+    private DefaultMQPushConsumer configure(DefaultMQPushConsumer c) {
+        c.setNamesrvAddr(settings.nameServer());
+        c.setInstanceName(clientName);
+        if (spec.broadcast()) {
+            c.setMessageModel(MessageModel.BROADCASTING);
+            c.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_LAST_OFFSET);
+            c.setOffsetStore(broadcastOffsets);
+        } else {
+            c.setMessageModel(MessageModel.CLUSTERING);
+            c.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        }
+        c.setConsumeThreadMin(settings.consumeThreads());
+        c.setConsumeThreadMax(settings.consumeThreads());
+        c.setConsumeMessageBatchMaxSize(Math.min(MAX_BATCH, spec.maxInFlight()));
+        c.setPullBatchSize(MAX_BATCH);
+        c.setPullThresholdForQueue(Math.max(2 * MAX_BATCH, Math.min(1000, spec.maxInFlight())));
+        c.registerMessageListener(handoff);
+        c.setMessageQueueListener(new HeartbeatOnRebalance(c.getDefaultMQPushConsumerImpl()));
+        return c;
+    }
+
+    @Override
+    public CompletionStage<Void> start(RecordListener listener) {
+        if (!started.compareAndSet(false, true)) {
+            return CompletableFuture.failedFuture(new IllegalStateException("RocketMQ consumer of '" + spec.destination()
+                    + "' (group '" + spec.group() + "') was started already"));
+        }
+        handoff.start(consumer, listener);
+        try {
+            if (broadcastOffsets != null) {
+                positionAtEnd(broadcastOffsets);
+            }
+            consumer.subscribe(spec.destination(), spec.filter() == null ? "*" : spec.filter());
+            consumer.start();
+            if (!spec.broadcast()) {
+                awaitRetryTopicRoute();
+            }
+        } catch (Exception e) {
+            consumer.shutdown();
+            return CompletableFuture.failedFuture(new SubscriptionException("Could not subscribe to '" + spec.destination()
+                    + "' as RocketMQ group '" + group + "' on name server " + settings.nameServer() + ": "
+                    + e.getMessage() + "; check that the topic exists and the name server is reachable", e));
+        }
+        log.debug("Subscribed to '{}' as RocketMQ group '{}' ({})", spec.destination(), group,
+                spec.broadcast() ? "broadcast" : "clustering");
+        // A group without offsets starts at the first offset, a broadcast subscriber at the end
+        // found above: a record published from now on is delivered once the queues are assigned.
+        return CompletableFuture.completedFuture(null);
+    }
+
+    /**
+     * The broker creates the group's retry topic when the consumer first registers, after the
+     * consumer looked for its route; without this, a record returned to the broker would wait for
+     * the client's next route refresh (30 seconds) before it is delivered again.
+     */
+    private void awaitRetryTopicRoute() {
+        MQClientInstance client = consumer.getDefaultMQPushConsumerImpl().getmQClientFactory();
+        String retryTopic = MixAll.getRetryTopic(group);
+        long deadline = System.nanoTime() + settings.adminTimeout().toNanos();
+        while (!client.updateTopicRouteInfoFromNameServer(retryTopic)) {
+            if (System.nanoTime() - deadline > 0) {
+                log.warn("No route for retry topic {} of group '{}' yet; records returned to the broker are delivered "
+                        + "again once the client refreshes its routes", retryTopic, group);
+                return;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        }
+        client.rebalanceImmediately();
+    }
+
+    /**
+     * Positions a broadcast subscriber at the current end of every queue before it starts, so
+     * that every record published once {@link #start} completed reaches it. (RocketMQ's orderly
+     * consumer would only look up the end at its first pull, missing what came in between.)
+     */
+    private void positionAtEnd(MemoryOffsetStore store) throws Exception {
+        MQClientAPIImpl api = producers.api();
+        long timeout = settings.adminTimeout().toMillis();
+        TopicRouteData route = api.getTopicRouteInfoFromNameServer(spec.destination(), timeout, false);
+        for (QueueData queues : route.getQueueDatas()) {
+            String master = route.getBrokerDatas().stream().filter(b -> b.getBrokerName().equals(queues.getBrokerName()))
+                    .map(BrokerData::selectBrokerAddr).findFirst().orElse(null);
+            if (master == null) {
+                continue;
+            }
+            for (int id = 0; id < queues.getReadQueueNums(); id++) {
+                MessageQueue queue = new MessageQueue(spec.destination(), queues.getBrokerName(), id);
+                store.startAt(queue, api.getMaxOffset(master, queue, timeout));
+            }
+        }
+    }
+
+    private Map<MessageQueue, ProcessQueue> processQueues() {
+        return consumer.getDefaultMQPushConsumerImpl().getRebalanceImpl().getProcessQueueTable();
+    }
+
+    @Override
+    public void stop() {
+        handoff.stop();
+        if (started.get() && !closed.get()) {
+            consumer.suspend();
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        onClose.accept(this);
+        if (!started.get()) {
+            return;
+        }
+        handoff.close(settings.sendTimeout().multipliedBy(2).toMillis());
+        commitOffsets();
+        consumer.shutdown();
+    }
+
+    /** Commits the offsets reached so far synchronously (RocketMQ's own shutdown sends them one-way). */
+    private void commitOffsets() {
+        if (spec.broadcast()) {
+            return;
+        }
+        OffsetStore store = consumer.getOffsetStore();
+        for (MessageQueue queue : processQueues().keySet()) {
+            long offset = store.readOffset(queue, ReadOffsetType.READ_FROM_MEMORY);
+            if (offset < 0) {
+                continue;
+            }
+            try {
+                store.updateConsumeOffsetToBroker(queue, offset, false);
+            } catch (Exception e) {
+                log.warn("Could not commit offset {} of {} for group '{}' on close; the rest since the last commit "
+                        + "will be delivered again: {}", offset, queue, group, e.toString());
+            }
+        }
+    }
+
+    @Override
+    public OptionalLong backlog() {
+        if (!started.get() || closed.get()) {
+            return OptionalLong.empty();
+        }
+        try {
+            return OptionalLong.of(spec.broadcast() ? broadcastBacklog() : groupBacklog());
+        } catch (Exception e) {
+            log.debug("Backlog of '{}' for group '{}' unavailable: {}", spec.destination(), group, e.toString());
+            return OptionalLong.empty();
+        }
+    }
+
+    /** The group's diff as RocketMQ's console shows it: max offset minus committed offset, all queues. */
+    private long groupBacklog() throws Exception {
+        MQClientInstance client = consumer.getDefaultMQPushConsumerImpl().getmQClientFactory();
+        TopicRouteData route = client.getTopicRouteTable().get(spec.destination());
+        if (route == null) {
+            throw new IllegalStateException("no route for " + spec.destination());
+        }
+        long total = 0;
+        long timeout = settings.adminTimeout().toMillis();
+        for (BrokerData broker : route.getBrokerDatas()) {
+            String address = broker.selectBrokerAddr();
+            if (address != null) {
+                total += client.getMQClientAPIImpl().getConsumeStats(address, group, spec.destination(), timeout)
+                        .computeTotalDiff();
+            }
+        }
+        return total;
+    }
+
+    private long broadcastBacklog() throws Exception {
+        long total = 0;
+        for (MessageQueue queue : processQueues().keySet()) {
+            long position = consumer.getOffsetStore().readOffset(queue, ReadOffsetType.READ_FROM_MEMORY);
+            if (position >= 0) {
+                total += Math.max(0, consumer.maxOffset(queue) - position);
+            }
+        }
+        return total;
+    }
+
+    @Override
+    public String toString() {
+        return "RocketMqConsumer[" + spec.destination() + ", group " + group + (spec.broadcast() ? ", broadcast" : "")
+                + "]";
+    }
+}

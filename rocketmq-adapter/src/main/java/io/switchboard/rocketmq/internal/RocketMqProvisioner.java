@@ -1,0 +1,181 @@
+package io.switchboard.rocketmq.internal;
+
+import io.switchboard.SwitchboardException;
+import io.switchboard.spi.DestinationSpec;
+import io.switchboard.spi.Provisioner;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.impl.MQClientAPIImpl;
+import org.apache.rocketmq.common.MixAll;
+import org.apache.rocketmq.common.TopicConfig;
+import org.apache.rocketmq.common.constant.PermName;
+import org.apache.rocketmq.common.topic.TopicValidator;
+import org.apache.rocketmq.remoting.protocol.ResponseCode;
+import org.apache.rocketmq.remoting.protocol.body.ClusterInfo;
+import org.apache.rocketmq.remoting.protocol.route.BrokerData;
+import org.apache.rocketmq.remoting.protocol.route.QueueData;
+import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
+
+/**
+ * Creates topics on every master broker of the cluster ({@code rocketmq.cluster}, default every
+ * master the name server knows) with the asked number of queues, and returns only when the name
+ * server serves the route, so publishers and subscribers created next see every queue.
+ * Deleting a topic also deletes the consumer groups this adapter named after it and their retry
+ * topics.
+ */
+final class RocketMqProvisioner implements Provisioner {
+
+    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+    private final Producers producers;
+    private final RocketMqSettings settings;
+
+    RocketMqProvisioner(Producers producers, RocketMqSettings settings) {
+        this.producers = producers;
+        this.settings = settings;
+    }
+
+    @Override
+    public void ensureDestination(DestinationSpec spec) {
+        String topic = spec.name();
+        try {
+            if (route(topic) != null) {
+                return;
+            }
+            List<String> masters = masters();
+            TopicConfig config = new TopicConfig(topic, spec.partitions(), spec.partitions(),
+                    PermName.PERM_READ | PermName.PERM_WRITE);
+            for (String master : masters) {
+                api().createTopic(master, TopicValidator.AUTO_CREATE_TOPIC_KEY_TOPIC, config, timeoutMillis());
+            }
+            awaitRoute(topic, masters.size());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SwitchboardException("Interrupted while creating RocketMQ topic '" + topic + "'", e);
+        } catch (SwitchboardException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new SwitchboardException("RocketMQ refused to create topic '" + topic + "' with " + spec.partitions()
+                    + " queues (name server " + settings.nameServer() + "): " + e.getMessage()
+                    + "; check the broker's permissions, or create the topic with mqadmin updateTopic", e);
+        }
+    }
+
+    @Override
+    public void deleteDestination(String name) {
+        try {
+            TopicRouteData route = route(name);
+            if (route == null) {
+                return;
+            }
+            Set<String> groups = new HashSet<>();
+            for (BrokerData broker : route.getBrokerDatas()) {
+                String master = broker.getBrokerAddrs().get(MixAll.MASTER_ID);
+                if (master != null) {
+                    groups.addAll(api().queryTopicConsumeByWho(master, name, timeoutMillis()).getGroupList());
+                    api().deleteTopicInBroker(master, name, timeoutMillis());
+                }
+            }
+            deleteInNameServers(name);
+            for (String group : groups) {
+                if (group.endsWith("_" + name)) {
+                    deleteGroup(group, route);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SwitchboardException("Interrupted while deleting RocketMQ topic '" + name + "'", e);
+        } catch (Exception e) {
+            throw new SwitchboardException("Could not delete RocketMQ topic '" + name + "' (name server "
+                    + settings.nameServer() + "): " + e.getMessage(), e);
+        }
+    }
+
+    private void deleteGroup(String group, TopicRouteData route) throws Exception {
+        String retryTopic = MixAll.getRetryTopic(group);
+        for (BrokerData broker : route.getBrokerDatas()) {
+            String master = broker.getBrokerAddrs().get(MixAll.MASTER_ID);
+            if (master != null) {
+                api().deleteSubscriptionGroup(master, group, true, timeoutMillis());
+                api().deleteTopicInBroker(master, retryTopic, timeoutMillis());
+            }
+        }
+        deleteInNameServers(retryTopic);
+    }
+
+    private void deleteInNameServers(String topic) throws Exception {
+        for (String nameServer : settings.nameServer().split(";")) {
+            if (!nameServer.isBlank()) {
+                api().deleteTopicInNameServer(nameServer.trim(), topic, timeoutMillis());
+            }
+        }
+    }
+
+    /** The topic's route, or null when the name server does not know the topic. */
+    private TopicRouteData route(String topic) throws Exception {
+        try {
+            return api().getTopicRouteInfoFromNameServer(topic, timeoutMillis(), false);
+        } catch (MQClientException e) {
+            if (e.getResponseCode() == ResponseCode.TOPIC_NOT_EXIST) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    private List<String> masters() throws Exception {
+        ClusterInfo clusters = api().getBrokerClusterInfo(timeoutMillis());
+        List<String> masters = new ArrayList<>();
+        for (BrokerData broker : clusters.getBrokerAddrTable().values()) {
+            String master = broker.getBrokerAddrs().get(MixAll.MASTER_ID);
+            if (master != null && (settings.cluster() == null || settings.cluster().equals(broker.getCluster()))) {
+                masters.add(master);
+            }
+        }
+        if (masters.isEmpty()) {
+            throw new SwitchboardException("The RocketMQ name server " + settings.nameServer() + " knows no master broker"
+                    + (settings.cluster() == null ? "" : " in cluster '" + settings.cluster() + "' (property "
+                    + RocketMqSettings.CLUSTER + ")") + "; start a broker or fix " + RocketMqSettings.NAME_SERVER);
+        }
+        return masters;
+    }
+
+    private void awaitRoute(String topic, int brokers) throws Exception {
+        long deadline = System.nanoTime() + settings.adminTimeout().toNanos();
+        while (true) {
+            TopicRouteData route = route(topic);
+            if (route != null && writableBrokers(route) >= brokers) {
+                return;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new SwitchboardException("RocketMQ topic '" + topic + "' was created but the name server "
+                        + settings.nameServer() + " did not serve its route within " + settings.adminTimeout()
+                        + "; raise " + RocketMqSettings.ADMIN_TIMEOUT);
+            }
+            LockSupport.parkNanos(POLL_NANOS);
+        }
+    }
+
+    private static int writableBrokers(TopicRouteData route) {
+        int brokers = 0;
+        for (QueueData queue : route.getQueueDatas()) {
+            if (queue.getWriteQueueNums() > 0 && PermName.isWriteable(queue.getPerm())) {
+                brokers++;
+            }
+        }
+        return brokers;
+    }
+
+    private MQClientAPIImpl api() {
+        return producers.api();
+    }
+
+    private long timeoutMillis() {
+        return settings.adminTimeout().toMillis();
+    }
+}

@@ -1,0 +1,242 @@
+package io.switchboard.rocketmq.internal;
+
+import io.switchboard.BackPressureException;
+import io.switchboard.Delivery;
+import io.switchboard.PublishException;
+import io.switchboard.SwitchboardClosedException;
+import io.switchboard.spi.OutboundRecord;
+import io.switchboard.spi.PublisherSpec;
+import io.switchboard.spi.RawPublisher;
+import io.switchboard.spi.SendResult;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.rocketmq.client.producer.MessageQueueSelector;
+import org.apache.rocketmq.client.producer.SendCallback;
+import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes to one RocketMQ topic through the adapter's shared producer.
+ *
+ * <ul>
+ *   <li>At-most-once: one-way send, or for a keyed message an asynchronous send in its key lane
+ *       (below); either way the future completes at once and a failure is only logged.</li>
+ *   <li>At-least-once: asynchronous send; the future completes on the broker's SEND_OK.</li>
+ *   <li>Exactly-once: as at-least-once, or a transactional message when a
+ *       {@link io.switchboard.rocketmq.TransactionHandler} is registered.</li>
+ * </ul>
+ *
+ * <p>A keyed message goes to the queue chosen by the key's hash, so one key keeps one queue, and
+ * {@link KeyLanes} keeps one send per key in flight, so the broker stores a key's messages in
+ * publish order. Sends in flight are bounded per adapter ({@code rocketmq.max-pending-sends}); when
+ * the bound is reached, {@link #send} waits up to {@code rocketmq.buffer-timeout}, then fails with
+ * {@link BackPressureException}. Callbacks only complete futures: nothing blocks RocketMQ's
+ * threads.
+ */
+final class RocketMqPublisher implements RawPublisher {
+
+    private static final Logger log = LoggerFactory.getLogger(RocketMqPublisher.class);
+
+    /** Queue by key hash: stateless, one instance for all sends. */
+    static final MessageQueueSelector BY_KEY_HASH = (List<MessageQueue> queues, Message message, Object key) ->
+            queues.get(Math.floorMod(key.hashCode(), queues.size()));
+
+    private final Producers producers;
+    private final RocketMqSettings settings;
+    private final String destination;
+    private final Delivery delivery;
+    private final String tag;
+    private final Semaphore window;
+    private final long timerPrecisionMillis;
+    private final TransactionalSender transactions;
+    private final KeyLanes keyLanes = new KeyLanes();
+    private final AtomicInteger pending = new AtomicInteger();
+    private volatile boolean closed;
+
+    RocketMqPublisher(Producers producers, RocketMqSettings settings, PublisherSpec spec, Semaphore window) {
+        this.producers = producers;
+        this.settings = settings;
+        this.destination = spec.destination();
+        this.delivery = spec.delivery();
+        this.tag = spec.properties().get(RocketMqSettings.TAG);
+        this.window = window;
+        this.timerPrecisionMillis = settings.timerPrecision().toMillis();
+        this.transactions = delivery == Delivery.EXACTLY_ONCE ? new TransactionalSender(producers, destination) : null;
+        producers.plain();
+    }
+
+    @Override
+    public CompletableFuture<SendResult> send(OutboundRecord record) {
+        if (closed) {
+            return CompletableFuture.failedFuture(new SwitchboardClosedException("RocketMQ publisher for '" + destination
+                    + "' on broker instance '" + settings.instanceName() + "' is closed; create a new publisher"));
+        }
+        Message message;
+        try {
+            message = MessageMapping.toMessage(record, tag, deliverAt(record.deliverAtEpochMillis()));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        if (delivery == Delivery.AT_MOST_ONCE && record.key() == null) {
+            return sendOneway(message);
+        }
+        if (!acquireWindow()) {
+            return CompletableFuture.failedFuture(new BackPressureException("Message to '" + destination + "' not sent: "
+                    + "broker instance '" + settings.instanceName() + "' has " + settings.maxPendingSends()
+                    + " RocketMQ sends in flight and none finished within "
+                    + settings.bufferTimeout() + "; raise " + RocketMqSettings.MAX_PENDING_SENDS + " or "
+                    + RocketMqSettings.BUFFER_TIMEOUT + ", or publish slower"));
+        }
+        pending.incrementAndGet();
+        CompletableFuture<SendResult> future = new CompletableFuture<>();
+        future.whenComplete((result, error) -> finished());
+        if (transactions != null && producers.handler() != null) {
+            transactions.send(message, future);
+        } else {
+            sendAsync(message, record.key(), future);
+        }
+        if (delivery == Delivery.AT_MOST_ONCE) {
+            // Keyed at-most-once: sequenced in its key lane like at-least-once, so that the key keeps
+            // its order, but the publisher does not wait for the broker (a one-way send cannot be
+            // sequenced: the broker may store two of them in either order).
+            future.whenComplete((result, error) -> {
+                if (error != null) {
+                    log.debug("At-most-once message to '{}' was lost: {}", destination, error.toString());
+                }
+            });
+            return CompletableFuture.completedFuture(SendResult.UNKNOWN);
+        }
+        return future;
+    }
+
+    private void sendAsync(Message message, String key, CompletableFuture<SendResult> future) {
+        if (key == null) {
+            startSend(message, null, future, null);
+        } else {
+            keyLanes.submit(key, done -> startSend(message, key, future, done));
+        }
+    }
+
+    /** Starts an asynchronous send; false when it failed at once (the future is then failed). */
+    private boolean startSend(Message message, String key, CompletableFuture<SendResult> future, Runnable done) {
+        SendCallback callback = new SendCallback() {
+            @Override
+            public void onSuccess(org.apache.rocketmq.client.producer.SendResult result) {
+                if (done != null) {
+                    done.run();
+                }
+                complete(future, result, destination);
+            }
+
+            @Override
+            public void onException(Throwable error) {
+                if (done != null) {
+                    done.run();
+                }
+                future.completeExceptionally(SendFailures.of(error, destination, settings.nameServer()));
+            }
+        };
+        try {
+            if (key == null) {
+                producers.plain().send(message, callback, settings.sendTimeout().toMillis());
+            } else {
+                producers.plain().send(message, BY_KEY_HASH, key, callback, settings.sendTimeout().toMillis());
+            }
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            future.completeExceptionally(new PublishException("Interrupted while sending to '" + destination + "'", e));
+        } catch (Exception e) {
+            future.completeExceptionally(SendFailures.of(e, destination, settings.nameServer()));
+        }
+        return false;
+    }
+
+    private CompletableFuture<SendResult> sendOneway(Message message) {
+        try {
+            producers.plain().sendOneway(message);
+            return CompletableFuture.completedFuture(SendResult.UNKNOWN);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return CompletableFuture.failedFuture(new PublishException("Interrupted while sending to '" + destination + "'", e));
+        } catch (Exception e) {
+            return CompletableFuture.failedFuture(SendFailures.of(e, destination, settings.nameServer()));
+        }
+    }
+
+    static void complete(CompletableFuture<SendResult> future, org.apache.rocketmq.client.producer.SendResult result,
+            String destination) {
+        if (result.getSendStatus() == SendStatus.SEND_OK) {
+            MessageQueue queue = result.getMessageQueue();
+            future.complete(new SendResult(queue == null ? -1 : queue.getQueueId(), result.getQueueOffset()));
+        } else {
+            future.completeExceptionally(SendFailures.notDurable(result.getSendStatus(), destination));
+        }
+    }
+
+    /** Rounds up to the broker timer's precision, which would otherwise deliver up to one tick early. */
+    private long deliverAt(long requested) {
+        if (requested <= 0) {
+            return 0;
+        }
+        return Math.floorDiv(requested + timerPrecisionMillis - 1, timerPrecisionMillis) * timerPrecisionMillis;
+    }
+
+    private boolean acquireWindow() {
+        if (window.tryAcquire()) {
+            return true;
+        }
+        try {
+            return window.tryAcquire(settings.bufferTimeout().toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private void finished() {
+        window.release();
+        if (pending.decrementAndGet() == 0 && closed) {
+            synchronized (pending) {
+                pending.notifyAll();
+            }
+        }
+    }
+
+    /** Waits for sends in flight (at most the send time-out and retries), then stops the transactional thread. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        long deadline = System.nanoTime() + settings.sendTimeout().toNanos() * 3 + TimeUnit.SECONDS.toNanos(1);
+        synchronized (pending) {
+            while (pending.get() > 0) {
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (left <= 0) {
+                    break;
+                }
+                try {
+                    pending.wait(left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
+        if (transactions != null) {
+            transactions.close();
+        }
+        if (pending.get() > 0) {
+            log.warn("RocketMQ publisher for '{}' closed with {} send(s) still unanswered; their futures complete when "
+                    + "RocketMQ answers or times out", destination, pending.get());
+        }
+    }
+}

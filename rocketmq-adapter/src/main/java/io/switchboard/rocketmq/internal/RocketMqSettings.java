@@ -1,0 +1,87 @@
+package io.switchboard.rocketmq.internal;
+
+import io.switchboard.ConfigurationException;
+import io.switchboard.spi.BrokerConfig;
+import java.time.Duration;
+
+/**
+ * The adapter's properties, read and checked once when the adapter is created. Every property is
+ * documented on {@link io.switchboard.rocketmq.RocketMqAdapterFactory}.
+ */
+record RocketMqSettings(
+        String instanceName,
+        String nameServer,
+        String producerGroup,
+        Duration sendTimeout,
+        int maxPendingSends,
+        Duration bufferTimeout,
+        int maxMessageSize,
+        int consumeThreads,
+        boolean groupPerDestination,
+        String cluster,
+        Duration adminTimeout,
+        Duration timerPrecision) {
+
+    static final String NAME_SERVER = "rocketmq.namesrv-addr";
+    static final String PRODUCER_GROUP = "rocketmq.producer-group";
+    static final String SEND_TIMEOUT = "rocketmq.send-timeout";
+    static final String MAX_PENDING_SENDS = "rocketmq.max-pending-sends";
+    static final String BUFFER_TIMEOUT = "rocketmq.buffer-timeout";
+    static final String MAX_MESSAGE_SIZE = "rocketmq.max-message-size";
+    static final String CONSUME_THREADS = "rocketmq.consume-threads";
+    static final String GROUP_PER_DESTINATION = "rocketmq.group-per-destination";
+    static final String CLUSTER = "rocketmq.cluster";
+    static final String ADMIN_TIMEOUT = "rocketmq.admin-timeout";
+    static final String TIMER_PRECISION = "rocketmq.timer-precision";
+    /** Publisher property (or message header) giving the RocketMQ tag of published messages. */
+    static final String TAG = "rocketmq.tag";
+
+    /** RocketMQ's own limit (4 MiB) less room for the properties RocketMQ adds to every message. */
+    private static final int DEFAULT_MAX_MESSAGE_SIZE = 4 * 1024 * 1024 - 1024;
+
+    static RocketMqSettings from(BrokerConfig config) {
+        String nameServer = config.require(NAME_SERVER,
+                "the RocketMQ name server address(es), for example 127.0.0.1:9876 or host1:9876;host2:9876");
+        String producerGroup = config.get(PRODUCER_GROUP, defaultProducerGroup(config.instanceName()));
+        RocketMqNames.checkGroup(producerGroup, PRODUCER_GROUP);
+        return new RocketMqSettings(
+                config.instanceName(),
+                nameServer.trim(),
+                producerGroup,
+                positive(config, SEND_TIMEOUT, config.getDuration(SEND_TIMEOUT, Duration.ofSeconds(3))),
+                atLeastOne(config, MAX_PENDING_SENDS, config.getInt(MAX_PENDING_SENDS, 1024)),
+                config.getDuration(BUFFER_TIMEOUT, Duration.ofSeconds(5)),
+                atLeastOne(config, MAX_MESSAGE_SIZE, config.getInt(MAX_MESSAGE_SIZE, DEFAULT_MAX_MESSAGE_SIZE)),
+                atLeastOne(config, CONSUME_THREADS, config.getInt(CONSUME_THREADS, 8)),
+                config.getBoolean(GROUP_PER_DESTINATION, true),
+                config.get(CLUSTER),
+                positive(config, ADMIN_TIMEOUT, config.getDuration(ADMIN_TIMEOUT, Duration.ofSeconds(10))),
+                positive(config, TIMER_PRECISION, config.getDuration(TIMER_PRECISION, Duration.ofSeconds(1))));
+    }
+
+    /** {@code switchboard_<instance>}, with characters RocketMQ does not allow in group names replaced. */
+    private static String defaultProducerGroup(String instanceName) {
+        String name = "switchboard_" + instanceName.replaceAll("[^a-zA-Z0-9_-]", "_");
+        return name.length() > 100 ? name.substring(0, 100) : name;
+    }
+
+    private static int atLeastOne(BrokerConfig config, String key, int value) {
+        if (value < 1) {
+            throw new ConfigurationException("Broker instance '" + config.instanceName() + "' (rocketmq): property '"
+                    + key + "' is " + value + " but must be at least 1");
+        }
+        return value;
+    }
+
+    private static Duration positive(BrokerConfig config, String key, Duration value) {
+        if (value.isNegative() || value.isZero()) {
+            throw new ConfigurationException("Broker instance '" + config.instanceName() + "' (rocketmq): property '"
+                    + key + "' is " + value + " but must be a positive duration such as 3s");
+        }
+        return value;
+    }
+
+    int sendTimeoutMillis() {
+        return (int) Math.min(Integer.MAX_VALUE, sendTimeout.toMillis());
+    }
+}

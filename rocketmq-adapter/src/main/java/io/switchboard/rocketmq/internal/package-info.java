@@ -1,0 +1,2 @@
+/** Implementation of the RocketMQ adapter; not an API. */
+package io.switchboard.rocketmq.internal;

@@ -1,0 +1,295 @@
+package io.switchboard.testkit.rocketmq;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+import org.apache.rocketmq.broker.BrokerController;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.common.TopicConfig;
+import org.apache.rocketmq.common.constant.PermName;
+import org.apache.rocketmq.namesrv.NamesrvController;
+import org.apache.rocketmq.remoting.protocol.ResponseCode;
+import org.apache.rocketmq.remoting.protocol.route.BrokerData;
+import org.apache.rocketmq.remoting.protocol.route.QueueData;
+import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
+import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real Apache RocketMQ 5.5.0 name server and broker, started inside the test JVM.
+ *
+ * <p>Both run from the Maven Central jars ({@code rocketmq-namesrv}, {@code rocketmq-broker}) with a
+ * temporary store (64 MB commit-log files, small index and timer files), loopback addresses and free
+ * ports. {@link #start()} returns only when the broker is registered in the name server and its
+ * write path has taken a message; {@link #createTopic(String, int)} returns only when the name
+ * server serves the topic's route, so a producer or consumer created afterwards sees every queue.
+ *
+ * <p>Typical use in a JUnit 5 test: one broker per test JVM, one topic (and one consumer group) per
+ * test, since a RocketMQ broker takes seconds to start and 10-15 seconds to stop.
+ *
+ * <pre>{@code
+ * class OrderEventsTest {
+ *   static final EmbeddedRocketMq ROCKETMQ = EmbeddedRocketMq.shared();
+ *
+ *   @Test
+ *   void publishesOrderEvents() throws Exception {
+ *     ROCKETMQ.createTopic("order-events-1", 4);
+ *     DefaultMQProducer producer = new DefaultMQProducer("order-producer");
+ *     producer.setNamesrvAddr(ROCKETMQ.nameServerAddress());
+ *     ...
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>Things to know:
+ * <ul>
+ *   <li>Start the test JVM with {@code -Dtls.server.mode=disabled}; otherwise the broker generates a
+ *       self-signed certificate at every start, which costs several seconds. Switchboard's parent
+ *       pom sets it in surefire's {@code argLine}.
+ *   <li>The broker's own logs go where the {@code rmq.logback-test.xml} shipped with this testkit
+ *       sends them: errors to the console, everything from INFO up to
+ *       {@code target/rocketmq-logs} (override with {@code -Drocketmq.log.root=DIR}, or put your own
+ *       {@code rmq.logback-test.xml} first on the test classpath). RocksDB's own info log is written
+ *       to {@code ~/logs/rocketmqlogs} whatever the settings; it is deleted with the store.
+ *   <li>The broker is tuned for dependable tests, not for production: fast-failure of queued sends
+ *       is off (no {@code [TIMEOUT_CLEAN_QUEUE] broker busy} while the JVM warms up), and
+ *       transactional half messages are checked back after about {@link #TRANSACTION_TIMEOUT}
+ *       instead of a minute.
+ *   <li>{@link #shared()} starts one instance per JVM and stops it when the JVM exits; its
+ *       {@link #close()} does nothing. Instances from {@link #start()} are yours to {@link #close()}.
+ * </ul>
+ *
+ * <p>Thread-safe.
+ */
+public final class EmbeddedRocketMq implements AutoCloseable {
+
+    /** How long after a transactional half message the broker first asks the producer to resolve it. */
+    public static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(4);
+
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedRocketMq.class);
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration ROUTE_TIMEOUT = Duration.ofSeconds(30);
+    private static final String CLUSTER = "SwitchboardTestCluster";
+    private static final String BROKER_NAME = "switchboard-broker-a";
+    private static final String WARM_UP_TOPIC = "switchboard_warm_up";
+    private static final Object SHARED_LOCK = new Object();
+    private static EmbeddedRocketMq shared;
+
+    private final Path root;
+    private final RocksDbInfoLogs rocksDbInfoLogs;
+    private final NamesrvController nameServer;
+    private final BrokerController broker;
+    private final DefaultMQAdminExt admin;
+    private final String nameServerAddress;
+    private final boolean isShared;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private EmbeddedRocketMq(Path root, RocksDbInfoLogs rocksDbInfoLogs, RocketMqNodes nodes,
+            DefaultMQAdminExt admin, boolean isShared) {
+        this.root = root;
+        this.rocksDbInfoLogs = rocksDbInfoLogs;
+        this.nameServer = nodes.nameServer();
+        this.broker = nodes.broker();
+        this.nameServerAddress = nodes.nameServerAddress();
+        this.admin = admin;
+        this.isShared = isShared;
+    }
+
+    /**
+     * Starts a new name server and broker; the caller must {@link #close()} it.
+     *
+     * @return a broker registered in its name server and ready to take messages
+     * @throws IllegalStateException if the broker does not become ready within a minute
+     */
+    public static EmbeddedRocketMq start() {
+        return start(false);
+    }
+
+    /**
+     * The one instance of this JVM, started on first call and stopped when the JVM exits.
+     *
+     * @return the shared, ready broker; its {@link #close()} does nothing
+     */
+    public static EmbeddedRocketMq shared() {
+        synchronized (SHARED_LOCK) {
+            if (shared == null) {
+                EmbeddedRocketMq started = start(true);
+                Runtime.getRuntime().addShutdownHook(new Thread(started::stop, "embedded-rocketmq-stop"));
+                shared = started;
+            }
+            return shared;
+        }
+    }
+
+    private static EmbeddedRocketMq start(boolean isShared) {
+        long startedAt = System.nanoTime();
+        Path root = createRoot();
+        RocksDbInfoLogs rocksDbInfoLogs = RocksDbInfoLogs.forStore(root);
+        RocketMqNodes nodes = null;
+        DefaultMQAdminExt admin = null;
+        try {
+            nodes = RocketMqNodes.start(root, CLUSTER, BROKER_NAME);
+            admin = startAdmin(nodes.nameServerAddress());
+            EmbeddedRocketMq rocketMq = new EmbeddedRocketMq(root, rocksDbInfoLogs, nodes, admin, isShared);
+            rocketMq.awaitBrokerRegistered();
+            rocketMq.warmUp();
+            log.info("RocketMQ started in {} ms: name server {}, broker {}, store {}",
+                    Duration.ofNanos(System.nanoTime() - startedAt).toMillis(), nodes.nameServerAddress(),
+                    nodes.broker().getBrokerAddr(), root);
+            return rocketMq;
+        } catch (RuntimeException | Error e) {
+            if (admin != null) {
+                admin.shutdown();
+            }
+            if (nodes != null) {
+                nodes.shutdown();
+            }
+            deleteStore(root, rocksDbInfoLogs);
+            throw e;
+        }
+    }
+
+    /** Name server address for clients, as {@code host:port} ({@code setNamesrvAddr(..)}). */
+    public String nameServerAddress() {
+        return nameServerAddress;
+    }
+
+    /** The broker's address as {@code host:port}. */
+    public String brokerAddress() {
+        return broker.getBrokerAddr();
+    }
+
+    /** The cluster the broker belongs to. */
+    public String clusterName() {
+        return CLUSTER;
+    }
+
+    /**
+     * Creates a topic, or updates its queue counts, and waits until the name server routes it.
+     *
+     * @param topic a valid RocketMQ topic name (letters, digits, {@code %|-_}, at most 127 chars)
+     * @param queues read and write queues, at least 1
+     * @throws IllegalArgumentException if {@code queues} is below 1
+     * @throws IllegalStateException if the broker refuses the topic or the route does not appear
+     */
+    public void createTopic(String topic, int queues) {
+        if (queues < 1) {
+            throw new IllegalArgumentException(
+                    "queues must be at least 1 but was " + queues + " for topic '" + topic + "'");
+        }
+        ensureOpen();
+        TopicConfig config = new TopicConfig(topic, queues, queues, PermName.PERM_READ | PermName.PERM_WRITE);
+        try {
+            admin.createAndUpdateTopicConfig(broker.getBrokerAddr(), config);
+        } catch (Exception e) {
+            throw new IllegalStateException("Broker " + broker.getBrokerAddr()
+                    + " refused to create topic '" + topic + "' with " + queues + " queues: " + e.getMessage(), e);
+        }
+        Polling.await("route of topic '" + topic + "' with " + queues + " queues", ROUTE_TIMEOUT,
+                () -> routeHasQueues(topic, queues));
+    }
+
+    /**
+     * Stops the broker and name server and deletes their files; later calls do nothing. Takes 10-15
+     * seconds (RocketMQ's own shutdown). Does nothing on the {@link #shared()} instance, which stops
+     * when the JVM exits.
+     */
+    @Override
+    public void close() {
+        if (isShared) {
+            log.debug("close() ignored on the shared EmbeddedRocketMq: it stops when the JVM exits");
+            return;
+        }
+        stop();
+    }
+
+    private void stop() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        long stoppingAt = System.nanoTime();
+        admin.shutdown();
+        RocketMqNodes.shutdown(broker, nameServer);
+        deleteStore(root, rocksDbInfoLogs);
+        log.info("RocketMQ at {} stopped in {} ms", nameServerAddress,
+                Duration.ofNanos(System.nanoTime() - stoppingAt).toMillis());
+    }
+
+    private void ensureOpen() {
+        if (closed.get()) {
+            throw new IllegalStateException("EmbeddedRocketMq at " + nameServerAddress
+                    + " is closed: start a new one with EmbeddedRocketMq.start() or use EmbeddedRocketMq.shared()");
+        }
+    }
+
+    private void awaitBrokerRegistered() {
+        Polling.await("broker " + BROKER_NAME + " registered in name server " + nameServerAddress,
+                READY_TIMEOUT, () -> {
+                    BrokerData registered = admin.examineBrokerClusterInfo().getBrokerAddrTable().get(BROKER_NAME);
+                    return registered != null && broker.getBrokerAddr().equals(registered.selectBrokerAddr());
+                });
+    }
+
+    /** Maps the first commit-log file and proves the write path before any test sends. */
+    private void warmUp() {
+        createTopic(WARM_UP_TOPIC, 1);
+        RocketMqNodes.sendProbe(nameServerAddress, WARM_UP_TOPIC);
+    }
+
+    private boolean routeHasQueues(String topic, int queues) throws Exception {
+        TopicRouteData route;
+        try {
+            route = admin.examineTopicRouteInfo(topic);
+        } catch (MQClientException e) {
+            if (e.getResponseCode() == ResponseCode.TOPIC_NOT_EXIST) {
+                return false;
+            }
+            throw e;
+        }
+        for (QueueData queue : route.getQueueDatas()) {
+            if (BROKER_NAME.equals(queue.getBrokerName())
+                    && queue.getReadQueueNums() == queues && queue.getWriteQueueNums() == queues) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static DefaultMQAdminExt startAdmin(String nameServerAddress) {
+        DefaultMQAdminExt admin = new DefaultMQAdminExt(READY_TIMEOUT.toMillis());
+        admin.setNamesrvAddr(nameServerAddress);
+        admin.setInstanceName("embedded-rocketmq-admin-" + System.nanoTime());
+        admin.setAdminExtGroup("embedded_rocketmq_admin_" + System.nanoTime());
+        try {
+            admin.start();
+        } catch (MQClientException e) {
+            throw new IllegalStateException("Could not start the RocketMQ admin client for name server "
+                    + nameServerAddress + ": " + e.getMessage(), e);
+        }
+        return admin;
+    }
+
+    private static Path createRoot() {
+        try {
+            return Files.createTempDirectory("embedded-rocketmq-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not create a temp directory for the RocketMQ store in "
+                    + System.getProperty("java.io.tmpdir") + ": set -Djava.io.tmpdir to a writable directory", e);
+        }
+    }
+
+    private static void deleteStore(Path root, RocksDbInfoLogs rocksDbInfoLogs) {
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            rocksDbInfoLogs.delete();
+        } catch (IOException | UncheckedIOException e) {
+            log.warn("Could not delete RocketMQ store {} or its RocksDB logs: {}", root, e.toString());
+        }
+    }
+}

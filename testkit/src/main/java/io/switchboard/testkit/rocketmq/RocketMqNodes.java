@@ -1,0 +1,207 @@
+package io.switchboard.testkit.rocketmq;
+
+import java.lang.reflect.Field;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.ExecutorService;
+import org.apache.rocketmq.broker.BrokerController;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.common.BrokerConfig;
+import org.apache.rocketmq.common.MixAll;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.namesrv.NamesrvConfig;
+import org.apache.rocketmq.namesrv.NamesrvController;
+import org.apache.rocketmq.remoting.netty.NettyClientConfig;
+import org.apache.rocketmq.remoting.netty.NettyServerConfig;
+import org.apache.rocketmq.store.config.MessageStoreConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A started name server and broker pair, and how it is configured for tests.
+ *
+ * <p>Each setting below departs from RocketMQ's defaults for a reason that matters in a test JVM:
+ * small files (the defaults map 1 GB commit-log files), loopback only, no fast failure of queued
+ * sends, and a transaction check-back within seconds.
+ */
+record RocketMqNodes(NamesrvController nameServer, BrokerController broker, String nameServerAddress) {
+
+    private static final Logger log = LoggerFactory.getLogger(RocketMqNodes.class);
+    private static final String LOOPBACK = "127.0.0.1";
+    private static final int MAX_START_ATTEMPTS = 3;
+
+    /**
+     * Starts a name server, then a broker registered to it. Ports are probed free before use; if
+     * another process takes one in between, the start is retried on new ports.
+     */
+    static RocketMqNodes start(Path root, String cluster, String brokerName) {
+        IllegalStateException failure = null;
+        for (int attempt = 1; attempt <= MAX_START_ATTEMPTS; attempt++) {
+            FreePorts.Reserved ports = FreePorts.forRocketMq();
+            NamesrvController nameServer = null;
+            try {
+                nameServer = startNameServer(root.resolve("namesrv-" + attempt), ports.nameServer());
+                String nameServerAddress = LOOPBACK + ":" + ports.nameServer();
+                BrokerController broker = startBroker(root.resolve("broker-" + attempt), cluster, brokerName,
+                        nameServerAddress, ports);
+                return new RocketMqNodes(nameServer, broker, nameServerAddress);
+            } catch (Exception e) {
+                if (nameServer != null) {
+                    nameServer.shutdown();
+                }
+                failure = new IllegalStateException("Could not start RocketMQ on ports " + ports
+                        + " (attempt " + attempt + " of " + MAX_START_ATTEMPTS + "): " + e.getMessage(), e);
+                log.warn(failure.getMessage());
+            }
+        }
+        throw failure;
+    }
+
+    void shutdown() {
+        shutdown(broker, nameServer);
+    }
+
+    /**
+     * Stops broker and name server side by side: each spends most of its 5-15 seconds joining idle
+     * service threads, so in parallel the pair stops as fast as the broker alone.
+     */
+    static void shutdown(BrokerController broker, NamesrvController nameServer) {
+        Thread nameServerStop = new Thread(nameServer::shutdown, "embedded-rocketmq-namesrv-stop");
+        nameServerStop.start();
+        try {
+            broker.shutdown();
+            stopLeakedRocksDbScheduler(broker);
+        } finally {
+            joinUninterruptibly(nameServerStop);
+        }
+    }
+
+    /**
+     * RocketMQ 5.5.0's {@code MessageRocksDBStorage} never stops its non-daemon scheduler, which would
+     * keep a JVM alive after the broker is shut down; stop it here if the field is still there.
+     */
+    private static void stopLeakedRocksDbScheduler(BrokerController broker) {
+        try {
+            Object storage = broker.getMessageStore().getMessageRocksDBStorage();
+            if (storage == null) {
+                return;
+            }
+            Field scheduler = storage.getClass().getDeclaredField("scheduler");
+            scheduler.setAccessible(true);
+            ((ExecutorService) scheduler.get(storage)).shutdownNow();
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            log.debug("Could not stop MessageRocksDBStorage's scheduler: {}", e.toString());
+        }
+    }
+
+    private static void joinUninterruptibly(Thread thread) {
+        boolean interrupted = false;
+        while (thread.isAlive()) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Sends one message synchronously: proves the write path and maps the first commit-log file. */
+    static void sendProbe(String nameServerAddress, String topic) {
+        DefaultMQProducer producer = new DefaultMQProducer("embedded_rocketmq_probe");
+        producer.setNamesrvAddr(nameServerAddress);
+        producer.setInstanceName("embedded-rocketmq-probe-" + System.nanoTime());
+        try {
+            producer.start();
+            SendResult result = producer.send(new Message(topic, "probe".getBytes(StandardCharsets.UTF_8)));
+            if (result.getSendStatus() != SendStatus.SEND_OK) {
+                throw new IllegalStateException("Probe message to " + topic + " was stored as "
+                        + result.getSendStatus() + ", expected SEND_OK");
+            }
+        } catch (IllegalStateException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("RocketMQ broker did not take a probe message on topic '"
+                    + topic + "': " + e.getMessage(), e);
+        } finally {
+            producer.shutdown();
+        }
+    }
+
+    private static NamesrvController startNameServer(Path dir, int port) throws Exception {
+        NamesrvConfig config = new NamesrvConfig();
+        config.setRocketmqHome(dir.toString());
+        config.setKvConfigPath(dir.resolve("kvConfig.json").toString());
+        config.setConfigStorePath(dir.resolve("namesrv.properties").toString());
+        NettyServerConfig server = new NettyServerConfig();
+        server.setBindAddress(LOOPBACK);
+        server.setListenPort(port);
+        NamesrvController controller = new NamesrvController(config, server, new NettyClientConfig());
+        if (!controller.initialize()) {
+            controller.shutdown();
+            throw new IllegalStateException("RocketMQ name server did not initialize in " + dir);
+        }
+        controller.start();
+        return controller;
+    }
+
+    private static BrokerController startBroker(Path dir, String cluster, String brokerName,
+            String nameServerAddress, FreePorts.Reserved ports) throws Exception {
+        NettyServerConfig server = new NettyServerConfig();
+        server.setBindAddress(LOOPBACK);
+        server.setListenPort(ports.broker());
+        BrokerController controller = new BrokerController(brokerConfig(dir, cluster, brokerName,
+                nameServerAddress, ports.broker()), server, new NettyClientConfig(), storeConfig(dir, ports.ha()));
+        if (!controller.initialize()) {
+            controller.shutdown();
+            throw new IllegalStateException("RocketMQ broker did not initialize in " + dir
+                    + " (see its log, rocketmq.log under rocketmq.log.root)");
+        }
+        controller.start();
+        return controller;
+    }
+
+    private static BrokerConfig brokerConfig(Path dir, String cluster, String brokerName,
+            String nameServerAddress, int port) {
+        BrokerConfig config = new BrokerConfig();
+        config.setRocketmqHome(dir.toString());
+        config.setBrokerClusterName(cluster);
+        config.setBrokerName(brokerName);
+        config.setBrokerId(MixAll.MASTER_ID);
+        config.setBrokerIP1(LOOPBACK);
+        config.setListenPort(port);
+        config.setNamesrvAddr(nameServerAddress);
+        config.setAutoCreateTopicEnable(true);
+        // Right after start the JVM is cold: queued sends must wait, not fail with "broker busy".
+        config.setBrokerFastFailureEnable(false);
+        config.setWaitTimeMillsInSendQueue(3_000);
+        // Check back unresolved transactions within seconds; the timeout stays above the op batch
+        // interval, or already resolved half messages are checked again (and duplicated).
+        config.setTransactionTimeOut(EmbeddedRocketMq.TRANSACTION_TIMEOUT.toMillis());
+        config.setTransactionOpBatchInterval(1_000);
+        config.setTransactionCheckInterval(1_000);
+        return config;
+    }
+
+    private static MessageStoreConfig storeConfig(Path dir, int haPort) {
+        MessageStoreConfig config = new MessageStoreConfig();
+        Path store = dir.resolve("store");
+        config.setStorePathRootDir(store.toString());
+        config.setStorePathCommitLog(store.resolve("commitlog").toString());
+        config.setStorePathEpochFile(store.resolve("epochFileCheckpoint").toString());
+        config.setStorePathBrokerIdentity(store.resolve("brokerIdentity").toString());
+        config.setMappedFileSizeCommitLog(64 * 1024 * 1024);
+        config.setMappedFileSizeConsumeQueue(20 * 50_000);
+        config.setMappedFileSizeTimerLog(16 * 1024 * 1024);
+        config.setMaxHashSlotNum(10_000);
+        config.setMaxIndexNum(40_000);
+        config.setHaListenPort(haPort);
+        config.setOsPageCacheBusyTimeOutMills(10_000);
+        config.setDiskMaxUsedSpaceRatio(95);
+        return config;
+    }
+}
