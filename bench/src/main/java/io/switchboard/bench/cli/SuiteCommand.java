@@ -13,6 +13,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -68,10 +69,16 @@ abstract class SuiteCommand implements Callable<Integer> {
         List<RunResult> results;
         try (BrokerEnvironment env = BrokerEnvironment.start(brokers, options.kafkaBootstrap, options.rabbitUri,
                 options.rocketMqNameServer, out)) {
-            results = new SuiteRunner(env.endpoints()).run(plan, progress, r -> { });
+            String command = String.join(" ", commandLine());
+            List<RunResult> sofar = new ArrayList<>();
+            // the files are rewritten after every run, so an interrupted suite keeps what it measured
+            results = new SuiteRunner(env.endpoints()).run(plan, progress, r -> {
+                sofar.add(r);
+                ReportFiles.write(dir, sofar, command + " (partial: " + sofar.size() + " of " + plan.size() + " runs)");
+            });
             progress.close();
             ConsoleReport.print(out, results);
-            ReportFiles.write(dir, results, String.join(" ", commandLine()));
+            ReportFiles.write(dir, results, command);
             out.println();
             out.println("Wrote " + dir.resolve("results.csv") + ", " + dir.resolve("results.json") + " and "
                     + dir.resolve("report.html"));

@@ -2,13 +2,14 @@ package io.switchboard.bench.driver;
 
 import io.switchboard.Delivery;
 import io.switchboard.bench.workload.Workload;
+import io.switchboard.spi.BrokerConfig;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
-import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
-import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
+import org.apache.rocketmq.client.consumer.listener.ConsumeOrderlyStatus;
+import org.apache.rocketmq.client.consumer.listener.MessageListenerOrderly;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.MessageQueueSelector;
 import org.apache.rocketmq.client.producer.SendCallback;
@@ -21,14 +22,15 @@ import org.apache.rocketmq.remoting.protocol.route.BrokerData;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 
 /**
- * RocketMQ through plain rocketmq-client: one producer for the run (asynchronous sends for
- * at-least-once, one-way sends for at-most-once; a key picks the queue by hash), one push
- * consumer per consumer (concurrent listener, from the first offset, {@code CONSUME_SUCCESS}
- * after the message was handled). Every client has its own instance name so that SDK and native
- * clients in one JVM never share a client instance. The send time travels as a user property.
+ * RocketMQ through plain rocketmq-client, set up as the Switchboard adapter sets up its own: one
+ * producer for the run (asynchronous sends for at-least-once, one-way sends for at-most-once; a
+ * key picks the queue by hash; 3 s send timeout), one push consumer per consumer with the
+ * orderly listener the adapter uses for per-key order (8 consume threads, from the first offset,
+ * {@code SUCCESS} after the message was handled). Every client has its own instance name so that
+ * SDK and native clients in one JVM never share a client instance. The send time travels as a
+ * user property.
  *
- * <p>Workload properties: {@code consume-thread-min}, {@code consume-thread-max},
- * {@code pull-batch-size}, {@code send-timeout} (ms).
+ * <p>Workload properties (the adapter's names): {@code consume-threads}, {@code send-timeout}.
  */
 final class RocketMqNativeDriver extends NativeDriver {
 
@@ -61,7 +63,7 @@ final class RocketMqNativeDriver extends NativeDriver {
         this.producer = new DefaultMQProducer("bench-native-" + runId);
         producer.setNamesrvAddr(nameServer);
         producer.setInstanceName("bench-native-producer-" + runId);
-        producer.setSendMsgTimeout(Integer.parseInt(props.getOrDefault("send-timeout", "10000")));
+        producer.setSendMsgTimeout((int) BrokerConfig.parseDuration(props.getOrDefault("send-timeout", "3s")).toMillis());
         producer.start();
     }
 
@@ -134,19 +136,22 @@ final class RocketMqNativeDriver extends NativeDriver {
     @Override
     public AutoCloseable createConsumer(String topic, String subscription, int index, int consumers, ReceiveListener listener)
             throws Exception {
-        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(subscription);
+        // a RocketMQ group must subscribe to the same topics on every member: one group per topic,
+        // named as the adapter names it (<group>_<destination>)
+        String group = subscription + "_" + topic;
+        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(group);
         consumer.setNamesrvAddr(nameServer);
-        consumer.setInstanceName("bench-native-" + subscription + "-" + index);
+        consumer.setInstanceName("bench-native-" + group + "-" + index);
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-        consumer.setPullBatchSize(Integer.parseInt(props.getOrDefault("pull-batch-size", "32")));
-        consumer.setConsumeThreadMin(Integer.parseInt(props.getOrDefault("consume-thread-min", "20")));
-        consumer.setConsumeThreadMax(Integer.parseInt(props.getOrDefault("consume-thread-max", "20")));
+        int threads = Integer.parseInt(props.getOrDefault("consume-threads", "8"));
+        consumer.setConsumeThreadMin(threads);
+        consumer.setConsumeThreadMax(threads);
         consumer.subscribe(topic, "*");
-        consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
+        consumer.registerMessageListener((MessageListenerOrderly) (messages, context) -> {
             for (MessageExt m : messages) {
                 listener.received(Long.parseLong(m.getUserProperty(TIMESTAMP_PROPERTY)), m.getBody().length);
             }
-            return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+            return ConsumeOrderlyStatus.SUCCESS;
         });
         consumer.start();
         return consumer::shutdown;

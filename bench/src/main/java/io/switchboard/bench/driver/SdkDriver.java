@@ -66,7 +66,7 @@ public final class SdkDriver implements BenchDriver {
         return switch (broker) {
             case "kafka" -> Map.of("kafka.bootstrap.servers", endpoints.kafkaBootstrap());
             case "rabbitmq" -> Map.of("rabbitmq.uri", endpoints.rabbitUri());
-            case "rocketmq" -> Map.of("rocketmq.name-server", endpoints.rocketMqNameServer());
+            case "rocketmq" -> Map.of("rocketmq.namesrv-addr", endpoints.rocketMqNameServer());
             case "memory" -> Map.of("memory.broker", "bench-" + runId, "memory.capacity", "1000000");
             default -> Map.of();
         };

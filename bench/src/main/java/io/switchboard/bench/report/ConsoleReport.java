@@ -13,7 +13,7 @@ import java.util.Map;
 /** The tables printed at the end of a run: one per workload, then the SDK/native summary. */
 public final class ConsoleReport {
 
-    private static final String ROW = "%-44s %-8s %-10s %11s %11s %8s %8s %8s %8s %8s %9s %9s %8s%n";
+    private static final String ROW = "%-56s %-8s %-10s %11s %11s %8s %8s %8s %8s %8s %9s %9s %8s%n";
 
     private ConsoleReport() {}
 
@@ -33,7 +33,7 @@ public final class ConsoleReport {
                 "p99.9", "max", "delay p99", "lost");
         for (RunResult r : runs) {
             if (!r.ok()) {
-                out.printf(Locale.ROOT, "%-44s %-8s %-10s FAILED: %s%n", shorten(r.workload().variant()), r.broker(),
+                out.printf(Locale.ROOT, "%-56s %-8s %-10s FAILED: %s%n", shorten(r.workload().variant()), r.broker(),
                         r.mode(), r.error());
                 continue;
             }
@@ -44,7 +44,7 @@ public final class ConsoleReport {
         }
         for (Comparison.Pair p : Comparison.pairs(runs)) {
             if (p.complete()) {
-                out.printf(Locale.ROOT, "%-44s %-8s %-10s %11s %11s %8s %8s %8s %8s%n", shorten(p.sdk().workload().variant()),
+                out.printf(Locale.ROOT, "%-56s %-8s %-10s %11s %11s %8s %8s %8s %8s%n", shorten(p.sdk().workload().variant()),
                         p.sdk().broker(), "SDK/native", ratio(p.publishRatio()), ratio(p.consumeRatio()), "", "", "",
                         ratio(p.p99Ratio()));
             }
@@ -91,6 +91,6 @@ public final class ConsoleReport {
 
     private static String shorten(String variant) {
         String v = variant.isEmpty() ? "-" : variant;
-        return v.length() <= 44 ? v : v.substring(0, 43) + "…";
+        return v.length() <= 56 ? v : v.substring(0, 55) + "…";
     }
 }

@@ -22,6 +22,8 @@ public final class ProgressBar implements RunProgress {
     private PlannedRun current;
     private String phase = "";
     private Sample last;
+    private final StringBuilder phaseTimes = new StringBuilder();
+    private long phaseStart = System.nanoTime();
 
     /** A bar for this plan. */
     public ProgressBar(PrintStream out, boolean interactive, List<PlannedRun> plan) {
@@ -40,16 +42,19 @@ public final class ProgressBar implements RunProgress {
         current = run;
         last = null;
         phase = "setup";
+        phaseTimes.setLength(0);
+        phaseStart = System.nanoTime();
         draw();
     }
 
     synchronized void finish(RunResult result) {
+        endPhase();
         done++;
         doneSeconds += current.estimatedSeconds();
         if (!interactive) {
-            out.printf(Locale.ROOT, "[%d/%d] %s %s/%s: %s%n", done, total, result.workload().label(), result.broker(),
+            out.printf(Locale.ROOT, "[%d/%d] %s %s/%s: %s (%s)%n", done, total, result.workload().label(), result.broker(),
                     result.mode(), result.ok() ? String.format(Locale.ROOT, "%,.0f msg/s, p99 %.2f ms",
-                            result.publishRate(), result.endToEnd().p99()) : "FAILED " + result.error());
+                            result.publishRate(), result.endToEnd().p99()) : "FAILED " + result.error(), phaseTimes);
         }
         current = null;
     }
@@ -64,6 +69,10 @@ public final class ProgressBar implements RunProgress {
 
     @Override
     public synchronized void phase(String newPhase) {
+        if (newPhase.equals(phase)) {
+            return;
+        }
+        endPhase();
         phase = newPhase;
         draw();
     }
@@ -72,6 +81,13 @@ public final class ProgressBar implements RunProgress {
     public synchronized void sample(Sample sample) {
         last = sample;
         draw();
+    }
+
+    private void endPhase() {
+        long now = System.nanoTime();
+        phaseTimes.append(phaseTimes.length() == 0 ? "" : ", ").append(phase)
+                .append(String.format(Locale.ROOT, " %.1f s", (now - phaseStart) / 1e9));
+        phaseStart = now;
     }
 
     private void draw() {

@@ -8,7 +8,11 @@ import io.switchboard.bench.workload.Workload;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -75,10 +79,12 @@ public final class WorkloadRunner {
             driver.createTopic(topic, workload.partitionsPerTopic());
             topics.add(topic);
         }
-        for (String topic : topics) {
+        // one consumer group per topic and subscription, as applications name them: groups spanning
+        // topics would make every new member rebalance all the others
+        for (int t = 0; t < topics.size(); t++) {
             for (int s = 0; s < workload.subscriptionsPerTopic(); s++) {
                 for (int c = 0; c < workload.consumersPerSubscription(); c++) {
-                    consumers.add(driver.createConsumer(topic, "sbb-" + runId + "-g" + s, c,
+                    consumers.add(driver.createConsumer(topics.get(t), "sbb-" + runId + "-t" + t + "g" + s, c,
                             workload.consumersPerSubscription(), stats));
                 }
             }
@@ -160,15 +166,36 @@ public final class WorkloadRunner {
 
     private void cleanUp() {
         producers.forEach(p -> closeQuietly(p, "producer"));
-        consumers.forEach(c -> closeQuietly(c, "consumer"));
-        for (String topic : topics) {
-            try {
-                driver.deleteTopic(topic);
-            } catch (Exception e) {
-                log.debug("Could not delete {} on {}", topic, driver.broker(), e);
-            }
+        // many topics mean many consumers: close them and delete the topics in parallel
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(16, consumers.size())),
+                r -> daemon(r, "bench-cleanup"));
+        try {
+            awaitAll(pool, consumers.stream().<Runnable>map(c -> () -> closeQuietly(c, "consumer")).toList());
+            awaitAll(pool, topics.stream().<Runnable>map(topic -> () -> {
+                try {
+                    driver.deleteTopic(topic);
+                } catch (Exception e) {
+                    log.debug("Could not delete {} on {}", topic, driver.broker(), e);
+                }
+            }).toList());
+        } finally {
+            pool.shutdownNow();
         }
         closeQuietly(driver, "driver");
+    }
+
+    private static void awaitAll(ExecutorService pool, List<Runnable> tasks) {
+        List<Future<?>> futures = tasks.stream().<Future<?>>map(pool::submit).toList();
+        for (Future<?> f : futures) {
+            try {
+                f.get(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (ExecutionException | TimeoutException e) {
+                log.debug("Clean-up step failed", e);
+            }
+        }
     }
 
     private static void closeQuietly(AutoCloseable closeable, String what) {
