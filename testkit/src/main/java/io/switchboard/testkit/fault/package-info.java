@@ -1,0 +1,2 @@
+/** Fault injection for tests against real brokers. */
+package io.switchboard.testkit.fault;
