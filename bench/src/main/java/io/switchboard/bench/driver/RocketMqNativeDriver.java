@@ -25,7 +25,7 @@ import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
  * RocketMQ through plain rocketmq-client, set up as the Switchboard adapter sets up its own: one
  * producer for the run (asynchronous sends for at-least-once, one-way sends for at-most-once; a
  * key picks the queue by hash; 3 s send timeout), one push consumer per consumer with the
- * orderly listener the adapter uses for per-key order (8 consume threads, from the first offset,
+ * orderly listener the adapter uses for per-key order (8 consume threads, batches of up to 32, from the first offset,
  * {@code SUCCESS} after the message was handled). Every client has its own instance name so that
  * SDK and native clients in one JVM never share a client instance. The send time travels as a
  * user property.
@@ -35,6 +35,7 @@ import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 final class RocketMqNativeDriver extends NativeDriver {
 
     static final String TIMESTAMP_PROPERTY = "bench_ts";
+    private static final int MAX_BATCH = 32;
     private static final long ROUTE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
     private static final MessageQueueSelector BY_KEY_HASH =
             (queues, message, key) -> queues.get((key.hashCode() & 0x7fffffff) % queues.size());
@@ -146,6 +147,10 @@ final class RocketMqNativeDriver extends NativeDriver {
         int threads = Integer.parseInt(props.getOrDefault("consume-threads", "8"));
         consumer.setConsumeThreadMin(threads);
         consumer.setConsumeThreadMax(threads);
+        // batches as the adapter takes them: up to 32 messages a pull and a listener call
+        consumer.setConsumeMessageBatchMaxSize(Math.min(MAX_BATCH, workload.consumerPrefetch()));
+        consumer.setPullBatchSize(MAX_BATCH);
+        consumer.setPullThresholdForQueue(Math.max(2 * MAX_BATCH, Math.min(1000, workload.consumerPrefetch())));
         consumer.subscribe(topic, "*");
         consumer.registerMessageListener((MessageListenerOrderly) (messages, context) -> {
             for (MessageExt m : messages) {
