@@ -1,0 +1,168 @@
+package io.switchboard.kafka.internal;
+
+import io.switchboard.ConfigurationException;
+import io.switchboard.Delivery;
+import io.switchboard.spi.BrokerAdapter;
+import io.switchboard.spi.BrokerConfig;
+import io.switchboard.spi.Capabilities;
+import io.switchboard.spi.ConsumerSpec;
+import io.switchboard.spi.DestinationNameRule;
+import io.switchboard.spi.Provisioner;
+import io.switchboard.spi.PublisherSpec;
+import io.switchboard.spi.RawConsumer;
+import io.switchboard.spi.RawPublisher;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.KafkaException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Kafka adapter for one broker instance: publishers share producers by settings, each consumer
+ * has its own {@code KafkaConsumer} and poll thread, and one Admin client provisions topics and
+ * reads lag. Created by {@link io.switchboard.kafka.KafkaAdapterFactory}, which documents the
+ * properties.
+ */
+public final class KafkaAdapter implements BrokerAdapter {
+
+    /** The adapter id. */
+    public static final String ID = "kafka";
+
+    /** Kafka's rule for topic names. */
+    public static final DestinationNameRule TOPIC_NAMES = DestinationNameRule.of("[a-zA-Z0-9._-]+", 249,
+            "Kafka's rule for topic names: letters, digits, '.', '_' and '-', at most 249 characters, not '.' or '..'",
+            Set.of(".", "..", "__consumer_offsets", "__transaction_state", "__share_group_state"), Set.of());
+
+    /** Room left in max.request.size for the record batch and record framing around payload and headers. */
+    private static final int FRAMING_BYTES = 16 * 1024;
+
+    private static final Logger log = LoggerFactory.getLogger(KafkaAdapter.class);
+
+    private final KafkaClientConfig config;
+    private final Capabilities capabilities;
+    private final KafkaProvisioner provisioner;
+    private final ProducerPool producers = new ProducerPool();
+    private final Set<AutoCloseable> open = ConcurrentHashMap.newKeySet();
+    private final Duration closeTimeout;
+
+    /**
+     * Creates the adapter; no connection is opened until something is created.
+     *
+     * @param brokerConfig the broker instance's properties
+     * @throws ConfigurationException when {@code kafka.bootstrap.servers} is missing or a setting is malformed
+     */
+    public KafkaAdapter(BrokerConfig brokerConfig) {
+        this.config = new KafkaClientConfig(brokerConfig);
+        this.closeTimeout = config.duration("close-timeout", Duration.ofSeconds(30), Map.of());
+        this.provisioner = new KafkaProvisioner(config);
+        this.capabilities = Capabilities.builder(ID)
+                .nativeExactlyOnce(true)
+                .orderingPerKey(true)
+                .broadcast(true)
+                .maxMessageSize(maxMessageSize(brokerConfig))
+                .destinationNames(TOPIC_NAMES)
+                .build();
+    }
+
+    private static int maxMessageSize(BrokerConfig brokerConfig) {
+        String explicit = KafkaClientConfig.PREFIX + "max-message-size";
+        if (brokerConfig.get(explicit) != null) {
+            return brokerConfig.getInt(explicit, 0);
+        }
+        int requestSize = brokerConfig.getInt(KafkaClientConfig.PREFIX + ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 1024 * 1024);
+        if (requestSize <= 2 * FRAMING_BYTES) {
+            throw new ConfigurationException("Kafka property 'kafka.max.request.size' is " + requestSize
+                    + " but must be above " + 2 * FRAMING_BYTES + " bytes, such as 1048576");
+        }
+        return requestSize - FRAMING_BYTES;
+    }
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public Capabilities capabilities() {
+        return capabilities;
+    }
+
+    @Override
+    public RawPublisher createPublisher(PublisherSpec spec) {
+        Map<String, Object> clientConfig = config.producer(spec.delivery(), spec.destination(), spec.properties());
+        Duration timeout = config.duration("close-timeout", closeTimeout, spec.properties());
+        RawPublisher publisher;
+        try {
+            if (Boolean.parseBoolean(spec.properties().get(PipelineTransaction.OUTPUT_PROPERTY))) {
+                publisher = new PipelineTransaction.OutputPublisher(config.brokerConfig(), spec.destination());
+            } else if (spec.delivery() == Delivery.EXACTLY_ONCE) {
+                BrokerConfig settings = config.brokerConfig().with(spec.properties());
+                publisher = track(new TransactionalKafkaPublisher(clientConfig, spec.destination(),
+                        positive(settings, "transaction-max-records", 1000), positive(settings, "transaction-queue-capacity", 10_000),
+                        timeout, open::remove));
+            } else {
+                publisher = new KafkaPublisher(producers.acquire(clientConfig), spec.destination(), timeout, open::remove);
+                track(publisher);
+            }
+        } catch (KafkaException e) {
+            throw new ConfigurationException("Broker instance '" + config.brokerConfig().instanceName() + "' (kafka): "
+                    + "cannot create a producer for topic '" + spec.destination() + "': " + e.getMessage()
+                    + "; check the kafka.* properties", e);
+        }
+        return publisher;
+    }
+
+    @Override
+    public RawConsumer createConsumer(ConsumerSpec spec) {
+        return track(new KafkaRawConsumer(spec, config, provisioner, open::remove));
+    }
+
+    @Override
+    public Provisioner provisioner() {
+        return provisioner;
+    }
+
+    /** Per partition: end offset minus the group's committed offset. */
+    public Map<Integer, Long> lag(String topic, String group) {
+        return provisioner.lag(topic, group);
+    }
+
+    private <T extends AutoCloseable> T track(T closeable) {
+        open.add(closeable);
+        return closeable;
+    }
+
+    private int positive(BrokerConfig settings, String setting, int defaultValue) {
+        int value = settings.getInt(KafkaClientConfig.PREFIX + setting, defaultValue);
+        if (value < 1) {
+            throw new ConfigurationException("Kafka setting 'kafka." + setting + "' is " + value
+                    + " but must be at least 1, such as " + defaultValue);
+        }
+        return value;
+    }
+
+    @Override
+    public void close() {
+        List<AutoCloseable> left = new ArrayList<>(open);
+        open.clear();
+        for (AutoCloseable closeable : left) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                log.warn("Closing {} failed", closeable, e);
+            }
+        }
+        producers.closeAll(closeTimeout);
+        provisioner.close();
+    }
+
+    @Override
+    public String toString() {
+        return "KafkaAdapter[" + config.brokerConfig().instanceName() + "]";
+    }
+}

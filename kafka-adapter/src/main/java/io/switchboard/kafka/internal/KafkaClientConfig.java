@@ -1,0 +1,157 @@
+package io.switchboard.kafka.internal;
+
+import io.switchboard.ConfigurationException;
+import io.switchboard.Delivery;
+import io.switchboard.spi.BrokerConfig;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * Turns a broker instance's properties into kafka-clients configurations.
+ *
+ * <p>Every {@code kafka.<name>} property passes through to the clients that know {@code <name>}
+ * (a property no client knows, such as an interceptor's own setting, goes to all of them);
+ * {@code kafka.producer.<name>}, {@code kafka.consumer.<name>} and {@code kafka.admin.<name>} go to
+ * one kind of client only and win. Kafka's own names never contain a hyphen, so the adapter's
+ * settings are hyphenated: {@code kafka.commit-interval}, {@code kafka.poll-timeout} and so on.
+ * Then the delivery guarantee's settings are applied, refusing a property that would weaken it.
+ */
+final class KafkaClientConfig {
+
+    static final String PREFIX = "kafka.";
+    private static final String PRODUCER = "producer.";
+    private static final String CONSUMER = "consumer.";
+    private static final String ADMIN = "admin.";
+
+    private final BrokerConfig config;
+
+    KafkaClientConfig(BrokerConfig config) {
+        this.config = config;
+        config.require(PREFIX + CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, "the Kafka brokers to connect to, for example "
+                + "'localhost:9092' (kafka.bootstrap.servers)");
+    }
+
+    BrokerConfig brokerConfig() {
+        return config;
+    }
+
+    /** An adapter setting ({@code kafka.<hyphenated-name>}) as a duration. */
+    Duration duration(String setting, Duration defaultValue, Map<String, String> overrides) {
+        return config.with(overrides).getDuration(PREFIX + setting, defaultValue);
+    }
+
+    Map<String, Object> admin() {
+        return clientConfig(Map.of(), AdminClientConfig.configNames(), ADMIN);
+    }
+
+    Map<String, Object> producer(Delivery delivery, String destination, Map<String, String> overrides) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
+        props.putAll(clientConfig(overrides, ProducerConfig.configNames(), PRODUCER));
+        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        Object transactionalId = props.get(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
+        if (transactionalId != null && (delivery != Delivery.EXACTLY_ONCE || !overrides.containsKey(PREFIX + "transactional.id"))) {
+            throw invalid("transactional.id", transactionalId, "absent here: each EXACTLY_ONCE publisher gets a unique "
+                    + "transactional.id of its own (prefix it with kafka.transactional-id-prefix); set one only as a "
+                    + "property of a single EXACTLY_ONCE publisher");
+        }
+        switch (delivery) {
+            case AT_MOST_ONCE -> {
+                props.putIfAbsent(ProducerConfig.ACKS_CONFIG, "1");
+                props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false");
+                Object retries = props.getOrDefault(ProducerConfig.RETRIES_CONFIG, "0");
+                if (!"0".equals(retries.toString().trim())) {
+                    throw invalid("retries", retries, "0 for an AT_MOST_ONCE publisher (a retry may publish twice); "
+                            + "remove it or publish with Delivery.AT_LEAST_ONCE");
+                }
+                props.put(ProducerConfig.RETRIES_CONFIG, "0");
+            }
+            case AT_LEAST_ONCE, EXACTLY_ONCE -> {
+                requireAcksAll(props, delivery);
+                props.put(ProducerConfig.ACKS_CONFIG, "all");
+                props.putIfAbsent(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+                if (delivery == Delivery.EXACTLY_ONCE) {
+                    props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+                    props.putIfAbsent(ProducerConfig.TRANSACTIONAL_ID_CONFIG,
+                            config.with(overrides).get(PREFIX + "transactional-id-prefix", "switchboard") + "-"
+                                    + destination + "-" + UUID.randomUUID());
+                }
+            }
+            default -> throw new IllegalArgumentException("unknown delivery " + delivery);
+        }
+        return props;
+    }
+
+    Map<String, Object> consumer(String group, Delivery delivery, boolean broadcast, int maxInFlight,
+            Map<String, String> overrides) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(Math.min(maxInFlight, 500)));
+        props.putAll(clientConfig(overrides, ConsumerConfig.configNames(), CONSUMER));
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        if (broadcast) {
+            // a broadcast subscriber receives what is published after it became ready
+            props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+        }
+        Object isolation = props.get(ConsumerConfig.ISOLATION_LEVEL_CONFIG);
+        if (delivery == Delivery.EXACTLY_ONCE && !"read_committed".equals(isolation.toString().trim().toLowerCase(Locale.ROOT))) {
+            throw invalid("isolation.level", isolation, "read_committed for an EXACTLY_ONCE subscription (it would "
+                    + "see records of aborted transactions); remove the property");
+        }
+        return props;
+    }
+
+    private void requireAcksAll(Map<String, Object> props, Delivery delivery) {
+        Object acks = props.get(ProducerConfig.ACKS_CONFIG);
+        if (acks != null && !Set.of("all", "-1").contains(acks.toString().trim().toLowerCase(Locale.ROOT))) {
+            throw invalid("acks", acks, "'all' for a " + delivery + " publisher (the record must survive a broker "
+                    + "failure); remove it, or publish with Delivery.AT_MOST_ONCE");
+        }
+    }
+
+    /** The pass-through properties one kind of client gets, overrides applied. */
+    private Map<String, Object> clientConfig(Map<String, String> overrides, Set<String> known, String clientPrefix) {
+        Map<String, String> all = config.with(overrides).withPrefix(PREFIX);
+        Map<String, Object> props = new HashMap<>();
+        Map<String, String> specific = new HashMap<>();
+        all.forEach((name, value) -> {
+            if (name.startsWith(clientPrefix)) {
+                specific.put(name.substring(clientPrefix.length()), value);
+            } else if (isClientProperty(name) && (known.contains(name) || !knownToAnyClient(name))) {
+                props.put(name, value);
+            }
+        });
+        props.putAll(specific);
+        return props;
+    }
+
+    /** Kafka property names have no hyphen; the adapter's own settings and other clients' prefixes are not for this client. */
+    private static boolean isClientProperty(String name) {
+        return name.indexOf('-') < 0 && !name.startsWith(PRODUCER) && !name.startsWith(CONSUMER) && !name.startsWith(ADMIN);
+    }
+
+    private ConfigurationException invalid(String name, Object value, String expected) {
+        return new ConfigurationException("Broker instance '" + config.instanceName() + "' (kafka): property '" + PREFIX
+                + name + "' is '" + BrokerConfig.printable(name, value.toString()) + "' but must be " + expected);
+    }
+
+    private static boolean knownToAnyClient(String name) {
+        return ProducerConfig.configNames().contains(name) || ConsumerConfig.configNames().contains(name)
+                || AdminClientConfig.configNames().contains(name);
+    }
+}

@@ -1,0 +1,228 @@
+package io.switchboard.kafka.internal;
+
+import io.switchboard.ConfigurationException;
+import io.switchboard.SwitchboardClosedException;
+import io.switchboard.SwitchboardException;
+import io.switchboard.spi.DestinationSpec;
+import io.switchboard.spi.Provisioner;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsResult;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates and deletes topics through the Admin client, and reads consumer lag. Creation waits until
+ * every partition of the topic has a leader, so that clients created next see the topic.
+ *
+ * <p>Destination settings: {@code replication.factor} (default: the broker's
+ * {@code default.replication.factor}, or {@code kafka.replication-factor}); every other setting is
+ * a topic config such as {@code retention.ms} or {@code cleanup.policy}.
+ */
+final class KafkaProvisioner implements Provisioner, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(KafkaProvisioner.class);
+    private static final String REPLICATION_FACTOR = "replication.factor";
+
+    private final KafkaClientConfig config;
+    private final Duration timeout;
+    private final Optional<Short> defaultReplicationFactor;
+    private final Object lock = new Object();
+    private Admin admin;
+    private boolean closed;
+
+    KafkaProvisioner(KafkaClientConfig config) {
+        this.config = config;
+        this.timeout = config.duration("admin-timeout", Duration.ofSeconds(30), Map.of());
+        String factor = config.brokerConfig().get(KafkaClientConfig.PREFIX + "replication-factor");
+        this.defaultReplicationFactor = factor == null ? Optional.empty()
+                : Optional.of(replicationFactor(KafkaClientConfig.PREFIX + "replication-factor", factor));
+    }
+
+    @Override
+    public void ensureDestination(DestinationSpec spec) {
+        Map<String, String> topicConfigs = new HashMap<>(spec.settings());
+        String factor = topicConfigs.remove(REPLICATION_FACTOR);
+        NewTopic topic = new NewTopic(spec.name(), Optional.of(spec.partitions()),
+                factor == null ? defaultReplicationFactor : Optional.of(replicationFactor(REPLICATION_FACTOR, factor)))
+                .configs(topicConfigs);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            try {
+                get(admin().createTopics(List.of(topic)).all(), "create topic '" + spec.name() + "'");
+                log.debug("Created topic {}", topic);
+                break;
+            } catch (ApiException e) {
+                if (!(e instanceof TopicExistsException)) {
+                    throw new SwitchboardException("Kafka refused to create topic '" + spec.name() + "' with "
+                            + spec.partitions() + " partition(s) and settings " + spec.settings() + ": " + e.getMessage()
+                            + "; correct the destination settings or the broker's permissions", e);
+                }
+                if (topicReady(spec.name())) {
+                    return;
+                }
+                // still being deleted: wait until it is gone, then create it anew
+                if (System.nanoTime() > deadline) {
+                    throw new SwitchboardException("Kafka topic '" + spec.name() + "' exists but has no leader for every "
+                            + "partition after " + timeout + "; check the brokers' health", e);
+                }
+                pause();
+            }
+        }
+        awaitCondition(() -> topicReady(spec.name()), "topic '" + spec.name() + "' to have a leader for every partition");
+    }
+
+    @Override
+    public void deleteDestination(String name) {
+        try {
+            get(admin().deleteTopics(List.of(name)).all(), "delete topic '" + name + "'");
+        } catch (UnknownTopicOrPartitionException e) {
+            return;
+        } catch (ApiException e) {
+            throw new SwitchboardException("Kafka refused to delete topic '" + name + "': " + e.getMessage(), e);
+        }
+        awaitCondition(() -> !get(admin().listTopics().names(), "list topics").contains(name),
+                "topic '" + name + "' to disappear");
+    }
+
+    /** Per partition of the topic: records not yet committed by the group (end offset minus committed offset). */
+    Map<Integer, Long> lag(String topic, String group) {
+        TopicDescription description;
+        try {
+            description = get(admin().describeTopics(List.of(topic)).allTopicNames(), "describe topic '" + topic + "'").get(topic);
+        } catch (UnknownTopicOrPartitionException e) {
+            return Map.of();
+        }
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        Map<TopicPartition, OffsetSpec> earliest = new HashMap<>();
+        for (TopicPartitionInfo info : description.partitions()) {
+            latest.put(new TopicPartition(topic, info.partition()), OffsetSpec.latest());
+            earliest.put(new TopicPartition(topic, info.partition()), OffsetSpec.earliest());
+        }
+        ListConsumerGroupOffsetsResult committedResult = admin().listConsumerGroupOffsets(group);
+        Map<TopicPartition, OffsetAndMetadata> committed = get(committedResult.partitionsToOffsetAndMetadata(),
+                "read the offsets of group '" + group + "'");
+        var ends = get(admin().listOffsets(latest).all(), "read the end offsets of '" + topic + "'");
+        var starts = get(admin().listOffsets(earliest).all(), "read the start offsets of '" + topic + "'");
+        Map<Integer, Long> lag = new HashMap<>();
+        ends.forEach((partition, end) -> {
+            OffsetAndMetadata done = committed.get(partition);
+            long from = done != null ? done.offset() : starts.get(partition).offset();
+            lag.put(partition.partition(), Math.max(0, end.offset() - from));
+        });
+        return lag;
+    }
+
+    /** Deletes a consumer group that is no longer used (a broadcast subscriber's); failures are only logged. */
+    void deleteGroupQuietly(String group) {
+        try {
+            admin().deleteConsumerGroups(Set.of(group)).all().whenComplete((ignored, error) -> {
+                if (error != null) {
+                    log.debug("Could not delete consumer group '{}': {}", group, error.toString());
+                }
+            });
+        } catch (RuntimeException e) {
+            log.debug("Could not delete consumer group '{}': {}", group, e.toString());
+        }
+    }
+
+    private boolean topicReady(String name) {
+        try {
+            TopicDescription description = get(admin().describeTopics(List.of(name)).allTopicNames(),
+                    "describe topic '" + name + "'").get(name);
+            return description.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty());
+        } catch (UnknownTopicOrPartitionException e) {
+            return false;
+        }
+    }
+
+    private void awaitCondition(BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new SwitchboardException("Timed out after " + timeout + " waiting for Kafka " + what
+                        + "; check the brokers' health or raise kafka.admin-timeout");
+            }
+            pause();
+        }
+    }
+
+    private static void pause() {
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+    }
+
+    private static short replicationFactor(String key, String value) {
+        try {
+            short factor = Short.parseShort(value.trim());
+            if (factor >= 1) {
+                return factor;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new ConfigurationException("Kafka setting '" + key + "' is '" + value
+                + "' but must be a whole number from 1 to the number of brokers, such as 3");
+    }
+
+    /** Waits for an Admin result; Kafka's own exceptions (TopicExistsException, ...) are rethrown as they are. */
+    private <T> T get(KafkaFuture<T> future, String action) {
+        try {
+            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof ApiException cause) {
+                throw cause;
+            }
+            throw new SwitchboardException("Kafka could not " + action + ": " + e.getCause(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new SwitchboardException("Kafka did not " + action + " within " + timeout
+                    + "; check kafka.bootstrap.servers and the brokers' health, or raise kafka.admin-timeout", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SwitchboardException("Interrupted while waiting for Kafka to " + action, e);
+        }
+    }
+
+    private Admin admin() {
+        synchronized (lock) {
+            if (closed) {
+                throw new SwitchboardClosedException("The Kafka adapter '"
+                        + config.brokerConfig().instanceName() + "' is closed");
+            }
+            if (admin == null) {
+                admin = Admin.create(config.admin());
+            }
+            return admin;
+        }
+    }
+
+    @Override
+    public void close() {
+        synchronized (lock) {
+            closed = true;
+            if (admin != null) {
+                admin.close(Duration.ofSeconds(5));
+                admin = null;
+            }
+        }
+    }
+}

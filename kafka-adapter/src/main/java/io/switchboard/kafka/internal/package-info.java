@@ -1,0 +1,2 @@
+/** Implementation of the Kafka adapter; not API. */
+package io.switchboard.kafka.internal;

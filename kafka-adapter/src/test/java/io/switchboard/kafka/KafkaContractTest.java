@@ -1,0 +1,20 @@
+package io.switchboard.kafka;
+
+import io.switchboard.testkit.BrokerContract;
+import io.switchboard.testkit.kafka.EmbeddedKafka;
+import java.util.Map;
+import org.junit.jupiter.api.DisplayName;
+
+@DisplayName("The Kafka adapter on an embedded KRaft broker")
+class KafkaContractTest extends BrokerContract {
+
+    @Override
+    protected String brokerId() {
+        return "kafka";
+    }
+
+    @Override
+    protected Map<String, String> brokerProperties() {
+        return Map.of("kafka.bootstrap.servers", EmbeddedKafka.shared().bootstrapServers());
+    }
+}

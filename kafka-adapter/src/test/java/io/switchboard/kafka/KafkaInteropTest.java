@@ -1,0 +1,94 @@
+package io.switchboard.kafka;
+
+import static io.switchboard.kafka.KafkaTestSupport.TIMEOUT;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.switchboard.Codec;
+import io.switchboard.Envelope;
+import io.switchboard.Message;
+import io.switchboard.PublishReceipt;
+import io.switchboard.Subscription;
+import io.switchboard.Switchboard;
+import io.switchboard.testkit.Received;
+import io.switchboard.testkit.Recorder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.header.Header;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+@DisplayName("Interoperation with plain kafka-clients")
+class KafkaInteropTest {
+
+    private final Switchboard switchboard = KafkaTestSupport.switchboard();
+
+    @AfterEach
+    void close() {
+        switchboard.close();
+    }
+
+    @Test
+    @DisplayName("a plain consumer reads what Switchboard published: payload, key, headers and the CloudEvents envelope")
+    void plainConsumerReadsSwitchboardMessage() {
+        String topic = KafkaTestSupport.topic("to-plain");
+        Message<String> message = Message.builder("{\"total\":42}").key("customer-7").header("tenant", "acme").build();
+        PublishReceipt receipt = switchboard.publisher(topic, Codec.utf8()).build().publish(message)
+                .toCompletableFuture().join();
+
+        List<ConsumerRecord<String, String>> records = KafkaTestSupport.readAll(topic, 4, true);
+
+        assertThat(records).singleElement().satisfies(record -> {
+            assertThat(record.value()).isEqualTo("{\"total\":42}");
+            assertThat(record.key()).isEqualTo("customer-7");
+            assertThat(record.partition()).isEqualTo(receipt.partition());
+            assertThat(record.offset()).isEqualTo(receipt.offset());
+            Map<String, String> headers = new HashMap<>();
+            for (Header header : record.headers()) {
+                headers.put(header.key(), new String(header.value(), StandardCharsets.UTF_8));
+            }
+            assertThat(headers)
+                    .containsEntry("tenant", "acme")
+                    .containsEntry(Envelope.ID, receipt.messageId())
+                    .containsEntry(Envelope.SPEC_VERSION, "1.0")
+                    .containsEntry(Envelope.SUBJECT, "customer-7")
+                    .containsEntry(Envelope.CONTENT_TYPE, Codec.utf8().contentType())
+                    .containsKeys(Envelope.TIME, Envelope.SOURCE, Envelope.TYPE);
+            assertThat(Instant.parse(headers.get(Envelope.TIME))).isBeforeOrEqualTo(Instant.now());
+        });
+    }
+
+    @Test
+    @DisplayName("Switchboard consumes a plain record without envelope: id from its position, time from its timestamp")
+    void switchboardConsumesPlainRecord() throws Exception {
+        String topic = KafkaTestSupport.topic("from-plain");
+        Recorder<String> recorder = new Recorder<>(TIMEOUT);
+        Subscription subscription = switchboard.subscriber(topic, Codec.utf8()).group("reader").subscribe(recorder);
+        subscription.ready().toCompletableFuture().get();
+
+        RecordMetadata written;
+        long timestamp = Instant.parse("2024-05-01T10:15:30.123Z").toEpochMilli();
+        try (KafkaProducer<String, String> producer = KafkaTestSupport.plainProducer()) {
+            ProducerRecord<String, String> record = new ProducerRecord<>(topic, null, timestamp, "plain-key", "plain value");
+            record.headers().add("origin", "legacy".getBytes(StandardCharsets.UTF_8));
+            written = producer.send(record).get();
+        }
+
+        Received<String> received = recorder.awaitCount(1).received().get(0);
+        assertThat(received.message().payload()).isEqualTo("plain value");
+        assertThat(received.message().key()).isEqualTo("plain-key");
+        assertThat(received.message().headers()).containsEntry("origin", "legacy");
+        assertThat(received.message().id()).isEqualTo(topic + "-" + written.partition() + "-" + written.offset());
+        assertThat(received.message().timestamp()).isEqualTo(Instant.ofEpochMilli(timestamp));
+        assertThat(received.context().partition()).isEqualTo(written.partition());
+        assertThat(received.context().offset()).isEqualTo(written.offset());
+        assertThat(recorder.attempts()).as("handled once, without error").hasSize(1);
+    }
+}

@@ -1,0 +1,57 @@
+package io.switchboard.rabbit;
+
+import io.switchboard.rabbit.internal.RabbitAdapter;
+import io.switchboard.spi.BrokerAdapter;
+import io.switchboard.spi.BrokerAdapterFactory;
+import io.switchboard.spi.BrokerConfig;
+
+/**
+ * The RabbitMQ adapter, id {@value #ID}, on amqp-client with automatic connection and topology
+ * recovery.
+ *
+ * <p>Mapping: a destination is a durable topic exchange; a consumer group is a durable queue
+ * {@code <destination>.<group>} (or one queue per partition, {@code <destination>.<group>.<p>}, for
+ * a destination with more than one partition: records are routed by key hash); a broadcast
+ * subscriber has an exclusive auto-delete queue. Envelope attributes travel as CloudEvents AMQP
+ * headers ({@code cloudEvents_*}). Exactly-once is emulated by core (at-least-once plus
+ * deduplication on the message id); there is no delayed delivery (Debian's RabbitMQ has no
+ * delayed-message plugin).
+ *
+ * <p>Properties (defaults in brackets):
+ * <ul>
+ *   <li>{@code rabbitmq.uri} [{@code amqp://guest:guest@127.0.0.1:5672/}]: an empty vhost means {@code /};
+ *       the password is never logged</li>
+ *   <li>{@code rabbitmq.connection-name} [{@code switchboard-<instance>}], {@code rabbitmq.recovery-interval} [1s]</li>
+ *   <li>{@code rabbitmq.publisher-channels} [2] channels per publisher; a thread always uses the same one</li>
+ *   <li>{@code rabbitmq.max-outstanding-confirms} [1000] unconfirmed records per publisher;
+ *       {@code rabbitmq.publish-timeout} [30s] how long a send waits for room before failing</li>
+ *   <li>{@code rabbitmq.queue-type} [classic] or quorum; {@code rabbitmq.lazy} [false] (classic only);
+ *       {@code rabbitmq.max-length} [0 = none] with {@code rabbitmq.overflow} [drop-head] or reject-publish
+ *       or reject-publish-dlx; {@code rabbitmq.delivery-limit} (quorum only);
+ *       {@code rabbitmq.single-active-consumer} [false]: strict per-key order across the members of a group</li>
+ *   <li>{@code rabbitmq.required-groups} [none]: groups whose queues {@code ensureDestination} declares,
+ *       so messages are kept before those groups subscribe</li>
+ *   <li>{@code rabbitmq.max-message-size} [4194304] bytes</li>
+ *   <li>core's {@code switchboard.partitions} [4]: partitions of a destination not provisioned by this
+ *       Switchboard</li>
+ * </ul>
+ * Every process must agree on a destination's partition count (it is not stored in RabbitMQ): a
+ * publisher routing to a partition no group queue is bound to gets an unroutable failure, never a
+ * silent loss. Queue settings apply when a queue is created; RabbitMQ refuses to redeclare a queue with other
+ * arguments, and the error names the queue and the fix.
+ */
+public final class RabbitAdapterFactory implements BrokerAdapterFactory {
+
+    /** The adapter id. */
+    public static final String ID = RabbitAdapter.ID;
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public BrokerAdapter create(BrokerConfig config) {
+        return new RabbitAdapter(config);
+    }
+}

@@ -1,0 +1,172 @@
+package io.switchboard.rabbit.internal;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.LongString;
+import io.switchboard.Envelope;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Date;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+
+/**
+ * Maps the envelope to AMQP 0-9-1 and back, after the CloudEvents AMQP binding: attribute
+ * {@code ce_x} travels as application header {@code cloudEvents_x} (the binding's
+ * {@code cloudEvents:x} is read too), the content type as the {@code content-type} property, the id
+ * also as the {@code message-id} property. The AMQP {@code timestamp} property has whole seconds
+ * only, so the microsecond publish time travels in {@code cloudEvents_time}; the property is set as
+ * well for plain AMQP consumers. Other headers travel under their own names.
+ */
+final class AmqpHeaders {
+
+    static final String CLOUD_EVENTS_PREFIX = "cloudEvents_";
+    private static final String CLOUD_EVENTS_COLON_PREFIX = "cloudEvents:";
+    /** Set by quorum queues on redelivery: earlier delivery attempts. */
+    static final String DELIVERY_COUNT = "x-delivery-count";
+    private static final List<String> BROKER_HEADER_PREFIXES =
+            List.of(DELIVERY_COUNT, "x-death", "x-first-death-", "x-last-death-");
+    private static final Map<String, String> OUTBOUND_NAMES = new HashMap<>();
+    private static final Map<String, String> INBOUND_NAMES = new HashMap<>();
+
+    static {
+        for (String name : List.of(Envelope.SPEC_VERSION, Envelope.ID, Envelope.SOURCE, Envelope.TYPE, Envelope.TIME,
+                Envelope.SUBJECT, Envelope.ATTEMPT, Envelope.TRACEPARENT)) {
+            String amqp = CLOUD_EVENTS_PREFIX + name.substring(Envelope.PREFIX.length());
+            OUTBOUND_NAMES.put(name, amqp);
+            INBOUND_NAMES.put(amqp, name);
+        }
+    }
+
+    private AmqpHeaders() {}
+
+    /**
+     * The AMQP properties of an outbound record.
+     *
+     * @param persistent delivery mode 2 (written to disk) rather than 1
+     */
+    static AMQP.BasicProperties properties(Map<String, String> envelope, String key, boolean persistent) {
+        Outbound out = new Outbound(envelope.size());
+        envelope.forEach(out); // core's envelope map iterates without entry objects
+        if (key != null && !envelope.containsKey(Envelope.SUBJECT)) {
+            out.headers.put(outboundName(Envelope.SUBJECT), key);
+        }
+        return new AMQP.BasicProperties.Builder()
+                .headers(out.headers)
+                .contentType(out.contentType)
+                .messageId(out.id)
+                .timestamp(out.time == null ? null : wholeSeconds(out.time))
+                .deliveryMode(persistent ? 2 : 1)
+                .build();
+    }
+
+    /** Collects the AMQP headers and properties of one outbound record. */
+    private static final class Outbound implements BiConsumer<String, String> {
+        final Map<String, Object> headers;
+        String contentType;
+        String id;
+        String time;
+
+        Outbound(int size) {
+            headers = new HashMap<>((size + 2) * 4 / 3 + 1);
+        }
+
+        @Override
+        public void accept(String name, String value) {
+            if (value == null) {
+                return;
+            }
+            if (name.equals(Envelope.CONTENT_TYPE)) {
+                contentType = value;
+                return;
+            }
+            if (name.equals(Envelope.ID)) {
+                id = value;
+            } else if (name.equals(Envelope.TIME)) {
+                time = value;
+            }
+            headers.put(outboundName(name), value);
+        }
+    }
+
+    /** The envelope and application headers of a delivery, under the envelope's logical names. */
+    static Map<String, String> headers(AMQP.BasicProperties properties) {
+        Map<String, Object> amqp = properties.getHeaders();
+        Map<String, String> headers = new HashMap<>(amqp == null ? 4 : (amqp.size() + 1) * 4 / 3 + 1);
+        if (amqp != null) {
+            for (Map.Entry<String, Object> e : amqp.entrySet()) {
+                if (e.getValue() != null && !isBrokerHeader(e.getKey())) {
+                    headers.put(inboundName(e.getKey()), text(e.getValue()));
+                }
+            }
+        }
+        if (properties.getContentType() != null) {
+            headers.putIfAbsent(Envelope.CONTENT_TYPE, properties.getContentType());
+        }
+        return headers;
+    }
+
+    /** Earlier delivery attempts counted by a quorum queue, or -1 when the header is absent. */
+    static int earlierDeliveries(AMQP.BasicProperties properties) {
+        Map<String, Object> amqp = properties.getHeaders();
+        Object count = amqp == null ? null : amqp.get(DELIVERY_COUNT);
+        return count instanceof Number n ? n.intValue() : -1;
+    }
+
+    private static String outboundName(String name) {
+        String mapped = OUTBOUND_NAMES.get(name);
+        if (mapped != null) {
+            return mapped;
+        }
+        return name.startsWith(Envelope.PREFIX) ? CLOUD_EVENTS_PREFIX + name.substring(Envelope.PREFIX.length()) : name;
+    }
+
+    private static String inboundName(String name) {
+        String mapped = INBOUND_NAMES.get(name);
+        if (mapped != null) {
+            return mapped;
+        }
+        if (name.startsWith(CLOUD_EVENTS_PREFIX)) {
+            return Envelope.PREFIX + name.substring(CLOUD_EVENTS_PREFIX.length());
+        }
+        if (name.startsWith(CLOUD_EVENTS_COLON_PREFIX)) {
+            return Envelope.PREFIX + name.substring(CLOUD_EVENTS_COLON_PREFIX.length());
+        }
+        return name;
+    }
+
+    private static boolean isBrokerHeader(String name) {
+        if (!name.startsWith("x-")) {
+            return false;
+        }
+        for (String prefix : BROKER_HEADER_PREFIXES) {
+            if (name.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String text(Object value) {
+        if (value instanceof LongString s) {
+            return s.toString();
+        }
+        if (value instanceof byte[] bytes) {
+            return new String(bytes, StandardCharsets.UTF_8);
+        }
+        if (value instanceof Date date) {
+            return Instant.ofEpochMilli(date.getTime()).toString();
+        }
+        return String.valueOf(value);
+    }
+
+    private static Date wholeSeconds(String rfc3339) {
+        try {
+            return new Date(Instant.parse(rfc3339).getEpochSecond() * 1000);
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+    }
+}

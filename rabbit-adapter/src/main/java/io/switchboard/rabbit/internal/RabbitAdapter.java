@@ -1,0 +1,328 @@
+package io.switchboard.rabbit.internal;
+
+import com.rabbitmq.client.AuthenticationFailureException;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.impl.recovery.RecordedBinding;
+import com.rabbitmq.client.impl.recovery.RecordedConsumer;
+import com.rabbitmq.client.impl.recovery.RecordedExchange;
+import com.rabbitmq.client.impl.recovery.RecordedQueue;
+import com.rabbitmq.client.impl.recovery.TopologyRecoveryFilter;
+import io.switchboard.ConfigurationException;
+import io.switchboard.SwitchboardClosedException;
+import io.switchboard.SwitchboardException;
+import io.switchboard.spi.BrokerAdapter;
+import io.switchboard.spi.BrokerConfig;
+import io.switchboard.spi.Capabilities;
+import io.switchboard.spi.ConsumerSpec;
+import io.switchboard.spi.DestinationNameRule;
+import io.switchboard.spi.Provisioner;
+import io.switchboard.spi.PublisherSpec;
+import io.switchboard.spi.RawConsumer;
+import io.switchboard.spi.RawPublisher;
+import java.io.IOException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One RabbitMQ broker instance: two auto-recovering connections opened on first use (one for
+ * publishing, one for consuming and administration, so that the broker's flow control on
+ * publishers never stalls consumers), the partition counts of the destinations it provisioned,
+ * and an event thread for connection loss and recovery work that must not run on amqp-client's
+ * own threads.
+ */
+public final class RabbitAdapter implements BrokerAdapter {
+
+    /** The adapter id. */
+    public static final String ID = "rabbitmq";
+
+    private static final Logger log = LoggerFactory.getLogger(RabbitAdapter.class);
+    private static final int MAX_NAME = 200;
+
+    private final RabbitSettings settings;
+    private final Capabilities capabilities;
+    private final ConnectionFactory factory;
+    private final ExecutorService events;
+    private final ConcurrentHashMap<String, Integer> partitions = new ConcurrentHashMap<>();
+    private final RabbitProvisioner provisioner;
+    private final Object connecting = new Object();
+    private volatile Connection publishConnection;
+    private volatile Connection consumeConnection;
+    private volatile boolean closing;
+    /** Why the broker blocks publishing (a memory or disk alarm), or null. */
+    private volatile String publishingBlocked;
+
+    /** Reads the configuration; connects on first use. */
+    public RabbitAdapter(BrokerConfig config) {
+        this.settings = new RabbitSettings(config);
+        this.capabilities = Capabilities.builder(ID)
+                .orderingPerKey(true)
+                .broadcast(true)
+                .maxMessageSize(settings.maxMessageSize)
+                .destinationNames(DestinationNameRule.of("[a-zA-Z0-9._-]+", MAX_NAME,
+                        "letters, digits, '.', '_' and '-', at most " + MAX_NAME + " characters (queue names derived "
+                                + "from it must fit RabbitMQ's 255 bytes)", Set.of(), Set.of("amq.")))
+                .build();
+        this.factory = connectionFactory(settings, config.instanceName());
+        this.events = Executors.newSingleThreadExecutor(daemon("switchboard-rabbit-events-" + config.instanceName()));
+        this.provisioner = new RabbitProvisioner(this, settings);
+    }
+
+    private static ConnectionFactory connectionFactory(RabbitSettings settings, String instance) {
+        ConnectionFactory factory = new ConnectionFactory();
+        try {
+            factory.setUri(settings.uri);
+        } catch (Exception e) {
+            throw new ConfigurationException("Broker instance '" + instance + "' (rabbitmq): property 'rabbitmq.uri' is '"
+                    + settings.printableUri() + "' but must be a valid AMQP URI (amqp://user:password@host:5672/vhost): "
+                    + e.getMessage(), e);
+        }
+        if (factory.getVirtualHost().isEmpty()) {
+            factory.setVirtualHost("/"); // "amqp://host/" names the empty vhost, which RabbitMQ cannot have: mean "/"
+        }
+        factory.setAutomaticRecoveryEnabled(true);
+        factory.setTopologyRecoveryEnabled(true);
+        factory.setNetworkRecoveryInterval(settings.recoveryInterval.toMillis());
+        factory.setTopologyRecoveryFilter(new LiveChannelsOnly());
+        factory.setThreadFactory(daemon("switchboard-rabbit-" + instance));
+        return factory;
+    }
+
+    private static ThreadFactory daemon(String prefix) {
+        AtomicInteger count = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public Capabilities capabilities() {
+        return capabilities;
+    }
+
+    @Override
+    public RawPublisher createPublisher(PublisherSpec spec) {
+        ensureOpen(spec.destination());
+        return new RabbitPublisher(this, spec, settings.with(spec.properties()));
+    }
+
+    @Override
+    public RawConsumer createConsumer(ConsumerSpec spec) {
+        ensureOpen(spec.destination());
+        return new RabbitConsumer(this, spec, settings.with(spec.properties()));
+    }
+
+    @Override
+    public Provisioner provisioner() {
+        return provisioner;
+    }
+
+    RabbitProvisioner topology() {
+        return provisioner;
+    }
+
+    /** Partitions of a destination: as provisioned through this adapter, else {@code switchboard.partitions}. */
+    int partitions(String destination) {
+        Integer known = partitions.get(destination);
+        return known != null ? known : partitions.computeIfAbsent(destination, d -> settings.defaultPartitions());
+    }
+
+    /** Records the partition count of a destination provisioned here; a known count is kept. */
+    int rememberPartitions(String destination, int count) {
+        return partitions.putIfAbsent(destination, count) == null ? count : partitions.get(destination);
+    }
+
+    void forgetPartitions(String destination) {
+        partitions.remove(destination);
+    }
+
+    /** The dead-letter destination of a destination, or null when it is one itself. */
+    String deadLetterExchangeOf(String destination) {
+        return isDeadLetterDestination(destination) ? null : capabilities.deadLetterDestination(destination);
+    }
+
+    boolean isDeadLetterDestination(String destination) {
+        return destination.endsWith(".dlq");
+    }
+
+    Connection publishConnection() {
+        Connection connection = publishConnection;
+        return connection != null ? connection : connect(true);
+    }
+
+    Connection consumeConnection() {
+        Connection connection = consumeConnection;
+        return connection != null ? connection : connect(false);
+    }
+
+    private Connection connect(boolean publishing) {
+        synchronized (connecting) {
+            ensureOpen("(connection)");
+            Connection existing = publishing ? publishConnection : consumeConnection;
+            if (existing != null) {
+                return existing;
+            }
+            String name = settings.connectionName + (publishing ? "-publish" : "-consume");
+            Connection connection;
+            try {
+                connection = factory.newConnection(name);
+            } catch (AuthenticationFailureException e) {
+                throw new SwitchboardException("RabbitMQ at " + printableUri() + " refused the user: " + e.getMessage()
+                        + ". Fix user and password in property rabbitmq.uri", e);
+            } catch (IOException | TimeoutException e) {
+                throw new SwitchboardException("Cannot connect to RabbitMQ at " + printableUri() + " (property rabbitmq.uri): "
+                        + AmqpErrors.describe(e) + ". Is the server running? Start it (rabbitmq-server -detached on this "
+                        + "machine's Debian package) or point rabbitmq.uri at a running server", e);
+            }
+            log.info("Connected to RabbitMQ at {} as '{}'", printableUri(), name);
+            if (publishing) {
+                connection.addBlockedListener(reason -> {
+                    publishingBlocked = reason;
+                    log.warn("RabbitMQ at {} blocks publishers: {}", printableUri(), reason);
+                }, () -> {
+                    publishingBlocked = null;
+                    log.info("RabbitMQ at {} accepts publishers again", printableUri());
+                });
+                publishConnection = connection;
+            } else {
+                consumeConnection = connection;
+            }
+            return connection;
+        }
+    }
+
+    /** Runs an administrative call on a short-lived channel of the consuming connection. */
+    <T> T withChannel(String what, ChannelCall<T> call) {
+        Channel channel = null;
+        try {
+            channel = consumeConnection().createChannel();
+            return call.apply(channel);
+        } catch (IOException e) {
+            throw new SwitchboardException("RabbitMQ at " + printableUri() + " refused to " + what + ": "
+                    + AmqpErrors.describe(e) + AmqpErrors.hint(e), e);
+        } finally {
+            closeQuietly(channel);
+        }
+    }
+
+    static void closeQuietly(Channel channel) {
+        if (channel != null && channel.isOpen()) {
+            try {
+                channel.close();
+            } catch (IOException | TimeoutException | RuntimeException e) {
+                log.debug("Closing channel {}: {}", channel.getChannelNumber(), e.toString());
+            }
+        }
+    }
+
+    /** Runs connection-loss and recovery work off amqp-client's threads (inline once the adapter is closed). */
+    void onEventThread(Runnable work) {
+        try {
+            events.execute(work);
+        } catch (RejectedExecutionException e) {
+            work.run();
+        }
+    }
+
+    /** Why the broker currently blocks publishing (a resource alarm), or null. */
+    String publishingBlocked() {
+        return publishingBlocked;
+    }
+
+    boolean isClosing() {
+        return closing;
+    }
+
+    String printableUri() {
+        return settings.printableUri();
+    }
+
+    SwitchboardClosedException closedError(String destination) {
+        return new SwitchboardClosedException("The RabbitMQ client for '" + destination + "' is closed; create a new "
+                + "publisher or subscription from an open Switchboard");
+    }
+
+    private void ensureOpen(String destination) {
+        if (closing) {
+            throw closedError(destination);
+        }
+    }
+
+    /** Closes both connections and the event thread. Idempotent. */
+    @Override
+    public void close() {
+        if (closing) {
+            return;
+        }
+        closing = true;
+        synchronized (connecting) {
+            closeQuietly(publishConnection);
+            closeQuietly(consumeConnection);
+        }
+        events.shutdown();
+    }
+
+    private static void closeQuietly(Connection connection) {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (IOException | RuntimeException e) {
+                log.debug("Closing connection {}: {}", connection.getClientProvidedName(), e.toString());
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RabbitAdapter[" + printableUri() + "]";
+    }
+
+    /**
+     * Recovers only the topology declared on channels still in use (consumers, their broadcast
+     * queues and bindings). What the provisioner declared on its short-lived channels is durable and
+     * outlives a connection loss; re-declaring it through a closed channel would only log errors.
+     */
+    private static final class LiveChannelsOnly implements TopologyRecoveryFilter {
+        @Override
+        public boolean filterExchange(RecordedExchange exchange) {
+            return exchange.getChannel().isOpen();
+        }
+
+        @Override
+        public boolean filterQueue(RecordedQueue queue) {
+            return queue.getChannel().isOpen();
+        }
+
+        @Override
+        public boolean filterBinding(RecordedBinding binding) {
+            return binding.getChannel().isOpen();
+        }
+
+        @Override
+        public boolean filterConsumer(RecordedConsumer consumer) {
+            return consumer.getChannel().isOpen();
+        }
+    }
+
+    /** An administrative call on a channel. */
+    @FunctionalInterface
+    interface ChannelCall<T> {
+        T apply(Channel channel) throws IOException;
+    }
+}

@@ -1,0 +1,6 @@
+/**
+ * Implementation of the RabbitMQ adapter: publishers with asynchronous confirms and resend after
+ * recovery, consumers with manual acks, the topology (exchanges, group and partition queues) and
+ * the envelope's mapping to AMQP headers. Not a public API.
+ */
+package io.switchboard.rabbit.internal;

@@ -1,0 +1,277 @@
+package io.switchboard.testkit.rabbit;
+
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.security.GeneralSecurityException;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The test-side handle on the RabbitMQ server that runs on this machine (tests never start or
+ * embed RabbitMQ: it is the real server, as in production).
+ *
+ * <p>The address comes from the environment variable {@value #URI_ENV}, else
+ * {@value #DEFAULT_URI}. A test calls {@link #require()} first: when the server is not there the
+ * test <em>fails</em> (it never skips) with a message that names the URI and the command that
+ * starts the server. The password of the URI never appears in a message or in {@link #toString()}.
+ *
+ * <p>{@link #scratch(String)} gives unique exchange and queue names and deletes them afterwards;
+ * {@link #closeConnectionsNamed(String)} and {@link #closeAllConnections(String)} force the server
+ * to drop connections, for recovery tests. Those two and the sweep of leftover names use
+ * {@code rabbitmqctl}, because the management HTTP API is not enabled on this server.
+ */
+public final class RabbitMqServer {
+
+  /** Environment variable that overrides the server URI. */
+  public static final String URI_ENV = "SWITCHBOARD_RABBIT_URI";
+  /** URI used when {@value #URI_ENV} is not set (an empty path means the default vhost "/"). */
+  public static final String DEFAULT_URI = "amqp://guest:guest@127.0.0.1:5672/";
+  /** The command that starts the local server; the port opens 11-20 s later. */
+  public static final String START_COMMAND = "rabbitmq-server -detached";
+
+  private static final int PROBE_TIMEOUT_MILLIS = 2_000;
+  private static final Pattern CONNECTION_LINE =
+      Pattern.compile("^(\\S+)\\t.*\\{\"connection_name\",\"([^\"]*)\"}");
+
+  private final URI uri;
+  private final String source;
+  private volatile boolean verified;
+
+  private RabbitMqServer(URI uri, String source) {
+    this.uri = uri;
+    this.source = source;
+  }
+
+  /** The server named by {@value #URI_ENV}, else the local default {@value #DEFAULT_URI}. */
+  public static RabbitMqServer local() {
+    String fromEnv = System.getenv(URI_ENV);
+    if (fromEnv == null || fromEnv.isBlank()) {
+      return at(DEFAULT_URI, "default");
+    }
+    return at(fromEnv.strip(), "from " + URI_ENV);
+  }
+
+  /** The server at {@code amqpUri} ({@code amqp://user:password@host:port/vhost}). */
+  public static RabbitMqServer at(String amqpUri) {
+    return at(amqpUri, "given");
+  }
+
+  private static RabbitMqServer at(String amqpUri, String source) {
+    URI parsed;
+    try {
+      parsed = new URI(amqpUri);
+    } catch (URISyntaxException e) {
+      throw new IllegalArgumentException("RabbitMQ URI (" + source + ") is not a valid URI: "
+          + e.getReason() + "; expected amqp://user:password@host:5672/vhost", e);
+    }
+    String scheme = parsed.getScheme() == null ? "" : parsed.getScheme().toLowerCase(Locale.ROOT);
+    if (!scheme.equals("amqp") && !scheme.equals("amqps") || parsed.getHost() == null) {
+      throw new IllegalArgumentException("RabbitMQ URI (" + source + ") must look like "
+          + "amqp://user:password@host:5672/vhost but was " + redact(parsed));
+    }
+    return new RabbitMqServer(parsed, source);
+  }
+
+  /** The URI with its password replaced by {@code ***}: safe for logs and messages. */
+  public String redactedUri() {
+    return redact(uri);
+  }
+
+  /** Host name or address of the server. */
+  public String host() {
+    return uri.getHost();
+  }
+
+  /** AMQP port of the server. */
+  public int port() {
+    if (uri.getPort() > 0) {
+      return uri.getPort();
+    }
+    return "amqps".equalsIgnoreCase(uri.getScheme()) ? 5671 : 5672;
+  }
+
+  /** The virtual host; an empty URI path means the default vhost {@code /}. */
+  public String virtualHost() {
+    String path = uri.getPath();
+    return path == null || path.isEmpty() || path.equals("/") ? "/" : path.substring(1);
+  }
+
+  /**
+   * The full URI, password included, for handing to the adapter under test. Never log it: use
+   * {@link #redactedUri()} for that.
+   */
+  public String uriWithCredentials() {
+    return uri.toString();
+  }
+
+  /**
+   * Fails unless the server accepts an AMQP connection. The message names the URI (without its
+   * password) and how to start the server: {@value #START_COMMAND}.
+   *
+   * @return this server, for chaining
+   * @throws IllegalStateException when the port is closed or the connection is refused
+   */
+  public RabbitMqServer require() {
+    if (verified) {
+      return this;
+    }
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress(host(), port()), PROBE_TIMEOUT_MILLIS);
+    } catch (IOException e) {
+      throw new IllegalStateException("RabbitMQ is not reachable at " + redactedUri() + " (" + source
+          + "): " + e.getMessage() + ". Start the local server with `" + START_COMMAND
+          + "` (the port opens after 11-20 s; .ci/rabbitmq-up.sh does it and waits), or point "
+          + URI_ENV + " at a running server.", e);
+    }
+    try (Connection ignored = connect("switchboard-testkit-probe")) {
+      verified = true;
+      return this;
+    } catch (IOException | TimeoutException e) {
+      throw new IllegalStateException("RabbitMQ at " + redactedUri() + " (" + source
+          + ") accepts TCP but refused the AMQP connection: " + e
+          + ". Check user, password and vhost in the URI (set " + URI_ENV + "), or restart the server"
+          + " with `rabbitmqctl stop` then `" + START_COMMAND + "`.", e);
+    }
+  }
+
+  /**
+   * A connection factory for this server with automatic connection and topology recovery on and
+   * a short recovery interval, for tests that use a plain amqp-client next to Switchboard.
+   */
+  public ConnectionFactory connectionFactory() {
+    ConnectionFactory factory = new ConnectionFactory();
+    try {
+      factory.setUri(uri);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("Cannot set up TLS for " + redactedUri() + ": " + e.getMessage(), e);
+    }
+    factory.setVirtualHost(virtualHost());
+    factory.setAutomaticRecoveryEnabled(true);
+    factory.setTopologyRecoveryEnabled(true);
+    factory.setNetworkRecoveryInterval(500L);
+    factory.setConnectionTimeout(PROBE_TIMEOUT_MILLIS * 5);
+    return factory;
+  }
+
+  /**
+   * Opens a plain amqp-client connection; {@code connectionName} shows in {@code rabbitmqctl
+   * list_connections} and is what {@link #closeConnectionsNamed(String)} matches.
+   */
+  public Connection connect(String connectionName) throws IOException, TimeoutException {
+    return connectionFactory().newConnection(connectionName);
+  }
+
+  /** Unique names for one test (or test class) and the deletion of what it created. */
+  public RabbitScratch scratch(String testName) {
+    return new RabbitScratch(this, testName);
+  }
+
+  /**
+   * Makes the server close every connection whose client-provided name starts with
+   * {@code namePrefix}, as a network failure would (the clients see a connection-forced close and
+   * recover). Uses {@code rabbitmqctl}, so it works only for a server on this machine.
+   *
+   * @return how many connections were closed
+   */
+  public int closeConnectionsNamed(String namePrefix) {
+    requireLocal("close connections");
+    int closed = 0;
+    for (String line : Rabbitmqctl.run("list_connections", "pid", "client_properties")) {
+      Matcher matcher = CONNECTION_LINE.matcher(line);
+      if (matcher.find() && matcher.group(2).startsWith(namePrefix)) {
+        Rabbitmqctl.run("close_connection", matcher.group(1), "switchboard test: forced close");
+        closed++;
+      }
+    }
+    return closed;
+  }
+
+  /** Makes the server close every client connection on this vhost ({@code rabbitmqctl}). */
+  public void closeAllConnections(String reason) {
+    requireLocal("close connections");
+    Rabbitmqctl.run("close_all_connections", "-p", virtualHost(), reason);
+  }
+
+  /**
+   * Deletes every queue and exchange of this vhost whose name starts with one of the prefixes
+   * (listed with {@code rabbitmqctl}, deleted over AMQP). For sweeping what tests created under
+   * names they do not all know, such as queues an adapter derived from a destination.
+   *
+   * @return how many queues and exchanges were deleted
+   */
+  public int deleteNamesStartingWith(Collection<String> prefixes) throws IOException, TimeoutException {
+    requireLocal("list queues");
+    List<String> queues = listQueues().stream().filter(n -> startsWithAny(n, prefixes)).toList();
+    List<String> exchanges = listExchanges().stream().filter(n -> startsWithAny(n, prefixes)).toList();
+    if (queues.isEmpty() && exchanges.isEmpty()) {
+      return 0;
+    }
+    try (Connection connection = connect("switchboard-testkit-cleanup")) {
+      Channel channel = connection.createChannel();
+      for (String queue : queues) {
+        channel.queueDelete(queue);
+      }
+      for (String exchange : exchanges) {
+        channel.exchangeDelete(exchange);
+      }
+    }
+    return queues.size() + exchanges.size();
+  }
+
+  private static boolean startsWithAny(String name, Collection<String> prefixes) {
+    return prefixes.stream().anyMatch(name::startsWith);
+  }
+
+  /** Names of the queues on this vhost ({@code rabbitmqctl}, local server only). */
+  List<String> listQueues() {
+    return Rabbitmqctl.run("list_queues", "-p", virtualHost(), "name");
+  }
+
+  /** Names of the exchanges on this vhost ({@code rabbitmqctl}, local server only). */
+  List<String> listExchanges() {
+    return Rabbitmqctl.run("list_exchanges", "-p", virtualHost(), "name");
+  }
+
+  /** True when the server runs on this machine, so {@code rabbitmqctl} reaches it. */
+  public boolean isLocal() {
+    try {
+      InetAddress address = InetAddress.getByName(host());
+      return address.isLoopbackAddress() || address.isAnyLocalAddress();
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private void requireLocal(String what) {
+    if (!isLocal()) {
+      throw new IllegalStateException("Cannot " + what + " on " + redactedUri()
+          + ": rabbitmqctl reaches only a server on this machine; unset " + URI_ENV
+          + " to use the local server.");
+    }
+  }
+
+  private static String redact(URI uri) {
+    String userInfo = uri.getRawUserInfo();
+    if (userInfo == null || !userInfo.contains(":")) {
+      return uri.toString();
+    }
+    String user = userInfo.substring(0, userInfo.indexOf(':'));
+    return uri.toString().replace(userInfo + "@", user + ":***@");
+  }
+
+  @Override
+  public String toString() {
+    return "RabbitMqServer[" + redactedUri() + ", " + source + "]";
+  }
+}
