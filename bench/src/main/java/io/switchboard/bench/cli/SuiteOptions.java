@@ -1,0 +1,40 @@
+package io.switchboard.bench.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/** The options every suite-running command shares. */
+final class SuiteOptions {
+
+    @Option(names = "--brokers", split = ",", paramLabel = "ID",
+            description = "Brokers to include: kafka, rabbitmq, rocketmq, memory (default: each workload's own list).")
+    List<String> brokers = new ArrayList<>();
+
+    @Option(names = "--kafka-bootstrap", paramLabel = "HOST:PORT",
+            description = "An external Kafka cluster (default: a single-node broker started in-process).")
+    String kafkaBootstrap;
+
+    @Option(names = "--rabbit-uri", paramLabel = "URI",
+            description = "RabbitMQ's AMQP URI (default: amqp://guest:guest@127.0.0.1:5672/).")
+    String rabbitUri;
+
+    @Option(names = "--rocketmq-namesrv", paramLabel = "HOST:PORT",
+            description = "An external RocketMQ name server (default: name server and broker started in-process).")
+    String rocketMqNameServer;
+
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "Where to write results.csv, results.json and report.html (default: bench-results/<time>).")
+    Path out;
+
+    @Option(names = "--full", description = "Run each workload's full grid (fullGrid) instead of the shortened one.")
+    boolean full;
+
+    @Option(names = "--time-scale", paramLabel = "FACTOR", defaultValue = "1.0",
+            description = "Multiply every warm-up and duration by this (message counts stay); default ${DEFAULT-VALUE}.")
+    double timeScale;
+
+    @Option(names = "--no-progress", description = "No progress bar; one line per finished run instead.")
+    boolean noProgress;
+}

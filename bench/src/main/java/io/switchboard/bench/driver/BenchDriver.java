@@ -1,0 +1,44 @@
+package io.switchboard.bench.driver;
+
+/**
+ * One way of talking to one broker: through Switchboard ({@code sdk}) or through the broker's own
+ * client ({@code native}). A driver lives for one run of one workload; the harness creates the
+ * topics, then the consumers (waiting until each is ready), then the producers, and closes it all
+ * at the end. Methods other than the producers' and listeners' are called from one thread.
+ */
+public interface BenchDriver extends AutoCloseable {
+
+    /** The mode name for SDK drivers. */
+    String SDK = "sdk";
+    /** The mode name for native-client drivers. */
+    String NATIVE = "native";
+
+    /** The broker id: {@code kafka}, {@code rabbitmq}, {@code rocketmq} or {@code memory}. */
+    String broker();
+
+    /** {@link #SDK} or {@link #NATIVE}. */
+    String mode();
+
+    /** Creates a topic and waits until the broker has it. */
+    void createTopic(String topic, int partitions) throws Exception;
+
+    /** A producer for one topic, used by one sender thread at a time. */
+    BenchProducer createProducer(String topic) throws Exception;
+
+    /**
+     * Starts a consumer and returns once it is ready to receive what is published afterwards.
+     *
+     * @param subscription the subscription (consumer group) name; consumers of one subscription compete
+     * @param index this consumer's index within the subscription, from 0
+     * @param consumers how many consumers the subscription has
+     */
+    AutoCloseable createConsumer(String topic, String subscription, int index, int consumers, ReceiveListener listener)
+            throws Exception;
+
+    /** Deletes a topic and what was created for its subscriptions; best effort. */
+    void deleteTopic(String topic) throws Exception;
+
+    /** Closes clients still open. */
+    @Override
+    void close();
+}

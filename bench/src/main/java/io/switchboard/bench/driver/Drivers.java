@@ -1,0 +1,38 @@
+package io.switchboard.bench.driver;
+
+import io.switchboard.bench.workload.Workload;
+import java.util.List;
+
+/** Creates the driver for a broker and mode. */
+public final class Drivers {
+
+    private Drivers() {}
+
+    /** The modes a broker runs in: the SDK, and the native client where there is one. */
+    public static List<String> modes(String broker) {
+        return broker.equals("memory") ? List.of(BenchDriver.SDK) : List.of(BenchDriver.SDK, BenchDriver.NATIVE);
+    }
+
+    /**
+     * Connects a driver for one run.
+     *
+     * @param runId unique per run: client ids and in-memory broker names derive from it
+     */
+    public static BenchDriver create(String broker, String mode, Workload workload, BrokerEndpoints endpoints, String runId)
+            throws Exception {
+        if (endpoints.of(broker) == null) {
+            throw new IllegalStateException("Broker '" + broker + "' is not available in this run");
+        }
+        if (mode.equals(BenchDriver.SDK)) {
+            return new SdkDriver(broker, endpoints, workload.propertiesFor(broker), workload.delivery(),
+                    workload.consumerPrefetch(), runId);
+        }
+        return switch (broker) {
+            case "kafka" -> new KafkaNativeDriver(endpoints.kafkaBootstrap(), workload, runId);
+            case "rabbitmq" -> new RabbitNativeDriver(endpoints.rabbitUri(), workload, runId);
+            case "rocketmq" -> new RocketMqNativeDriver(endpoints.rocketMqNameServer(), workload, runId);
+            default -> throw new IllegalArgumentException("Broker '" + broker + "' has no native driver; run it with mode "
+                    + BenchDriver.SDK + " only");
+        };
+    }
+}

@@ -1,0 +1,221 @@
+package io.switchboard.bench.driver;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.BuiltinExchangeType;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.DefaultConsumer;
+import com.rabbitmq.client.Envelope;
+import io.switchboard.Delivery;
+import io.switchboard.bench.workload.Workload;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentNavigableMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * RabbitMQ through plain amqp-client, set up as the Switchboard adapter sets up its own: a durable
+ * exchange per topic, one durable queue per subscription (per subscription and partition when a
+ * topic has several partitions, routed by key hash, round robin without a key); at-least-once
+ * publishes persistent messages with asynchronous publisher confirms (at most
+ * {@code max-outstanding-confirms}, default 1,000, unconfirmed per producer) and acknowledges each
+ * message after it was handled, with a prefetch of {@code consumerPrefetch}; at-most-once publishes
+ * transient messages without confirms and consumes with auto-ack. Each consumer of a subscription
+ * consumes every queue of it. The send time travels as a long header.
+ *
+ * <p>Workload properties (the adapter's names): {@code lazy}, {@code max-length}, {@code overflow},
+ * {@code queue-type}, {@code max-outstanding-confirms}.
+ */
+final class RabbitNativeDriver extends NativeDriver {
+
+    static final String TIMESTAMP_HEADER = "bench_ts";
+
+    private final Workload workload;
+    private final Map<String, String> props;
+    private final boolean confirms;
+    private final Connection publishConnection;
+    private final Connection consumeConnection;
+    private final Map<String, Integer> partitions = new ConcurrentHashMap<>();
+    private final List<String> declaredQueues = new ArrayList<>();
+
+    RabbitNativeDriver(String uri, Workload workload, String runId) throws Exception {
+        super("rabbitmq");
+        this.workload = workload;
+        this.props = workload.propertiesFor("rabbitmq");
+        this.confirms = workload.delivery() != Delivery.AT_MOST_ONCE;
+        ConnectionFactory factory = new ConnectionFactory();
+        factory.setUri(uri);
+        this.publishConnection = factory.newConnection("bench-native-" + runId + "-publish");
+        this.consumeConnection = factory.newConnection("bench-native-" + runId + "-consume");
+    }
+
+
+    @Override
+    public void createTopic(String topic, int partitionCount) throws Exception {
+        try (Channel channel = publishConnection.createChannel()) {
+            channel.exchangeDeclare(topic, BuiltinExchangeType.DIRECT, true);
+        }
+        partitions.put(topic, partitionCount);
+    }
+
+    @Override
+    public BenchProducer createProducer(String topic) throws Exception {
+        Channel channel = publishConnection.createChannel();
+        int count = partitions.getOrDefault(topic, 1);
+        if (!confirms) {
+            return new RabbitProducer(channel, topic, count, null);
+        }
+        channel.confirmSelect();
+        ConcurrentNavigableMap<Long, BenchProducer.SendCallback> pending = new ConcurrentSkipListMap<>();
+        channel.addConfirmListener((tag, multiple) -> settle(pending, tag, multiple, null),
+                (tag, multiple) -> settle(pending, tag, multiple, new IOException("nacked by RabbitMQ")));
+        return new RabbitProducer(channel, topic, count, pending);
+    }
+
+    private static void settle(ConcurrentNavigableMap<Long, BenchProducer.SendCallback> pending, long tag, boolean multiple,
+            Throwable error) {
+        if (multiple) {
+            ConcurrentNavigableMap<Long, BenchProducer.SendCallback> done = pending.headMap(tag, true);
+            done.values().forEach(cb -> cb.done(error));
+            done.clear();
+        } else {
+            BenchProducer.SendCallback cb = pending.remove(tag);
+            if (cb != null) {
+                cb.done(error);
+            }
+        }
+    }
+
+    @Override
+    public AutoCloseable createConsumer(String topic, String subscription, int index, int consumers, ReceiveListener listener)
+            throws Exception {
+        int count = partitions.getOrDefault(topic, 1);
+        Channel channel = consumeConnection.createChannel();
+        boolean autoAck = !confirms;
+        if (!autoAck) {
+            channel.basicQos(Math.max(1, workload.consumerPrefetch() / count));
+        }
+        for (int p = 0; p < count; p++) {
+            String queue = count == 1 ? topic + "." + subscription : topic + "." + subscription + "." + p;
+            channel.queueDeclare(queue, true, false, false, queueArguments());
+            channel.queueBind(queue, topic, Integer.toString(p));
+            synchronized (declaredQueues) {
+                declaredQueues.add(queue);
+            }
+            channel.basicConsume(queue, autoAck, new DefaultConsumer(channel) {
+                @Override
+                public void handleDelivery(String tag, Envelope envelope, AMQP.BasicProperties properties, byte[] body)
+                        throws IOException {
+                    Object ts = properties.getHeaders().get(TIMESTAMP_HEADER);
+                    listener.received(((Number) ts).longValue(), body.length);
+                    if (!autoAck) {
+                        getChannel().basicAck(envelope.getDeliveryTag(), false);
+                    }
+                }
+            });
+        }
+        return channel::close;
+    }
+
+    private Map<String, Object> queueArguments() {
+        Map<String, Object> args = new HashMap<>();
+        args.put("x-queue-type", props.getOrDefault("queue-type", "classic"));
+        if (Boolean.parseBoolean(props.getOrDefault("lazy", "false"))) {
+            args.put("x-queue-mode", "lazy");
+        }
+        long maxLength = Long.parseLong(props.getOrDefault("max-length", "0"));
+        if (maxLength > 0) {
+            args.put("x-max-length", maxLength);
+            args.put("x-overflow", props.getOrDefault("overflow", "drop-head"));
+        }
+        return args;
+    }
+
+    @Override
+    public void deleteTopic(String topic) throws Exception {
+        try (Channel channel = publishConnection.createChannel()) {
+            synchronized (declaredQueues) {
+                for (String queue : declaredQueues) {
+                    if (queue.startsWith(topic + ".")) {
+                        channel.queueDelete(queue);
+                    }
+                }
+            }
+            channel.exchangeDelete(topic);
+        }
+    }
+
+    @Override
+    public void close() {
+        for (Connection c : List.of(publishConnection, consumeConnection)) {
+            try {
+                c.close();
+            } catch (IOException | RuntimeException e) {
+                // already closed
+            }
+        }
+    }
+
+    /** One producer: its own channel, confirms tracked by sequence number. */
+    private final class RabbitProducer implements BenchProducer {
+        private final Channel channel;
+        private final String topic;
+        private final int partitionCount;
+        private final ConcurrentNavigableMap<Long, SendCallback> pending;
+        private final java.util.concurrent.Semaphore window;
+        private int roundRobin;
+
+        RabbitProducer(Channel channel, String topic, int partitionCount, ConcurrentNavigableMap<Long, SendCallback> pending) {
+            this.channel = channel;
+            this.topic = topic;
+            this.partitionCount = partitionCount;
+            this.pending = pending;
+            this.window = new java.util.concurrent.Semaphore(Integer.parseInt(props.getOrDefault("max-outstanding-confirms", "1000")));
+        }
+
+        @Override
+        public void send(String key, byte[] payload, long sendMicros, SendCallback callback) {
+            int partition = key == null ? Math.floorMod(roundRobin++, partitionCount) : (key.hashCode() & 0x7fffffff) % partitionCount;
+            AMQP.BasicProperties properties = new AMQP.BasicProperties.Builder()
+                    .deliveryMode(confirms ? 2 : 1)
+                    .headers(Map.of(TIMESTAMP_HEADER, sendMicros))
+                    .build();
+            try {
+                if (pending != null) {
+                    window.acquire();
+                    long tag = channel.getNextPublishSeqNo();
+                    pending.put(tag, error -> {
+                        window.release();
+                        callback.done(error);
+                    });
+                }
+                channel.basicPublish(topic, Integer.toString(partition), properties, payload);
+                if (pending == null) {
+                    callback.done(null);
+                }
+            } catch (IOException | RuntimeException e) {
+                callback.done(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                callback.done(e);
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                if (pending != null) {
+                    channel.waitForConfirms(30_000);
+                }
+                channel.close();
+            } catch (Exception e) {
+                // the connection closes with the driver anyway
+            }
+        }
+    }
+}

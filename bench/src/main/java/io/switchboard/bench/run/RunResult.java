@@ -1,0 +1,57 @@
+package io.switchboard.bench.run;
+
+import io.switchboard.bench.measure.Percentiles;
+import io.switchboard.bench.workload.Workload;
+import java.util.List;
+
+/**
+ * The outcome of one workload (one grid point) on one broker in one mode. Figures cover the
+ * measured phase only; the warm-up is excluded.
+ *
+ * @param workload the workload as run (time scale applied)
+ * @param broker the broker id
+ * @param mode {@code sdk} or {@code native}
+ * @param sent messages sent while measuring
+ * @param acked of those, acknowledged by the broker
+ * @param failed of those, failed
+ * @param received messages received while measuring (each subscription counts its own copy)
+ * @param expected copies that should have been received: acknowledged × subscriptions per topic
+ * @param publishRate acknowledged messages per second
+ * @param consumeRate received messages per second
+ * @param endToEnd latency from the intended send time to the consumer, ms
+ * @param publishLatency latency from the actual send to the broker's acknowledgement, ms
+ * @param publishDelay how late sends left against the schedule (scheduling slip), ms
+ * @param publishCv coefficient of variation of the per-second publish rate
+ * @param consumeCv coefficient of variation of the per-second consume rate
+ * @param samples throughput and p99 over time, warm-up included
+ * @param error why the run failed, or null
+ */
+public record RunResult(
+        Workload workload, String broker, String mode,
+        long sent, long acked, long failed, long received, long expected,
+        double publishRate, double consumeRate,
+        Percentiles endToEnd, Percentiles publishLatency, Percentiles publishDelay,
+        double publishCv, double consumeCv,
+        List<Sample> samples, String error) {
+
+    /** Copies the samples. */
+    public RunResult {
+        samples = List.copyOf(samples);
+    }
+
+    /** A run that could not be carried out. */
+    public static RunResult failed(Workload workload, String broker, String mode, String error) {
+        return new RunResult(workload, broker, mode, 0, 0, 0, 0, 0, 0, 0, Percentiles.EMPTY, Percentiles.EMPTY,
+                Percentiles.EMPTY, 0, 0, List.of(), error);
+    }
+
+    /** Copies expected but not received (never negative; duplicates do not offset losses elsewhere). */
+    public long lost() {
+        return Math.max(0, expected - received);
+    }
+
+    /** True when the run completed. */
+    public boolean ok() {
+        return error == null;
+    }
+}

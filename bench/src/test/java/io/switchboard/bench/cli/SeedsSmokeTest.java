@@ -1,0 +1,71 @@
+package io.switchboard.bench.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.switchboard.bench.workload.Workload;
+import io.switchboard.bench.workload.WorkloadParser;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SeedsSmokeTest {
+
+    @Test
+    @DisplayName("every seed workload in the jar parses, shortened and full")
+    void seedsParse() {
+        assertThat(Seeds.files()).isNotEmpty();
+        for (String file : Seeds.files()) {
+            List<Workload> shortGrid = WorkloadParser.parseResource(Seeds.DIRECTORY + file, false);
+            List<Workload> fullGrid = WorkloadParser.parseResource(Seeds.DIRECTORY + file, true);
+            assertThat(shortGrid).as(file).isNotEmpty();
+            assertThat(fullGrid.size()).as(file).isGreaterThanOrEqualTo(shortGrid.size());
+            assertThat(shortGrid.get(0).study().present()).as(file + " names its study").isTrue();
+        }
+    }
+
+    @Test
+    @DisplayName("a tiny workload runs on the memory broker and writes CSV, JSON and HTML")
+    void tinyRunOnMemory(@TempDir Path dir) throws Exception {
+        Path workload = dir.resolve("tiny.yaml");
+        Files.writeString(workload, """
+                name: tiny
+                brokers: [memory]
+                topics: 2
+                partitionsPerTopic: 2
+                messageSize: 64
+                subscriptionsPerTopic: 2
+                producerRate: 1000
+                duration: 1s
+                warmup: 500ms
+                keyDistribution: KEY_ROUND_ROBIN
+                study: {source: test, figure: none, conditions: none}
+                """);
+        Path out = dir.resolve("out");
+        int exit = BenchMain.execute("run", workload.toString(), "--out", out.toString(), "--no-progress");
+        assertThat(exit).isZero();
+        JsonNode json = new ObjectMapper().readTree(out.resolve("results.json").toFile());
+        JsonNode run = json.get("runs").get(0);
+        assertThat(run.get("broker").asText()).isEqualTo("memory");
+        assertThat(run.get("mode").asText()).isEqualTo("sdk");
+        assertThat(run.get("acked").asLong()).isPositive();
+        assertThat(run.get("received").asLong()).isEqualTo(run.get("expected").asLong());
+        assertThat(run.get("endToEndMs").get("count").asLong()).isEqualTo(run.get("received").asLong());
+        assertThat(Files.readAllLines(out.resolve("results.csv"))).hasSize(2);
+        String html = Files.readString(out.resolve("report.html"));
+        assertThat(html).contains("new Chart(").contains("\"workload\":\"tiny\"").doesNotContain("/*CHART_JS*/");
+        assertThat(html.length()).isGreaterThan(150_000); // Chart.js inlined
+    }
+
+    @Test
+    @DisplayName("a bad workload file ends with exit code 2")
+    void badWorkload(@TempDir Path dir) throws Exception {
+        Path workload = dir.resolve("bad.yaml");
+        Files.writeString(workload, "name: bad\nduration: 1s\ntopic: 3\n");
+        assertThat(BenchMain.execute("run", workload.toString(), "--out", dir.toString(), "--no-progress")).isEqualTo(2);
+    }
+}
