@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.switchboard.Codec;
+import io.switchboard.ConfigurationException;
 import io.switchboard.Delivery;
+import io.switchboard.Envelope;
 import io.switchboard.Message;
 import io.switchboard.PublishException;
 import io.switchboard.PublishReceipt;
 import io.switchboard.Publisher;
+import io.switchboard.RetryPolicy;
 import io.switchboard.Switchboard;
 import io.switchboard.testkit.ContractSupport;
 import io.switchboard.testkit.Received;
@@ -182,6 +185,54 @@ class RocketMqFeaturesTest extends ContractSupport {
             queues.forEach((key, q) -> assertThat(q.stream().distinct()).as("queues of key " + key).hasSize(1));
             assertThat(queues.values().stream().map(q -> q.get(0)).collect(Collectors.toSet()))
                     .as("keys spread over queues").hasSizeGreaterThan(1);
+        }
+    }
+
+    @Nested
+    @DisplayName("Concurrent consumption (rocketmq.consume-mode=concurrently)")
+    class Concurrently {
+
+        @Test
+        @DisplayName("handles every message once, with core's retries and dead letters, on several handler threads")
+        void everyMessageOnce() {
+            String dest = destination();
+            Recorder<String> dead = recorder();
+            subscribe(switchboard, deadLetterOf(dest), TEXT, b -> b.group("dlq-reader"), dead);
+            Recorder<String> rec = new Recorder<>(timeout(),
+                    r -> r.message().payload().equals("poison") || (r.message().payload().equals("m-7") && r.context().attempt() == 1));
+            subscribe(switchboard, dest, TEXT, b -> b.group("g").concurrency(4).property("rocketmq.consume-mode", "concurrently")
+                    .retry(RetryPolicy.fixed(3, Duration.ofMillis(20))), rec);
+            Publisher<String> pub = switchboard.publisher(dest, TEXT).build();
+            int count = 400;
+            List<CompletableFuture<PublishReceipt>> sent = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                sent.add(pub.publish(Message.of("key-" + (i % 16), "m-" + i)).toCompletableFuture());
+            }
+            sent.add(pub.publish("poison").toCompletableFuture());
+            join(CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)));
+
+            rec.awaitCount(count);
+            Message<String> dl = dead.awaitCount(1).received().get(0).message();
+            assertThat(rec.payloads()).hasSize(count).doesNotHaveDuplicates().doesNotContain("poison");
+            assertThat(rec.received()).allSatisfy(r -> assertThat(r.context().partition()).isEqualTo(-1));
+            assertThat(rec.attempts().stream().filter(r -> r.message().payload().equals("m-7")))
+                    .extracting(r -> r.context().attempt()).containsExactly(1, 2);
+            assertThat(dl.payload()).isEqualTo("poison");
+            assertThat(dl.headers()).containsEntry(Envelope.DEAD_LETTER_ATTEMPTS, "3")
+                    .containsEntry(Envelope.DEAD_LETTER_REASON, "handler-failed");
+            assertThat(rec.received().stream().map(Received::thread).distinct().count())
+                    .as("handler threads").isGreaterThan(1);
+        }
+
+        @Test
+        @DisplayName("refuses an unknown consume mode, naming the value and the choices")
+        void unknownMode() {
+            String dest = destination();
+            assertThatThrownBy(() -> switchboard.subscriber(dest, TEXT).group("g").property("rocketmq.consume-mode", "sideways")
+                    .subscribe((m, c) -> { }))
+                    .isInstanceOf(ConfigurationException.class)
+                    .hasMessageContaining("rocketmq.consume-mode").hasMessageContaining("sideways")
+                    .hasMessageContaining("concurrently");
         }
     }
 

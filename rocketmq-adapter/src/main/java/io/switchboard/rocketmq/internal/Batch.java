@@ -7,7 +7,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /**
- * The records of one call of RocketMQ's orderly listener. The consume thread waits until core has
+ * The records of one call of RocketMQ's listener. The consume thread waits until core has
  * settled every record handed out, or until the consumer closes; each settlement also frees one
  * place of the consumer's in-flight bound.
  */

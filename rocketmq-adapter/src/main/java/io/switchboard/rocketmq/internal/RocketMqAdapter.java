@@ -27,6 +27,7 @@ public final class RocketMqAdapter implements BrokerAdapter {
 
     private static final Logger log = LoggerFactory.getLogger(RocketMqAdapter.class);
 
+    private final BrokerConfig config;
     private final RocketMqSettings settings;
     private final Capabilities capabilities;
     private final Producers producers;
@@ -38,6 +39,7 @@ public final class RocketMqAdapter implements BrokerAdapter {
 
     /** Reads and checks the configuration; connects nothing yet. */
     public RocketMqAdapter(BrokerConfig config) {
+        this.config = config;
         this.settings = RocketMqSettings.from(config);
         this.clientName = Producers.instanceName(settings.instanceName());
         this.producers = new Producers(settings, clientName, TransactionHandlers.slot(settings.instanceName()));
@@ -71,12 +73,14 @@ public final class RocketMqAdapter implements BrokerAdapter {
 
     @Override
     public RawConsumer createConsumer(ConsumerSpec spec) {
-        String group = RocketMqNames.consumerGroup(spec.group(), spec.destination(), settings.groupPerDestination());
+        // Subscription properties (consume mode and threads, for example) override the instance's.
+        RocketMqSettings own = spec.properties().isEmpty() ? settings : RocketMqSettings.from(config.with(spec.properties()));
+        String group = RocketMqNames.consumerGroup(spec.group(), spec.destination(), own.groupPerDestination());
         // RocketMQ runs one consumer per group in a client instance: a second member of the same
         // group in this adapter gets a client instance of its own.
         boolean shared = groupsOnSharedClient.add(group);
         String client = shared ? clientName : Producers.instanceName(settings.instanceName());
-        RocketMqConsumer consumer = new RocketMqConsumer(spec, group, client, settings, producers, closed -> {
+        RocketMqConsumer consumer = new RocketMqConsumer(spec, group, client, own, producers, closed -> {
             consumers.remove(closed);
             if (shared) {
                 groupsOnSharedClient.remove(group);

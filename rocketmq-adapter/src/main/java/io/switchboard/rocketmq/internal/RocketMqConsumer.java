@@ -30,8 +30,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A {@link DefaultMQPushConsumer} with an orderly listener ({@link OrderlyHandoff}) for one
- * destination and one group.
+ * A {@link DefaultMQPushConsumer} for one destination and one group, with RocketMQ's orderly
+ * listener ({@link OrderlyListener}), or its concurrent one ({@link ConcurrentListener}) for a group
+ * subscription at least once or exactly once with {@code rocketmq.consume-mode=concurrently}.
  *
  * <p>A consumer group is RocketMQ's clustering model; a new group starts from the first retained
  * message, as on every Switchboard broker. A broadcast subscriber uses the broadcasting model,
@@ -51,7 +52,7 @@ final class RocketMqConsumer implements RawConsumer {
     private final MemoryOffsetStore broadcastOffsets;
     private final String group;
     private final String clientName;
-    private final OrderlyHandoff handoff;
+    private final Handoff handoff;
     private final DefaultMQPushConsumer consumer;
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -70,9 +71,32 @@ final class RocketMqConsumer implements RawConsumer {
         this.settings = settings;
         this.producers = producers;
         this.broadcastOffsets = spec.broadcast() ? new MemoryOffsetStore() : null;
-        this.handoff = new OrderlyHandoff(spec.destination(), spec.delivery() == Delivery.AT_MOST_ONCE, !spec.broadcast(),
-                spec.maxInFlight());
+        boolean concurrently = concurrently(spec, settings);
+        this.handoff = new Handoff(spec.destination(), !spec.broadcast(), !concurrently, spec.maxInFlight());
         this.consumer = configure(new DefaultMQPushConsumer(group));
+        if (concurrently) {
+            consumer.registerMessageListener(new ConcurrentListener(handoff));
+        } else {
+            consumer.registerMessageListener(new OrderlyListener(handoff, spec.delivery() == Delivery.AT_MOST_ONCE));
+        }
+    }
+
+    /**
+     * Concurrent consumption when asked for, where it keeps the guarantee: RocketMQ drops a
+     * broadcast message its concurrent listener gives back, and at-most-once commits each
+     * queue's offset before handing out a batch, which needs one batch of a queue at a time.
+     */
+    private static boolean concurrently(ConsumerSpec spec, RocketMqSettings settings) {
+        if (!settings.consumeConcurrently()) {
+            return false;
+        }
+        if (spec.broadcast() || spec.delivery() == Delivery.AT_MOST_ONCE) {
+            log.info("Subscription to '{}' (group '{}') is consumed orderly although {}=concurrently: concurrent "
+                    + "consumption applies to group subscriptions at least once or exactly once only",
+                    spec.destination(), spec.group(), RocketMqSettings.CONSUME_MODE);
+            return false;
+        }
+        return true;
     }
 
     private DefaultMQPushConsumer configure(DefaultMQPushConsumer c) {
@@ -91,7 +115,6 @@ final class RocketMqConsumer implements RawConsumer {
         c.setConsumeMessageBatchMaxSize(Math.min(MAX_BATCH, spec.maxInFlight()));
         c.setPullBatchSize(MAX_BATCH);
         c.setPullThresholdForQueue(Math.max(2 * MAX_BATCH, Math.min(1000, spec.maxInFlight())));
-        c.registerMessageListener(handoff);
         c.setMessageQueueListener(new HeartbeatOnRebalance(c.getDefaultMQPushConsumerImpl()));
         return c;
     }

@@ -21,13 +21,20 @@ final class RocketMqRecord implements InboundRecord {
     private final MessageExt message;
     private final String destination;
     private final Map<String, String> headers;
+    private final boolean queueOrdered;
     private final Batch batch;
     private volatile int state;
 
-    RocketMqRecord(MessageExt message, String destination, Batch batch) {
+    /**
+     * @param queueOrdered true when the records of the message's queue reach core in offset order
+     *     (orderly listener); otherwise the record reports no partition, so that core does not
+     *     serialize a queue's records that arrive out of order anyway
+     */
+    RocketMqRecord(MessageExt message, String destination, boolean queueOrdered, Batch batch) {
         this.message = message;
         this.destination = destination;
         this.headers = MessageMapping.headers(message);
+        this.queueOrdered = queueOrdered;
         this.batch = batch;
     }
 
@@ -51,7 +58,7 @@ final class RocketMqRecord implements InboundRecord {
 
     @Override
     public int partition() {
-        return message.getQueueId();
+        return queueOrdered ? message.getQueueId() : -1;
     }
 
     @Override

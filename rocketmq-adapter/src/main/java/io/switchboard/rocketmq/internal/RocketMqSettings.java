@@ -17,6 +17,7 @@ record RocketMqSettings(
         Duration bufferTimeout,
         int maxMessageSize,
         int consumeThreads,
+        boolean consumeConcurrently,
         boolean groupPerDestination,
         String cluster,
         Duration adminTimeout,
@@ -29,6 +30,7 @@ record RocketMqSettings(
     static final String BUFFER_TIMEOUT = "rocketmq.buffer-timeout";
     static final String MAX_MESSAGE_SIZE = "rocketmq.max-message-size";
     static final String CONSUME_THREADS = "rocketmq.consume-threads";
+    static final String CONSUME_MODE = "rocketmq.consume-mode";
     static final String GROUP_PER_DESTINATION = "rocketmq.group-per-destination";
     static final String CLUSTER = "rocketmq.cluster";
     static final String ADMIN_TIMEOUT = "rocketmq.admin-timeout";
@@ -53,6 +55,7 @@ record RocketMqSettings(
                 config.getDuration(BUFFER_TIMEOUT, Duration.ofSeconds(5)),
                 atLeastOne(config, MAX_MESSAGE_SIZE, config.getInt(MAX_MESSAGE_SIZE, DEFAULT_MAX_MESSAGE_SIZE)),
                 atLeastOne(config, CONSUME_THREADS, config.getInt(CONSUME_THREADS, 8)),
+                concurrently(config),
                 config.getBoolean(GROUP_PER_DESTINATION, true),
                 config.get(CLUSTER),
                 positive(config, ADMIN_TIMEOUT, config.getDuration(ADMIN_TIMEOUT, Duration.ofSeconds(10))),
@@ -63,6 +66,20 @@ record RocketMqSettings(
     private static String defaultProducerGroup(String instanceName) {
         String name = "switchboard_" + instanceName.replaceAll("[^a-zA-Z0-9_-]", "_");
         return name.length() > 100 ? name.substring(0, 100) : name;
+    }
+
+    /** {@code rocketmq.consume-mode}: {@code orderly} (default) or {@code concurrently}. */
+    private static boolean concurrently(BrokerConfig config) {
+        String mode = config.get(CONSUME_MODE, "orderly").trim();
+        if (mode.equalsIgnoreCase("orderly")) {
+            return false;
+        }
+        if (mode.equalsIgnoreCase("concurrently")) {
+            return true;
+        }
+        throw new ConfigurationException("Broker instance '" + config.instanceName() + "' (rocketmq): property '"
+                + CONSUME_MODE + "' is '" + mode + "' but must be 'orderly' (per-key order, the default) or "
+                + "'concurrently' (more throughput, no order)");
     }
 
     private static int atLeastOne(BrokerConfig config, String key, int value) {

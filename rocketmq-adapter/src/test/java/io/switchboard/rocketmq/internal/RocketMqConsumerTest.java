@@ -54,7 +54,7 @@ class RocketMqConsumerTest {
     @DisplayName("reports the group's diff as backlog: what is stored minus what the group committed")
     void backlogIsTheGroupsDiff() {
         publish(20);
-        try (RawConsumer consumer = start(record -> { })) {
+        try (RawConsumer consumer = start(Map.of(), record -> { })) {
             await().atMost(WAIT).until(() -> received.size() == 20);
 
             assertThat(consumer.backlog()).isEqualTo(OptionalLong.of(20));
@@ -66,8 +66,20 @@ class RocketMqConsumerTest {
     @Test
     @DisplayName("returns a nacked record to the broker, which delivers it again with a higher count")
     void nackRedelivers() {
+        nackRedelivers(Map.of());
+        assertThat(received).allSatisfy(r -> assertThat(r.partition()).isBetween(0, 1));
+    }
+
+    @Test
+    @DisplayName("consuming concurrently, returns a nacked record too, and reports no partition to order by")
+    void nackRedeliversConcurrently() {
+        nackRedelivers(Map.of("rocketmq.consume-mode", "concurrently"));
+        assertThat(received).allSatisfy(r -> assertThat(r.partition()).isEqualTo(-1));
+    }
+
+    private void nackRedelivers(Map<String, String> properties) {
         publish(6);
-        try (RawConsumer consumer = start(record -> {
+        try (RawConsumer consumer = start(properties, record -> {
             if (text(record).equals("m3") && record.deliveryCount() == 1) {
                 record.nack();
             } else {
@@ -93,9 +105,9 @@ class RocketMqConsumerTest {
         }
     }
 
-    private RawConsumer start(Consumer<InboundRecord> settle) {
+    private RawConsumer start(Map<String, String> properties, Consumer<InboundRecord> settle) {
         RawConsumer consumer = adapter.createConsumer(
-                new ConsumerSpec(topic, "g", false, Delivery.AT_LEAST_ONCE, 100, null, Map.of()));
+                new ConsumerSpec(topic, "g", false, Delivery.AT_LEAST_ONCE, 100, null, properties));
         consumer.start(new RecordListener() {
             @Override
             public void onRecord(InboundRecord record) {
