@@ -14,6 +14,8 @@ import io.switchboard.spi.BrokerConfig;
  *         .property("rocketmq.namesrv-addr", "127.0.0.1:9876").build();
  * }</pre>
  *
+ * <p>Subscription properties ({@code SubscriberBuilder.property}) override the instance's.
+ *
  * <h2>Properties</h2>
  * <ul>
  *   <li>{@code rocketmq.namesrv-addr} (required): name server address(es), {@code host:port;host:port}.</li>
@@ -26,6 +28,7 @@ import io.switchboard.spi.BrokerConfig;
  *   <li>{@code rocketmq.max-message-size}: payload plus headers, default 4 MiB less 1 KiB.</li>
  *   <li>{@code rocketmq.consume-threads}: RocketMQ consume threads per subscription, default 8;
  *       keep it at least the number of queues a member may own.</li>
+ *   <li>{@code rocketmq.consume-mode}: {@code orderly} (default) or {@code concurrently}, see below.</li>
  *   <li>{@code rocketmq.group-per-destination}: default {@code true}: the RocketMQ consumer group
  *       is {@code <group>_<destination>}, since a RocketMQ group must subscribe to the same topics
  *       on every member; {@code false} uses the group name as given.</li>
@@ -53,7 +56,10 @@ import io.switchboard.spi.BrokerConfig;
  *       a {@link TransactionHandler} registered, RocketMQ transactional messages (see
  *       {@link RocketMqTransactions}).</li>
  *   <li>Order per key: the key's hash picks the queue; each queue is consumed by RocketMQ's orderly
- *       listener (queues locked on the broker), one thread per queue.</li>
+ *       listener (queues locked on the broker), one thread per queue. With
+ *       {@code rocketmq.consume-mode=concurrently} (instance or subscription property) a group
+ *       subscription at least once or exactly once uses RocketMQ's concurrent listener instead:
+ *       more throughput for slow handlers, no per-key order.</li>
  *   <li>Delayed delivery: RocketMQ 5's timer, at most the broker's {@code timerMaxDelaySec}
  *       (3 days by default).</li>
  * </ul>
