@@ -3,12 +3,15 @@ package io.switchboard.bench.driver;
 import io.switchboard.Delivery;
 import io.switchboard.bench.workload.Workload;
 import io.switchboard.spi.BrokerConfig;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.ConsumeOrderlyStatus;
+import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerOrderly;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.MessageQueueSelector;
@@ -30,7 +33,8 @@ import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
  * SDK and native clients in one JVM never share a client instance. The send time travels as a
  * user property.
  *
- * <p>Workload properties (the adapter's names): {@code consume-threads}, {@code send-timeout}.
+ * <p>Workload properties (the adapter's names): {@code consume-threads}, {@code consume-mode},
+ * {@code send-timeout}.
  */
 final class RocketMqNativeDriver extends NativeDriver {
 
@@ -152,14 +156,26 @@ final class RocketMqNativeDriver extends NativeDriver {
         consumer.setPullBatchSize(MAX_BATCH);
         consumer.setPullThresholdForQueue(Math.max(2 * MAX_BATCH, Math.min(1000, workload.consumerPrefetch())));
         consumer.subscribe(topic, "*");
-        consumer.registerMessageListener((MessageListenerOrderly) (messages, context) -> {
-            for (MessageExt m : messages) {
-                listener.received(Long.parseLong(m.getUserProperty(TIMESTAMP_PROPERTY)), m.getBody().length);
-            }
-            return ConsumeOrderlyStatus.SUCCESS;
-        });
+        // the adapter's listener: orderly unless the workload asks for rocketmq.consume-mode=concurrently
+        if ("concurrently".equalsIgnoreCase(props.getOrDefault("consume-mode", "orderly").trim())) {
+            consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
+                received(messages, listener);
+                return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+            });
+        } else {
+            consumer.registerMessageListener((MessageListenerOrderly) (messages, context) -> {
+                received(messages, listener);
+                return ConsumeOrderlyStatus.SUCCESS;
+            });
+        }
         consumer.start();
         return consumer::shutdown;
+    }
+
+    private static void received(List<MessageExt> messages, ReceiveListener listener) {
+        for (MessageExt m : messages) {
+            listener.received(Long.parseLong(m.getUserProperty(TIMESTAMP_PROPERTY)), m.getBody().length);
+        }
     }
 
     @Override
