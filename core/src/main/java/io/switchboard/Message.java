@@ -1,5 +1,6 @@
 package io.switchboard;
 
+import io.switchboard.internal.MessageAccess;
 import io.switchboard.internal.MessageIds;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,8 +37,13 @@ public final class Message<T> {
         this.delay = delay;
     }
 
-    static <T> Message<T> received(T payload, String key, Map<String, String> headers, String id, Instant timestamp) {
-        return new Message<>(payload, key, Collections.unmodifiableMap(headers), id, timestamp, null);
+    static {
+        MessageAccess.install(new MessageAccess() {
+            @Override
+            protected <P> Message<P> newReceived(P payload, String key, Map<String, String> headers, String id, Instant timestamp) {
+                return new Message<>(payload, key, Collections.unmodifiableMap(headers), id, timestamp, null);
+            }
+        });
     }
 
     /** A message with only a payload. */

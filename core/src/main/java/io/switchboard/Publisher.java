@@ -1,6 +1,8 @@
 package io.switchboard;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -17,7 +19,9 @@ import java.util.concurrent.CompletionStage;
 public interface Publisher<T> extends AutoCloseable {
 
     /** Publishes a payload with a generated id. */
-    CompletionStage<PublishReceipt> publish(T payload);
+    default CompletionStage<PublishReceipt> publish(T payload) {
+        return publish(Message.of(payload));
+    }
 
     /** Publishes a message (key, headers, id, delay). */
     CompletionStage<PublishReceipt> publish(Message<T> message);
@@ -26,7 +30,17 @@ public interface Publisher<T> extends AutoCloseable {
      * Publishes several messages; the stage completes when all are acknowledged, or exceptionally
      * with the first failure (the others may still have been published).
      */
-    CompletionStage<List<PublishReceipt>> publishAll(List<Message<T>> messages);
+    default CompletionStage<List<PublishReceipt>> publishAll(List<Message<T>> messages) {
+        List<CompletableFuture<PublishReceipt>> futures = new ArrayList<>(messages.size());
+        for (Message<T> message : messages) {
+            futures.add(publish(message).toCompletableFuture());
+        }
+        return CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
+            List<PublishReceipt> receipts = new ArrayList<>(futures.size());
+            futures.forEach(f -> receipts.add(f.join()));
+            return receipts;
+        });
+    }
 
     /** The destination. */
     String destination();

@@ -1,11 +1,5 @@
 package io.switchboard;
 
-import io.switchboard.internal.DefaultPublisher;
-import io.switchboard.internal.Validation;
-import io.switchboard.internal.resilience.ResilienceSettings;
-import io.switchboard.internal.resilience.ResilientPublisher;
-import io.switchboard.spi.RawPublisher;
-import io.switchboard.spi.PublisherSpec;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -42,21 +36,12 @@ public final class PublisherBuilder<T> {
     }
 
     /**
-     * Validates the destination, provisions it when auto-provisioning is on, and creates the
-     * publisher.
+     * Validates the destination on every instance its route can use, provisions it when
+     * auto-provisioning is on, and creates the publisher.
      *
-     * @throws InvalidDestinationException when the name breaks the broker's rule
+     * @throws InvalidDestinationException when the name breaks a broker's rule
      */
     public Publisher<T> build() {
-        switchboard.ensureOpen();
-        Validation.destination(switchboard.capabilities(), switchboard.instanceName(), destination);
-        Validation.autoProvision(switchboard.config(), switchboard.adapter().provisioner(), destination);
-        PublisherSpec spec = new PublisherSpec(destination, delivery, properties);
-        RawPublisher raw = ResilientPublisher.wrap(switchboard.adapter().createPublisher(spec),
-                ResilienceSettings.forDestination(switchboard.config(), destination), switchboard.resilience(),
-                switchboard.instanceName(), destination);
-        DefaultPublisher<T> publisher = new DefaultPublisher<>(raw, spec, codec, switchboard.capabilities(),
-                switchboard.config(), switchboard.telemetry(), switchboard::disown);
-        return switchboard.own(publisher);
+        return switchboard.newPublisher(destination, codec, delivery, properties);
     }
 }

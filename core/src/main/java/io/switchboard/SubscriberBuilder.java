@@ -1,16 +1,11 @@
 package io.switchboard;
 
-import io.switchboard.internal.DefaultSubscription;
-import io.switchboard.internal.SubscriptionSettings;
-import io.switchboard.internal.Validation;
-import io.switchboard.spi.Capabilities;
-import io.switchboard.spi.ConsumerSpec;
+import io.switchboard.internal.SubscriptionRequest;
 import io.switchboard.spi.IdempotencyStore;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.UUID;
 
 /**
  * Builds a {@link Subscription}. Obtain one from {@link Switchboard#subscriber(String, Codec)}.
@@ -117,39 +112,16 @@ public final class SubscriberBuilder<T> {
 
     /**
      * Validates, provisions the destination and its dead-letter destination when auto-provisioning
-     * is on, and starts consuming. Wait on {@link Subscription#ready()} before relying on delivery
-     * of messages published afterwards.
+     * is on, and starts consuming, on every broker instance the destination's route can send to.
+     * Wait on {@link Subscription#ready()} before relying on delivery of messages published
+     * afterwards.
      *
-     * @throws InvalidDestinationException when a name breaks the broker's rule
+     * @throws InvalidDestinationException when a name breaks a broker's rule
      * @throws UnsupportedCapabilityException when broadcast or filtering is asked of a broker without it
      */
     public Subscription subscribe(MessageHandler<T> handler) {
         Objects.requireNonNull(handler, "handler");
-        switchboard.ensureOpen();
-        Capabilities caps = switchboard.capabilities();
-        String instance = switchboard.instanceName();
-        Validation.destination(caps, instance, destination);
-        if (broadcast && !caps.broadcast()) {
-            throw new UnsupportedCapabilityException("Broker '" + instance + "' (" + caps.brokerId()
-                    + ") cannot broadcast; alternative: give each subscriber its own consumer group with group(name)");
-        }
-        if (filter != null && !caps.filtering()) {
-            throw new UnsupportedCapabilityException("Broker '" + instance + "' (" + caps.brokerId()
-                    + ") has no broker-side filtering for filter '" + filter
-                    + "'; alternative: filter in the handler, or publish to separate destinations");
-        }
-        String dlq = deadLetter != null ? deadLetter : caps.deadLetterDestination(destination);
-        Validation.destination(caps, instance, dlq);
-        Validation.autoProvision(switchboard.config(), switchboard.adapter().provisioner(), destination);
-        Validation.autoProvision(switchboard.config(), switchboard.adapter().provisioner(), dlq);
-        String effectiveGroup = broadcast ? group + "-" + UUID.randomUUID().toString().substring(0, 8) : group;
-        ConsumerSpec spec = new ConsumerSpec(destination, effectiveGroup, broadcast, delivery, maxInFlight, filter, properties);
-        SubscriptionSettings settings = new SubscriptionSettings(instance, spec, concurrency, retry, dlq, drainTimeout,
-                idempotencyStore != null ? idempotencyStore : switchboard.idempotencyStore(), switchboard.telemetry());
-        DefaultSubscription<T> subscription = new DefaultSubscription<>(
-                switchboard.adapter(), settings, codec, handler, switchboard::disown);
-        switchboard.own(subscription);
-        subscription.start();
-        return subscription;
+        return switchboard.newSubscription(SubscriptionRequest.of(destination, codec, group, broadcast, delivery, concurrency,
+                maxInFlight, retry, deadLetter, filter, drainTimeout, idempotencyStore, properties), handler);
     }
 }

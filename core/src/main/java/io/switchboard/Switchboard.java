@@ -5,31 +5,40 @@ import io.github.resilience4j.retry.RetryRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.observation.ObservationRegistry;
-import io.switchboard.internal.Telemetry;
-import io.switchboard.internal.metrics.MetricsSettings;
-import io.switchboard.internal.resilience.ResilienceRegistries;
 import io.switchboard.internal.AdapterLoader;
 import io.switchboard.internal.InMemoryIdempotencyStore;
-import io.switchboard.spi.BrokerAdapter;
+import io.switchboard.internal.Instance;
+import io.switchboard.internal.Shared;
+import io.switchboard.internal.SubscriptionRequest;
+import io.switchboard.internal.routing.Router;
+import io.switchboard.internal.routing.TrafficBook;
+import io.switchboard.routing.BrokerComparison;
+import io.switchboard.routing.Route;
+import io.switchboard.routing.Routing;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.Capabilities;
 import io.switchboard.spi.IdempotencyStore;
 import io.switchboard.spi.Provisioner;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Entry point: one broker instance, found by adapter id through {@link java.util.ServiceLoader},
- * and everything made from it. Owns and closes every publisher and subscription it created.
- * Thread-safe.
+ * Entry point: one or more named broker instances, found by adapter id through
+ * {@link java.util.ServiceLoader}, and everything made from them. Owns and closes every publisher
+ * and subscription it created. Thread-safe.
  *
  * <pre>{@code
  * try (Switchboard sb = Switchboard.builder().broker("memory").build()) {
@@ -39,6 +48,18 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
+ * <p>Several brokers behind the same calls, routed per destination ({@link Route}) and changeable
+ * at run time through {@link #routing()}; compared on the application's own traffic through
+ * {@link #comparison()}:
+ *
+ * <pre>{@code
+ * Switchboard sb = Switchboard.builder()
+ *         .instance("a", "kafka", Map.of("kafka.bootstrap.servers", "localhost:9092"))
+ *         .instance("b", "rabbitmq", Map.of("rabbitmq.uri", "amqp://localhost"))
+ *         .route("orders", Route.split(Map.of("a", 90, "b", 10)))
+ *         .build();
+ * }</pre>
+ *
  * <p>Core properties (adapter properties sit beside them):
  * {@code switchboard.source} (CloudEvents source, default {@code switchboard}),
  * {@code switchboard.type} (CloudEvents type, default {@code io.switchboard.message}),
@@ -46,7 +67,13 @@ import org.slf4j.LoggerFactory;
  * {@code switchboard.partitions} (partitions of auto-provisioned destinations, default 4),
  * {@code switchboard.metrics.slo} (extra SLO buckets on latency timers),
  * {@code switchboard.resilience.*} and {@code switchboard.destination.<name>.resilience.*}
- * (Resilience4j policies on publishing; none unless configured).
+ * (Resilience4j policies on publishing; none unless configured). Routing properties (common
+ * properties of a multi-instance Switchboard): {@code switchboard.comparison.enabled} (true; false
+ * drops the comparison's per-message recording, and with it comparison reports and promotion gates),
+ * {@code switchboard.comparison.window} (60s),
+ * {@code switchboard.comparison.min-samples} (200), {@code switchboard.comparison.min-difference}
+ * (0.10), {@code switchboard.routing.shadow-buffer} (10000 messages),
+ * {@code switchboard.routing.shadow-grace} (5s), {@code switchboard.routing.ready-timeout} (30s).
  *
  * <p>Metrics: give a registry to the builder, or bind one with {@link #bindTo(MeterRegistry)}
  * before creating publishers and subscriptions; without one nothing is recorded. Tracing: give an
@@ -55,27 +82,20 @@ import org.slf4j.LoggerFactory;
 public final class Switchboard implements AutoCloseable, MeterBinder {
 
     private static final Logger log = LoggerFactory.getLogger(Switchboard.class);
+    private static final Pattern INSTANCE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,62}");
 
-    private final BrokerAdapter adapter;
-    private final BrokerConfig config;
-    private volatile MeterRegistry meterRegistry;
-    private final ObservationRegistry observationRegistry;
-    private final MetricsSettings metricsSettings;
-    private final ResilienceRegistries resilience = new ResilienceRegistries();
-    private final IdempotencyStore idempotencyStore;
+    private final Map<String, Instance> instances;
+    private final Instance first;
+    private final Shared shared;
+    private final Router router;
     private final List<AutoCloseable> owned = new CopyOnWriteArrayList<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private Switchboard(BrokerAdapter adapter, BrokerConfig config, MeterRegistry meterRegistry,
-            ObservationRegistry observationRegistry, IdempotencyStore store) {
-        this.adapter = adapter;
-        this.config = config;
-        this.observationRegistry = observationRegistry;
-        this.metricsSettings = MetricsSettings.from(config);
-        this.idempotencyStore = store;
-        if (meterRegistry != null) {
-            bindTo(meterRegistry);
-        }
+    private Switchboard(Map<String, Instance> instances, Shared shared, Router router) {
+        this.instances = Collections.unmodifiableMap(instances);
+        this.first = instances.values().iterator().next();
+        this.shared = shared;
+        this.router = router;
     }
 
     /**
@@ -84,35 +104,25 @@ public final class Switchboard implements AutoCloseable, MeterBinder {
      * a {@code CompositeMeterRegistry} instead).
      */
     @Override
-    public synchronized void bindTo(MeterRegistry registry) {
-        if (meterRegistry == null) {
-            meterRegistry = registry;
-            resilience.bindTo(registry);
-        } else if (meterRegistry != registry) {
-            log.warn("Switchboard '{}' is already bound to a meter registry; ignoring another one", config.instanceName());
+    public void bindTo(MeterRegistry registry) {
+        if (shared.meters() == registry) {
+            return; // bound already (Spring Boot binds every MeterBinder bean again)
+        }
+        if (!shared.bindTo(registry)) {
+            log.warn("Switchboard '{}' is already bound to a meter registry; ignoring another one", first.name());
+        } else if (router != null) {
+            router.bindTo(registry);
         }
     }
 
     /** The circuit breakers guarding publishing; their event publishers take typed listeners. */
     public CircuitBreakerRegistry circuitBreakers() {
-        return resilience.circuitBreakers();
+        return shared.resilience().circuitBreakers();
     }
 
     /** The publish retries; their event publishers take typed listeners. */
     public RetryRegistry retries() {
-        return resilience.retries();
-    }
-
-    ResilienceRegistries resilience() {
-        return resilience;
-    }
-
-    Telemetry telemetry() {
-        MeterRegistry m = meterRegistry;
-        if (m == null && (observationRegistry == null || observationRegistry.isNoop())) {
-            return Telemetry.NONE;
-        }
-        return new Telemetry(m, observationRegistry, metricsSettings, adapter.id(), config.instanceName());
+        return shared.resilience().retries();
     }
 
     /** Starts a builder. */
@@ -130,55 +140,109 @@ public final class Switchboard implements AutoCloseable, MeterBinder {
         return AdapterLoader.availableIds();
     }
 
-    /** Starts building a publisher for a destination. */
+    /** Starts building a publisher for a destination; it follows the destination's route. */
     public <T> PublisherBuilder<T> publisher(String destination, Codec<T> codec) {
         ensureOpen();
         return new PublisherBuilder<>(this, destination, codec);
     }
 
-    /** Starts building a subscription to a destination. */
+    /** Starts building a subscription to a destination; it reads every instance the route can send to. */
     public <T> SubscriberBuilder<T> subscriber(String destination, Codec<T> codec) {
         ensureOpen();
         return new SubscriberBuilder<>(this, destination, codec);
     }
 
-    /** Creates and deletes destinations. */
+    <T> Publisher<T> newPublisher(String destination, Codec<T> codec, Delivery delivery, Map<String, String> properties) {
+        ensureOpen();
+        if (router == null) {
+            return own(first.publisher(destination, codec, delivery, properties, this::disown));
+        }
+        return own(router.publisher(destination, codec, delivery, properties, this::disown));
+    }
+
+    <T> Subscription newSubscription(SubscriptionRequest<T> request, MessageHandler<T> handler) {
+        ensureOpen();
+        Objects.requireNonNull(handler, "handler");
+        if (router == null) {
+            return own(first.subscribe(request, handler, this::disown));
+        }
+        return own(router.subscribe(request, handler, this::disown));
+    }
+
+    /** Creates and deletes destinations on the first (or only) instance; see {@link #instance(String)} for others. */
     public Provisioner provisioning() {
         ensureOpen();
-        return adapter.provisioner();
+        return first.provisioning();
     }
 
-    /** The adapter id, e.g. {@code kafka}. */
+    /** The adapter id of the first (or only) instance, e.g. {@code kafka}. */
     public String brokerId() {
-        return adapter.id();
+        return first.brokerId();
     }
 
-    /** The broker instance name (defaults to the adapter id). */
+    /** The name of the first (or only) instance (defaults to the adapter id). */
     public String instanceName() {
-        return config.instanceName();
+        return first.name();
     }
 
-    /** What the broker can do. */
+    /** What the first (or only) instance's broker can do. */
     public Capabilities capabilities() {
-        return adapter.capabilities();
+        return first.capabilities();
     }
 
-    /** The configuration, secrets masked in its {@code toString()}. */
+    /** The first (or only) instance's configuration, secrets masked in its {@code toString()}. */
     public BrokerConfig config() {
-        return config;
+        return first.config();
+    }
+
+    /** The names of the broker instances, in declaration order. */
+    public Set<String> instances() {
+        return new LinkedHashSet<>(instances.keySet());
+    }
+
+    /**
+     * The broker instance named {@code name}.
+     *
+     * @throws ConfigurationException naming the instances there are
+     */
+    public BrokerInstance instance(String name) {
+        Instance i = instances.get(name);
+        if (i == null) {
+            throw new ConfigurationException("No broker instance '" + name + "' in this Switchboard; instances: "
+                    + instances.keySet());
+        }
+        return i;
+    }
+
+    /**
+     * The routes, changeable at run time.
+     *
+     * @throws ConfigurationException on a one-instance Switchboard, which has nothing to route between
+     */
+    public Routing routing() {
+        if (router == null) {
+            throw new ConfigurationException("Switchboard '" + first.name() + "' has one broker instance, so there is nothing to"
+                    + " route between; build it with instance(name, broker, properties) once per broker");
+        }
+        return router;
+    }
+
+    /**
+     * The live comparison of the broker instances on this application's traffic.
+     *
+     * @throws ConfigurationException on a one-instance Switchboard, which has nothing to compare
+     */
+    public BrokerComparison comparison() {
+        if (router == null) {
+            throw new ConfigurationException("Switchboard '" + first.name() + "' has one broker instance, so there is nothing to"
+                    + " compare; build it with instance(name, broker, properties) once per broker");
+        }
+        return router.comparison();
     }
 
     /** The registry meters are recorded in, or null when metrics are off. */
     public MeterRegistry meterRegistry() {
-        return meterRegistry;
-    }
-
-    BrokerAdapter adapter() {
-        return adapter;
-    }
-
-    IdempotencyStore idempotencyStore() {
-        return idempotencyStore;
+        return shared.meters();
     }
 
     <C extends AutoCloseable> C own(C closeable) {
@@ -192,16 +256,19 @@ public final class Switchboard implements AutoCloseable, MeterBinder {
 
     void ensureOpen() {
         if (closed.get()) {
-            throw new SwitchboardClosedException("Switchboard for broker instance '" + config.instanceName()
-                    + "' is closed; build a new one with Switchboard.builder()");
+            throw new SwitchboardClosedException("Switchboard for broker instance(s) " + instances.keySet()
+                    + " is closed; build a new one with Switchboard.builder()");
         }
     }
 
-    /** Closes subscriptions (draining them), then publishers (flushing), then the adapter. Idempotent. */
+    /** Closes subscriptions (draining them), then publishers (flushing), then the adapters. Idempotent. */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
+        }
+        if (router != null) {
+            router.close();
         }
         List<AutoCloseable> subscriptionsFirst = new ArrayList<>();
         owned.stream().filter(c -> c instanceof Subscription).forEach(subscriptionsFirst::add);
@@ -214,39 +281,87 @@ public final class Switchboard implements AutoCloseable, MeterBinder {
             }
         }
         owned.clear();
-        resilience.close();
-        adapter.close();
+        shared.resilience().close();
+        for (Instance i : instances.values()) {
+            try {
+                i.close();
+            } catch (RuntimeException e) {
+                log.warn("Closing broker instance '{}' failed", i.name(), e);
+            }
+        }
     }
 
     @Override
     public String toString() {
-        return "Switchboard[" + config + "]";
+        return "Switchboard" + instances.values().stream().map(i -> i.config().toString()).toList();
     }
 
-    /** Builds a {@link Switchboard}. */
+    /**
+     * Builds a {@link Switchboard}: either one broker with {@link #broker(String)}, or several named
+     * instances with {@link #instance(String, String, Map)} and their routes.
+     */
     public static final class Builder {
         private String brokerId;
         private String instanceName;
         private final Map<String, String> properties = new LinkedHashMap<>();
+        private final Map<String, InstanceDefinition> definitions = new LinkedHashMap<>();
+        private final Map<String, Route> routes = new LinkedHashMap<>();
+        private Route defaultRoute;
         private MeterRegistry meterRegistry;
         private ObservationRegistry observationRegistry;
         private IdempotencyStore idempotencyStore;
+        private Clock clock = Clock.systemUTC();
+
+        private record InstanceDefinition(String broker, Map<String, String> properties) {}
 
         private Builder() {}
 
-        /** The adapter id: {@code memory}, {@code kafka}, {@code rabbitmq}, {@code rocketmq}, ... */
+        /** The adapter id of a one-broker Switchboard: {@code memory}, {@code kafka}, {@code rabbitmq}, {@code rocketmq}, ... */
         public Builder broker(String brokerId) {
             this.brokerId = brokerId;
             return this;
         }
 
-        /** The broker instance name used in metrics and errors; defaults to the adapter id. */
+        /** The instance name of a one-broker Switchboard, used in metrics and errors; defaults to the adapter id. */
         public Builder instanceName(String name) {
             this.instanceName = name;
             return this;
         }
 
-        /** One property. */
+        /**
+         * Adds a named broker instance with its own properties (connection, resilience, ...). With
+         * instances, {@link #property} sets properties common to all of them (an instance's own win).
+         *
+         * @throws ConfigurationException when the name is malformed or used twice
+         */
+        public Builder instance(String name, String brokerId, Map<String, String> instanceProperties) {
+            if (name == null || !INSTANCE_NAME.matcher(name).matches()) {
+                throw new ConfigurationException("Broker instance name '" + name + "' is not valid: use 1 to 63 letters, digits,"
+                        + " '.', '_' or '-', starting with a letter or digit, such as \"a\" or \"kafka-eu\"");
+            }
+            if (definitions.containsKey(name)) {
+                throw new ConfigurationException("Broker instance '" + name + "' is defined twice; give each instance its own name");
+            }
+            Map<String, String> copy = new LinkedHashMap<>();
+            instanceProperties.forEach((k, v) -> copy.put(Objects.requireNonNull(k, "key"),
+                    Objects.requireNonNull(v, () -> "value of " + k)));
+            definitions.put(name, new InstanceDefinition(brokerId, copy));
+            return this;
+        }
+
+        /** The route of {@code destination}; destinations without one follow the default route. */
+        public Builder route(String destination, Route route) {
+            routes.put(Objects.requireNonNull(destination, "destination"), Objects.requireNonNull(route, "route"));
+            return this;
+        }
+
+        /** The route of destinations without their own; default: single(first instance). */
+        public Builder defaultRoute(Route route) {
+            this.defaultRoute = Objects.requireNonNull(route, "route");
+            return this;
+        }
+
+        /** One property (with instances: common to all of them). */
         public Builder property(String key, String value) {
             properties.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, () -> "value of " + key));
             return this;
@@ -270,27 +385,94 @@ public final class Switchboard implements AutoCloseable, MeterBinder {
             return this;
         }
 
-        /** The store exactly-once subscriptions deduplicate with; default: in memory, 100,000 ids per group. */
+        /** The store exactly-once subscriptions and migrations deduplicate with; default: in memory, 100,000 ids per group. */
         public Builder idempotencyStore(IdempotencyStore store) {
             this.idempotencyStore = store;
             return this;
         }
 
+        /** The clock of the comparison windows (tests); default the system clock. */
+        Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
         /**
-         * Finds the adapter and creates it.
+         * Finds the adapters and creates them.
          *
-         * @throws UnknownBrokerException when no adapter has the id, listing the ids on the classpath
-         * @throws ConfigurationException when a property is malformed
+         * @throws UnknownBrokerException when no adapter has an id, listing the ids on the classpath
+         * @throws ConfigurationException when a property or a route is malformed
          */
         public Switchboard build() {
-            if (brokerId == null || brokerId.isBlank()) {
-                throw new ConfigurationException("No broker chosen: call broker(id) with one of " + AdapterLoader.availableIds());
-            }
-            BrokerConfig config = new BrokerConfig(instanceName == null ? brokerId : instanceName, brokerId, properties);
-            BrokerAdapter adapter = AdapterLoader.find(brokerId).create(config);
             IdempotencyStore store = idempotencyStore != null ? idempotencyStore : new InMemoryIdempotencyStore(100_000);
+            if (definitions.isEmpty()) {
+                return buildOne(store);
+            }
+            if (brokerId != null || instanceName != null) {
+                throw new ConfigurationException("Both broker('" + brokerId + "') and instance(..) were called; a Switchboard is "
+                        + "either one broker (broker(id)) or named instances (instance(name, broker, properties)), not both");
+            }
+            BrokerConfig common = new BrokerConfig("common", "common", properties);
+            Duration window = common.getDuration("switchboard.comparison.window", Duration.ofSeconds(60));
+            if (window.toSeconds() < 1 || window.toSeconds() > 3600) {
+                throw new ConfigurationException("Property 'switchboard.comparison.window' is " + window
+                        + " but must be between 1s and 1h, such as 60s");
+            }
+            boolean compare = common.getBoolean("switchboard.comparison.enabled", true);
+            Shared shared = new Shared(observationRegistry, store, compare ? new TrafficBook((int) window.toSeconds(), clock) : null);
+            Map<String, Instance> made = new LinkedHashMap<>();
+            try {
+                for (Map.Entry<String, InstanceDefinition> d : definitions.entrySet()) {
+                    Map<String, String> merged = new LinkedHashMap<>(properties);
+                    merged.putAll(d.getValue().properties());
+                    BrokerConfig config = config(d.getKey(), d.getValue().broker(), merged);
+                    made.put(d.getKey(), new Instance(made.size(), config, AdapterLoader.find(config.adapterId()).create(config),
+                            shared));
+                }
+                Router router = new Router(List.copyOf(made.values()), common,
+                        defaultRoute != null ? defaultRoute : Route.single(made.keySet().iterator().next()), routes, clock);
+                Switchboard sb = new Switchboard(made, shared, router);
+                if (meterRegistry != null) {
+                    sb.bindTo(meterRegistry);
+                }
+                log.info("Switchboard started with broker instances {}; default route {}, routes {}", made.keySet(),
+                        router.defaultRoute(), router.routes());
+                return sb;
+            } catch (RuntimeException e) {
+                made.values().forEach(Instance::close);
+                throw e;
+            }
+        }
+
+        private Switchboard buildOne(IdempotencyStore store) {
+            if (!routes.isEmpty() || defaultRoute != null) {
+                throw new ConfigurationException("Routes " + (defaultRoute != null ? "(default " + defaultRoute + ") " : "")
+                        + routes.keySet() + " need broker instances to route between; declare each broker with "
+                        + "instance(name, broker, properties) instead of broker(id)");
+            }
+            if (brokerId == null || brokerId.isBlank()) {
+                throw new ConfigurationException("No broker chosen: call broker(id) with one of " + AdapterLoader.availableIds()
+                        + ", or instance(name, broker, properties) once per broker");
+            }
+            String name = instanceName == null ? brokerId : instanceName;
+            BrokerConfig config = config(name, brokerId, properties);
+            Shared shared = new Shared(observationRegistry, store, null);
+            Map<String, Instance> one = new LinkedHashMap<>();
+            one.put(name, new Instance(0, config, AdapterLoader.find(brokerId).create(config), shared));
+            Switchboard sb = new Switchboard(one, shared, null);
+            if (meterRegistry != null) {
+                sb.bindTo(meterRegistry);
+            }
             log.debug("Switchboard started on {}", config);
-            return new Switchboard(adapter, config, meterRegistry, observationRegistry, store);
+            return sb;
+        }
+
+        private static BrokerConfig config(String name, String broker, Map<String, String> props) {
+            if (broker == null || broker.isBlank()) {
+                throw new ConfigurationException("Broker instance '" + name + "' has no broker id; use one of "
+                        + AdapterLoader.availableIds());
+            }
+            return new BrokerConfig(name, broker, props);
         }
     }
 }

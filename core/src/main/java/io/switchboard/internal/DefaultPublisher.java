@@ -11,7 +11,7 @@ import io.switchboard.SwitchboardClosedException;
 import io.switchboard.UnsupportedCapabilityException;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
-import io.switchboard.internal.metrics.PublisherMeters;
+import io.switchboard.internal.metrics.PublishRecorder;
 import io.switchboard.internal.metrics.Tracing;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.Capabilities;
@@ -19,8 +19,6 @@ import io.switchboard.spi.OutboundRecord;
 import io.switchboard.spi.PublisherSpec;
 import io.switchboard.spi.RawPublisher;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -43,7 +41,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     private final String contentType;
     private final Consumer<AutoCloseable> onClose;
     private final String broker;
-    private final PublisherMeters meters;
+    private final PublishRecorder meters;
     private final ObservationRegistry observations;
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -62,11 +60,6 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         this.broker = capabilities.brokerId();
         this.meters = telemetry.publisherMeters(destination);
         this.observations = telemetry.observationsOrNull();
-    }
-
-    @Override
-    public CompletionStage<PublishReceipt> publish(T payload) {
-        return publish(Message.of(payload));
     }
 
     @Override
@@ -104,7 +97,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         }
         sent.whenComplete((r, error) -> {
             if (meters != null) {
-                meters.record(start, bytes.length, error == null);
+                meters.published(start, bytes.length, error == null);
             }
             if (observation != null) {
                 if (error != null) {
@@ -119,19 +112,6 @@ public final class DefaultPublisher<T> implements Publisher<T> {
             }
         });
         return result;
-    }
-
-    @Override
-    public CompletionStage<List<PublishReceipt>> publishAll(List<Message<T>> messages) {
-        List<CompletableFuture<PublishReceipt>> futures = new ArrayList<>(messages.size());
-        for (Message<T> message : messages) {
-            futures.add(publish(message).toCompletableFuture());
-        }
-        return CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
-            List<PublishReceipt> receipts = new ArrayList<>(futures.size());
-            futures.forEach(f -> receipts.add(f.join()));
-            return receipts;
-        });
     }
 
     private Map<String, String> envelope(Message<T> message, String id, String time) {
@@ -167,6 +147,16 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     @Override
     public String destination() {
         return destination;
+    }
+
+    /** The circuit breaker guarding this publisher's broker calls, or null when none is configured. */
+    public io.github.resilience4j.circuitbreaker.CircuitBreaker circuitBreaker() {
+        return io.switchboard.internal.resilience.ResilientPublisher.circuitBreakerOf(raw);
+    }
+
+    /** The broker instance name. */
+    public String instance() {
+        return instance;
     }
 
     @Override

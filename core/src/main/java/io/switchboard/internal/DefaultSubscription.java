@@ -10,8 +10,8 @@ import io.switchboard.RetryPolicy;
 import io.switchboard.Subscription;
 import io.switchboard.SubscriptionException;
 import io.micrometer.observation.ObservationRegistry;
-import io.switchboard.internal.metrics.SubscriptionMeters;
-import io.switchboard.internal.metrics.SubscriptionMeters.Outcome;
+import io.switchboard.internal.metrics.ConsumeRecorder;
+import io.switchboard.internal.metrics.ConsumeRecorder.Outcome;
 import io.switchboard.internal.metrics.Tracing;
 import io.switchboard.spi.BrokerAdapter;
 import io.switchboard.spi.ConsumerSpec;
@@ -45,6 +45,7 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
     private static final Logger log = LoggerFactory.getLogger(DefaultSubscription.class);
     private static final int MAX_ERROR_MESSAGE = 1000;
 
+    private final Instance instance;
     private final BrokerAdapter adapter;
     private final SubscriptionSettings settings;
     private final ConsumerSpec spec;
@@ -62,15 +63,17 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
     private final Object drained = new Object();
     private volatile boolean stopping;
+    private volatile long lastRecordNanos = System.nanoTime();
     private final ObservationRegistry observations;
     private RawConsumer consumer;
     private RawPublisher deadLetters;
-    private volatile SubscriptionMeters meters;
+    private volatile ConsumeRecorder meters;
 
     /** Prepares the subscription; {@link #start()} begins consuming. */
-    public DefaultSubscription(BrokerAdapter adapter, SubscriptionSettings settings, Codec<T> codec,
+    public DefaultSubscription(Instance instance, SubscriptionSettings settings, Codec<T> codec,
             MessageHandler<T> handler, Consumer<AutoCloseable> onClose) {
-        this.adapter = adapter;
+        this.instance = instance;
+        this.adapter = instance.adapter();
         this.settings = settings;
         this.spec = settings.spec();
         this.codec = codec;
@@ -89,8 +92,9 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
     /** Creates the raw consumer and the dead-letter publisher and starts consuming. */
     public void start() {
         try {
-            deadLetters = adapter.createPublisher(new PublisherSpec(settings.deadLetter(), Delivery.AT_LEAST_ONCE, spec.properties()));
-            consumer = adapter.createConsumer(spec);
+            deadLetters = instance.created("a dead-letter publisher", settings.deadLetter(),
+                    () -> adapter.createPublisher(new PublisherSpec(settings.deadLetter(), Delivery.AT_LEAST_ONCE, spec.properties())));
+            consumer = instance.created("a consumer", spec.destination(), () -> adapter.createConsumer(spec));
             meters = settings.telemetry().subscriptionMeters(spec.destination(), spec.group(), inFlight, consumer);
             for (Lane lane : lanes) {
                 lane.start();
@@ -118,6 +122,7 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
             return;
         }
         inFlight.incrementAndGet();
+        lastRecordNanos = System.nanoTime();
         lanes[laneOf(record)].offer(record);
     }
 
@@ -147,7 +152,7 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
     // ---- processing, on a lane thread ----
 
     private void process(InboundRecord record) {
-        SubscriptionMeters m = meters;
+        ConsumeRecorder m = meters;
         if (m != null && record.deliveryCount() > 1) {
             m.redelivered();
         }
@@ -219,7 +224,7 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
         }
     }
 
-    private static void record(SubscriptionMeters m, Outcome outcome, long start) {
+    private static void record(ConsumeRecorder m, Outcome outcome, long start) {
         if (m != null) {
             m.handled(outcome, start);
         }
@@ -270,7 +275,7 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
         }
         sent.whenComplete((result, failure) -> {
             if (failure == null) {
-                SubscriptionMeters m = meters;
+                ConsumeRecorder m = meters;
                 if (m != null) {
                     m.deadLettered("undecodable".equals(reason));
                 }
@@ -307,6 +312,34 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
                 }
             }
         }
+    }
+
+    // ---- state the routing layer reads to tell when an instance is drained ----
+
+    /** Records received and not yet settled. */
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    /** The broker's backlog for this subscription's group, when the adapter can tell. */
+    public java.util.OptionalLong backlog() {
+        RawConsumer c = consumer;
+        try {
+            return c == null ? java.util.OptionalLong.empty() : c.backlog();
+        } catch (RuntimeException e) {
+            log.debug("Backlog of '{}' on '{}' could not be read", spec.destination(), settings.instance(), e);
+            return java.util.OptionalLong.empty();
+        }
+    }
+
+    /** {@link System#nanoTime()} when the last record arrived (or the subscription was made). */
+    public long lastRecordNanos() {
+        return lastRecordNanos;
+    }
+
+    /** The broker instance name. */
+    public String instance() {
+        return settings.instance();
     }
 
     // ---- Subscription ----

@@ -2,7 +2,6 @@ package io.switchboard.internal;
 
 import io.switchboard.Envelope;
 import io.switchboard.Message;
-import io.switchboard.MessageFactory;
 import io.switchboard.spi.InboundRecord;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -53,6 +52,6 @@ public final class Envelopes {
                 user.put(e.getKey(), e.getValue());
             }
         }
-        return MessageFactory.received(payload, record.key(), user, id, time(record));
+        return MessageAccess.received(payload, record.key(), user, id, time(record));
     }
 }

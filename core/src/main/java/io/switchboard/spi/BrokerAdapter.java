@@ -1,5 +1,7 @@
 package io.switchboard.spi;
 
+import java.time.Duration;
+
 /**
  * One connection to one broker instance: creates raw publishers, raw consumers and the
  * provisioner. Thread-safe.
@@ -29,6 +31,17 @@ public interface BrokerAdapter extends AutoCloseable {
 
     /** Creates and deletes destinations; separate from send and receive on purpose. */
     Provisioner provisioner();
+
+    /**
+     * Checks, within about {@code timeout}, whether the broker is reachable: a cheap round trip
+     * (Kafka: describe the cluster; RabbitMQ: the connection is open; RocketMQ: the name server
+     * knows a master broker). May be called from any thread, often (health endpoints poll), and
+     * must not throw: a failure is {@link BrokerHealth.Status#DOWN} with the reason, which never
+     * holds a secret. The default says the adapter does not check.
+     */
+    default BrokerHealth health(Duration timeout) {
+        return BrokerHealth.unknown("adapter '" + id() + "' does not report health");
+    }
 
     /** Releases every connection and thread. Idempotent; never throws checked exceptions. */
     @Override

@@ -23,7 +23,8 @@ import io.switchboard.spi.BrokerConfig;
  *       {@code kafka.replication-factor} (of provisioned topics; default the broker's),
  *       {@code kafka.commit-interval} (how often acked offsets are committed, default 100ms),
  *       {@code kafka.poll-timeout} (100ms), {@code kafka.close-timeout} (30s),
- *       {@code kafka.admin-timeout} (30s), {@code kafka.transactional-id-prefix} (default
+ *       {@code kafka.admin-timeout} (30s), {@code kafka.connect-timeout} (5s: a broker must answer at the
+ *       bootstrap address within it before the first provisioning call, else a clear error), {@code kafka.transactional-id-prefix} (default
  *       {@code switchboard}), {@code kafka.transaction-max-records} (records per transaction at
  *       most, default 1000), {@code kafka.transaction-queue-capacity} (10000) and
  *       {@code kafka.max-message-size} (default {@code max.request.size} less 16 KiB for framing).</li>

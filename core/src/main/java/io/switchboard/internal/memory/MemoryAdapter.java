@@ -2,6 +2,7 @@ package io.switchboard.internal.memory;
 
 import io.switchboard.spi.BrokerAdapter;
 import io.switchboard.spi.BrokerConfig;
+import io.switchboard.spi.BrokerHealth;
 import io.switchboard.spi.Capabilities;
 import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.DestinationNameRule;
@@ -17,6 +18,7 @@ import java.util.Set;
 final class MemoryAdapter implements BrokerAdapter {
 
     private final MemoryBroker broker;
+    private final String brokerName;
     private final Capabilities capabilities;
     private final long publishTimeoutNanos;
 
@@ -25,7 +27,8 @@ final class MemoryAdapter implements BrokerAdapter {
         if (capacity < 1) {
             throw new io.switchboard.ConfigurationException("memory.capacity must be at least 1 but was " + capacity);
         }
-        this.broker = MemoryBroker.named(config.get("memory.broker", "default"), capacity);
+        this.brokerName = config.get("memory.broker", "default");
+        this.broker = MemoryBroker.named(brokerName, capacity);
         this.publishTimeoutNanos = config.getDuration("memory.publish-timeout", Duration.ofSeconds(5)).toNanos();
         this.capabilities = Capabilities.builder(MemoryAdapterFactory.ID)
                 .orderingPerKey(true)
@@ -69,6 +72,11 @@ final class MemoryAdapter implements BrokerAdapter {
                 broker.deleteTopic(name);
             }
         };
+    }
+
+    @Override
+    public BrokerHealth health(Duration timeout) {
+        return BrokerHealth.up("in-memory broker '" + brokerName + "' in this JVM");
     }
 
     @Override

@@ -7,7 +7,7 @@ import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.TimeUnit;
 
 /** The meters of one publisher, registered once when the publisher is built. */
-public final class PublisherMeters {
+public final class PublisherMeters implements PublishRecorder {
 
     private final Timer success;
     private final Timer failure;
@@ -23,8 +23,8 @@ public final class PublisherMeters {
                 .tags(tags).register(registry);
     }
 
-    /** Records one publish. */
-    public void record(long startNanos, int payloadBytes, boolean ok) {
+    @Override
+    public void published(long startNanos, int payloadBytes, boolean ok) {
         (ok ? success : failure).record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
         size.record(payloadBytes);
     }

@@ -14,27 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** The meters of one subscription, registered once when it starts and removed when it closes. */
-public final class SubscriptionMeters {
-
-    /** How a handled record ended. */
-    public enum Outcome {
-        /** Handled and acknowledged. */
-        ACK("ack"),
-        /** Failed and retried. */
-        RETRY("retry"),
-        /** Failed for the last time and dead-lettered. */
-        DEAD_LETTER("dead_letter"),
-        /** Already handled by the group (exactly-once): acknowledged without calling the handler. */
-        DUPLICATE("duplicate"),
-        /** Failed under at-most-once: dropped. */
-        DROPPED("dropped");
-
-        private final String tag;
-
-        Outcome(String tag) {
-            this.tag = tag;
-        }
-    }
+public final class SubscriptionMeters implements ConsumeRecorder {
 
     private static final long BACKLOG_REFRESH_NANOS = TimeUnit.SECONDS.toNanos(5);
 
@@ -56,7 +36,7 @@ public final class SubscriptionMeters {
                 tags, settings));
         for (Outcome o : Outcome.values()) {
             handle[o.ordinal()] = keep(Meters.latencyTimer(registry, Meters.HANDLE, "Handler duration",
-                    tags.and("outcome", o.tag), settings));
+                    tags.and("outcome", o.tag()), settings));
         }
         this.redeliveries = keep(Counter.builder(Meters.REDELIVERIES).description("Records the broker delivered again")
                 .tags(tags).register(registry));
@@ -75,7 +55,7 @@ public final class SubscriptionMeters {
         return meter;
     }
 
-    /** Records the end-to-end latency of a record published at {@code published} (skipped when unknown). */
+    @Override
     public void endToEnd(Instant published) {
         if (published != null) {
             Instant now = Instant.now();
@@ -85,22 +65,22 @@ public final class SubscriptionMeters {
         }
     }
 
-    /** Records a handler run. */
+    @Override
     public void handled(Outcome outcome, long startNanos) {
         handle[outcome.ordinal()].record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
     }
 
-    /** Counts a broker redelivery. */
+    @Override
     public void redelivered() {
         redeliveries.increment();
     }
 
-    /** Counts a dead letter. */
+    @Override
     public void deadLettered(boolean undecodable) {
         (undecodable ? deadLettersUndecodable : deadLettersFailed).increment();
     }
 
-    /** Removes the meters that belong only to this subscription. */
+    @Override
     public void close() {
         registered.forEach(registry::remove);
     }

@@ -62,7 +62,11 @@ public final class ResilientPublisher implements RawPublisher {
     private static CircuitBreaker circuitBreaker(ResilienceSettings s, ResilienceRegistries registries, String instance,
             String destination) {
         String name = s.destinationSpecificBreaker() ? instance + "/" + destination : instance;
-        return registries.circuitBreakers().circuitBreaker(name, () -> CircuitBreakerConfig.custom()
+        return registries.circuitBreakers().circuitBreaker(name, () -> breakerConfig(s));
+    }
+
+    private static CircuitBreakerConfig breakerConfig(ResilienceSettings s) {
+        return CircuitBreakerConfig.custom()
                 .failureRateThreshold(s.cbInt("failure-rate-threshold", 50))
                 .slowCallDurationThreshold(s.cbDuration("slow-call-duration-threshold", Duration.ofSeconds(5)))
                 .slowCallRateThreshold(s.cbInt("slow-call-rate-threshold", 100))
@@ -70,13 +74,28 @@ public final class ResilientPublisher implements RawPublisher {
                 .minimumNumberOfCalls(s.cbInt("minimum-number-of-calls", 10))
                 .waitDurationInOpenState(s.cbDuration("wait-duration-in-open-state", Duration.ofSeconds(10)))
                 .permittedNumberOfCallsInHalfOpenState(s.cbInt("permitted-calls-in-half-open-state", 3))
-                .build());
+                .build();
     }
 
     /** The publisher with the configured policies, or {@code raw} itself when none is configured. */
     public static RawPublisher wrap(RawPublisher raw, ResilienceSettings settings, ResilienceRegistries registries,
             String instance, String destination) {
         return settings.any() ? new ResilientPublisher(raw, settings, registries, instance, destination) : raw;
+    }
+
+    /** The circuit breaker this publisher records its calls in, or null when none is configured. */
+    public CircuitBreaker circuitBreaker() {
+        return circuitBreaker;
+    }
+
+    /** The circuit breaker {@code raw} records its calls in, when it is a resilient publisher with one; else null. */
+    public static CircuitBreaker circuitBreakerOf(RawPublisher raw) {
+        return raw instanceof ResilientPublisher r ? r.circuitBreaker : null;
+    }
+
+    /** A circuit breaker for {@code instance} configured from {@code settings} (defaults where unset). */
+    public static CircuitBreaker circuitBreaker(String name, ResilienceSettings s, ResilienceRegistries registries) {
+        return registries.circuitBreakers().circuitBreaker(name, () -> breakerConfig(s));
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.switchboard.ConfigurationException;
 import io.switchboard.Delivery;
 import io.switchboard.spi.BrokerAdapter;
 import io.switchboard.spi.BrokerConfig;
+import io.switchboard.spi.BrokerHealth;
 import io.switchboard.spi.Capabilities;
 import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.DestinationNameRule;
@@ -125,6 +126,11 @@ public final class KafkaAdapter implements BrokerAdapter {
     @Override
     public Provisioner provisioner() {
         return provisioner;
+    }
+
+    @Override
+    public BrokerHealth health(Duration timeout) {
+        return provisioner.health(timeout);
     }
 
     /** Per partition: end offset minus the group's committed offset. */

@@ -3,9 +3,12 @@ package io.switchboard.kafka.internal;
 import io.switchboard.ConfigurationException;
 import io.switchboard.SwitchboardClosedException;
 import io.switchboard.SwitchboardException;
+import io.switchboard.spi.BrokerConfig;
+import io.switchboard.spi.BrokerHealth;
 import io.switchboard.spi.DestinationSpec;
 import io.switchboard.spi.Provisioner;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,12 +20,15 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.admin.DescribeClusterResult;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsResult;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.errors.ApiException;
@@ -50,17 +56,59 @@ final class KafkaProvisioner implements Provisioner, AutoCloseable {
     private final Object lock = new Object();
     private Admin admin;
     private boolean closed;
+    private final Duration connectTimeout;
+    private volatile boolean reached;
 
     KafkaProvisioner(KafkaClientConfig config) {
         this.config = config;
         this.timeout = config.duration("admin-timeout", Duration.ofSeconds(30), Map.of());
+        this.connectTimeout = config.duration("connect-timeout", Duration.ofSeconds(5), Map.of());
         String factor = config.brokerConfig().get(KafkaClientConfig.PREFIX + "replication-factor");
         this.defaultReplicationFactor = factor == null ? Optional.empty()
                 : Optional.of(replicationFactor(KafkaClientConfig.PREFIX + "replication-factor", factor));
     }
 
+    /**
+     * Before the first admin operation: a broker must answer at the bootstrap address within
+     * {@code kafka.connect-timeout} (5s), else a clear error names the address and the fix, and the
+     * admin client is closed so that its reconnect attempts stop (instead of a topic-creation time-out
+     * after {@code kafka.admin-timeout} and a log full of reconnects).
+     */
+    private void requireReachable() {
+        if (reached) {
+            return;
+        }
+        String servers = BrokerConfig.printable("bootstrap.servers",
+                config.brokerConfig().get(KafkaClientConfig.PREFIX + "bootstrap.servers"));
+        try {
+            admin().describeCluster(new DescribeClusterOptions().timeoutMs((int) Math.min(Integer.MAX_VALUE,
+                    connectTimeout.toMillis()))).nodes().get(connectTimeout.toMillis() + 500, TimeUnit.MILLISECONDS);
+            reached = true;
+        } catch (TimeoutException | ExecutionException e) {
+            closeAdmin();
+            throw new SwitchboardException("No Kafka broker answered at " + servers + " within " + connectTimeout
+                    + " (broker instance '" + config.brokerConfig().instanceName() + "'); start the broker or correct "
+                    + "kafka.bootstrap.servers (kafka.connect-timeout sets how long to wait)", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SwitchboardException("Interrupted while connecting to Kafka at " + servers, e);
+        }
+    }
+
+    private void closeAdmin() {
+        Admin a;
+        synchronized (lock) {
+            a = admin;
+            admin = null;
+        }
+        if (a != null) {
+            a.close(Duration.ZERO);
+        }
+    }
+
     @Override
     public void ensureDestination(DestinationSpec spec) {
+        requireReachable();
         Map<String, String> topicConfigs = new HashMap<>(spec.settings());
         String factor = topicConfigs.remove(REPLICATION_FACTOR);
         NewTopic topic = new NewTopic(spec.name(), Optional.of(spec.partitions()),
@@ -94,6 +142,7 @@ final class KafkaProvisioner implements Provisioner, AutoCloseable {
 
     @Override
     public void deleteDestination(String name) {
+        requireReachable();
         try {
             get(admin().deleteTopics(List.of(name)).all(), "delete topic '" + name + "'");
         } catch (UnknownTopicOrPartitionException e) {
@@ -199,6 +248,30 @@ final class KafkaProvisioner implements Provisioner, AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SwitchboardException("Interrupted while waiting for Kafka to " + action, e);
+        }
+    }
+
+    /** Describes the cluster within the timeout: UP with the broker count, else DOWN with why. */
+    BrokerHealth health(Duration within) {
+        String servers = BrokerConfig.printable("bootstrap.servers",
+                config.brokerConfig().get(KafkaClientConfig.PREFIX + "bootstrap.servers"));
+        try {
+            DescribeClusterResult cluster = admin().describeCluster(
+                    new DescribeClusterOptions().timeoutMs((int) Math.min(Integer.MAX_VALUE, within.toMillis())));
+            Collection<Node> nodes = cluster.nodes().get(within.toMillis(), TimeUnit.MILLISECONDS);
+            String clusterId = cluster.clusterId().get(within.toMillis(), TimeUnit.MILLISECONDS);
+            return nodes.isEmpty() ? BrokerHealth.down("cluster " + clusterId + " at " + servers + " has no broker")
+                    : BrokerHealth.up(nodes.size() + " broker(s) in cluster " + clusterId + " at " + servers);
+        } catch (TimeoutException e) {
+            return BrokerHealth.down("no answer from " + servers + " within " + within
+                    + "; check kafka.bootstrap.servers and that the brokers run");
+        } catch (ExecutionException e) {
+            return BrokerHealth.down("describing the cluster at " + servers + " failed: " + e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return BrokerHealth.down("interrupted while describing the cluster at " + servers);
+        } catch (RuntimeException e) {
+            return BrokerHealth.down("cannot describe the cluster at " + servers + ": " + e);
         }
     }
 

@@ -14,6 +14,7 @@ import io.switchboard.SwitchboardClosedException;
 import io.switchboard.SwitchboardException;
 import io.switchboard.spi.BrokerAdapter;
 import io.switchboard.spi.BrokerConfig;
+import io.switchboard.spi.BrokerHealth;
 import io.switchboard.spi.Capabilities;
 import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.DestinationNameRule;
@@ -22,12 +23,16 @@ import io.switchboard.spi.PublisherSpec;
 import io.switchboard.spi.RawConsumer;
 import io.switchboard.spi.RawPublisher;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -204,6 +209,62 @@ public final class RabbitAdapter implements BrokerAdapter {
                 consumeConnection = connection;
             }
             return connection;
+        }
+    }
+
+    /**
+     * UP while every connection this adapter opened is open and the broker does not block
+     * publishers; DOWN while a connection is lost (amqp-client is recovering it) or a resource
+     * alarm blocks publishing. Before anything was created, opens the consuming connection, waiting
+     * at most {@code timeout}.
+     */
+    @Override
+    public BrokerHealth health(Duration timeout) {
+        if (closing) {
+            return BrokerHealth.down("the RabbitMQ client of this Switchboard is closed");
+        }
+        if (publishConnection == null && consumeConnection == null) {
+            BrokerHealth failed = connectWithin(timeout);
+            if (failed != null) {
+                return failed;
+            }
+        }
+        for (Connection connection : new Connection[] {publishConnection, consumeConnection}) {
+            if (connection != null && !connection.isOpen()) {
+                Object cause = connection.getCloseReason() == null ? "closed" : AmqpErrors.describe(connection.getCloseReason());
+                return BrokerHealth.down("connection '" + connection.getClientProvidedName() + "' to " + printableUri()
+                        + " is lost (" + cause + "); the client reconnects every " + settings.recoveryInterval);
+            }
+        }
+        String blocked = publishingBlocked;
+        if (blocked != null) {
+            return BrokerHealth.down("RabbitMQ at " + printableUri() + " blocks publishers: " + blocked);
+        }
+        return BrokerHealth.up("connected to " + printableUri());
+    }
+
+    private BrokerHealth connectWithin(Duration timeout) {
+        CompletableFuture<Connection> attempt = new CompletableFuture<>();
+        Thread connector = new Thread(() -> {
+            try {
+                attempt.complete(consumeConnection());
+            } catch (RuntimeException e) {
+                attempt.completeExceptionally(e);
+            }
+        }, "switchboard-rabbit-health-" + settings.config.instanceName());
+        connector.setDaemon(true);
+        connector.start();
+        try {
+            attempt.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return null;
+        } catch (ExecutionException e) {
+            return BrokerHealth.down(e.getCause().getMessage());
+        } catch (TimeoutException e) {
+            return BrokerHealth.down("no connection to " + printableUri() + " within " + timeout
+                    + "; is the server running and rabbitmq.uri right?");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return BrokerHealth.down("interrupted while connecting to " + printableUri());
         }
     }
 

@@ -2,16 +2,21 @@ package io.switchboard.rocketmq.internal;
 
 import io.switchboard.spi.BrokerAdapter;
 import io.switchboard.spi.BrokerConfig;
+import io.switchboard.spi.BrokerHealth;
 import io.switchboard.spi.Capabilities;
 import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.Provisioner;
 import io.switchboard.spi.PublisherSpec;
 import io.switchboard.spi.RawConsumer;
 import io.switchboard.spi.RawPublisher;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.rocketmq.common.MixAll;
+import org.apache.rocketmq.remoting.protocol.body.ClusterInfo;
+import org.apache.rocketmq.remoting.protocol.route.BrokerData;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -93,6 +98,33 @@ public final class RocketMqAdapter implements BrokerAdapter {
     @Override
     public Provisioner provisioner() {
         return new RocketMqProvisioner(producers, settings);
+    }
+
+    /** UP when the name server answers within the timeout and knows a master broker of the cluster. */
+    @Override
+    public BrokerHealth health(Duration timeout) {
+        if (closed.get()) {
+            return BrokerHealth.down("the RocketMQ client of this Switchboard is closed");
+        }
+        String nameServer = settings.nameServer();
+        try {
+            ClusterInfo clusters = producers.api().getBrokerClusterInfo(timeout.toMillis());
+            long masters = clusters.getBrokerAddrTable().values().stream()
+                    .filter(broker -> broker.getBrokerAddrs().get(MixAll.MASTER_ID) != null)
+                    .filter(broker -> settings.cluster() == null || settings.cluster().equals(broker.getCluster()))
+                    .map(BrokerData::getBrokerName)
+                    .count();
+            return masters == 0
+                    ? BrokerHealth.down("name server " + nameServer + " knows no master broker"
+                            + (settings.cluster() == null ? "" : " in cluster '" + settings.cluster() + "'"))
+                    : BrokerHealth.up(masters + " master broker(s) known to name server " + nameServer);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return BrokerHealth.down("interrupted while asking name server " + nameServer);
+        } catch (Exception e) {
+            return BrokerHealth.down("name server " + nameServer + " did not answer within " + timeout + ": " + e.getMessage()
+                    + "; check " + RocketMqSettings.NAME_SERVER + " and that the name server runs");
+        }
     }
 
     @Override

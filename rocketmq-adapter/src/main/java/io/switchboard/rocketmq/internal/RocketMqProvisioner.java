@@ -60,6 +60,11 @@ final class RocketMqProvisioner implements Provisioner {
         } catch (SwitchboardException e) {
             throw e;
         } catch (Exception e) {
+            if (unreachable(e)) {
+                throw new SwitchboardException("RocketMQ name server " + settings.nameServer() + " (or its broker) is not reachable"
+                        + " while creating topic '" + topic + "': " + e.getMessage() + "; start the name server and broker, or "
+                        + "correct rocketmq.namesrv-addr", e);
+            }
             throw new SwitchboardException("RocketMQ refused to create topic '" + topic + "' with " + spec.partitions()
                     + " queues (name server " + settings.nameServer() + "): " + e.getMessage()
                     + "; check the broker's permissions, or create the topic with mqadmin updateTopic", e);
@@ -114,6 +119,22 @@ final class RocketMqProvisioner implements Provisioner {
                 api().deleteTopicInNameServer(nameServer.trim(), topic, timeoutMillis());
             }
         }
+    }
+
+    /** True when the failure is a connection failure or time-out, not a refusal. */
+    static boolean unreachable(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof org.apache.rocketmq.remoting.exception.RemotingConnectException
+                    || t instanceof org.apache.rocketmq.remoting.exception.RemotingTimeoutException
+                    || t instanceof org.apache.rocketmq.remoting.exception.RemotingSendRequestException
+                    || t instanceof java.net.ConnectException) {
+                return true;
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return false;
     }
 
     /** The topic's route, or null when the name server does not know the topic. */

@@ -1,0 +1,38 @@
+package io.switchboard;
+
+import io.switchboard.spi.BrokerConfig;
+import io.switchboard.spi.BrokerHealth;
+import io.switchboard.spi.Capabilities;
+import io.switchboard.spi.Provisioner;
+import java.time.Duration;
+
+/**
+ * One named broker instance of a {@link Switchboard}: an adapter with its own properties, circuit
+ * breaker and {@code instance} metrics tag. A Switchboard built with {@code broker(id)} has one;
+ * one built with {@code instance(name, broker, properties)} calls has several, and its routes
+ * decide which carries what.
+ */
+public interface BrokerInstance {
+
+    /** The instance name, the {@code instance} tag of its meters. */
+    String name();
+
+    /** The adapter id, e.g. {@code kafka}. */
+    String brokerId();
+
+    /** What the broker can do. */
+    Capabilities capabilities();
+
+    /** The instance's configuration; secrets masked in its {@code toString()}. */
+    BrokerConfig config();
+
+    /** Creates and deletes destinations on this instance. */
+    Provisioner provisioning();
+
+    /**
+     * Whether the broker is reachable, checked within about {@code timeout} (see
+     * {@link io.switchboard.spi.BrokerAdapter#health(Duration)}); never throws, and the reason
+     * never holds a secret.
+     */
+    BrokerHealth health(Duration timeout);
+}

@@ -1,0 +1,185 @@
+package io.switchboard.internal;
+
+import io.switchboard.BrokerInstance;
+import io.switchboard.Codec;
+import io.switchboard.Delivery;
+import io.switchboard.MessageHandler;
+import io.switchboard.SwitchboardException;
+import io.switchboard.UnsupportedCapabilityException;
+import io.switchboard.internal.metrics.MetricsSettings;
+import io.switchboard.internal.resilience.ResilienceSettings;
+import io.switchboard.internal.resilience.ResilientPublisher;
+import io.switchboard.spi.BrokerAdapter;
+import io.switchboard.spi.BrokerConfig;
+import io.switchboard.spi.BrokerHealth;
+import io.switchboard.spi.Capabilities;
+import io.switchboard.spi.ConsumerSpec;
+import io.switchboard.spi.Provisioner;
+import io.switchboard.spi.PublisherSpec;
+import io.switchboard.spi.RawPublisher;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * One named broker instance: its adapter and configuration, and the one place where publishers
+ * and subscriptions are made on an adapter (validation, provisioning, resilience, telemetry).
+ * The routing layer makes them here for each instance a route uses.
+ */
+public final class Instance implements BrokerInstance, AutoCloseable {
+
+    private final int index;
+    private final BrokerConfig config;
+    private final BrokerAdapter adapter;
+    private final Shared shared;
+    private final MetricsSettings metricsSettings;
+
+    /** An instance at position {@code index} among its Switchboard's instances. */
+    public Instance(int index, BrokerConfig config, BrokerAdapter adapter, Shared shared) {
+        this.index = index;
+        this.config = config;
+        this.adapter = adapter;
+        this.shared = shared;
+        this.metricsSettings = MetricsSettings.from(config);
+    }
+
+    /** Position among the Switchboard's instances. */
+    public int index() {
+        return index;
+    }
+
+    @Override
+    public String name() {
+        return config.instanceName();
+    }
+
+    @Override
+    public String brokerId() {
+        return adapter.id();
+    }
+
+    @Override
+    public Capabilities capabilities() {
+        return adapter.capabilities();
+    }
+
+    @Override
+    public BrokerConfig config() {
+        return config;
+    }
+
+    @Override
+    public Provisioner provisioning() {
+        return adapter.provisioner();
+    }
+
+    @Override
+    public BrokerHealth health(Duration timeout) {
+        return adapter.health(timeout);
+    }
+
+    /** The adapter. */
+    public BrokerAdapter adapter() {
+        return adapter;
+    }
+
+    /** The shared services. */
+    public Shared shared() {
+        return shared;
+    }
+
+    /** Meters, observations and traffic statistics for what is made now. */
+    public Telemetry telemetry() {
+        if (shared.meters() == null && (shared.observations() == null || shared.observations().isNoop())
+                && shared.traffic() == null) {
+            return Telemetry.NONE;
+        }
+        return new Telemetry(shared.meters(), shared.observations(), metricsSettings, adapter.id(), name(), shared.traffic());
+    }
+
+    /**
+     * Validates the destination, provisions it when auto-provisioning is on, and makes a publisher.
+     *
+     * @throws io.switchboard.InvalidDestinationException when the name breaks the broker's rule
+     */
+    public <T> DefaultPublisher<T> publisher(String destination, Codec<T> codec, Delivery delivery, Map<String, String> properties,
+            Consumer<AutoCloseable> onClose) {
+        Validation.destination(capabilities(), name(), destination);
+        Validation.autoProvision(config, adapter.provisioner(), destination);
+        PublisherSpec spec = new PublisherSpec(destination, delivery, properties);
+        RawPublisher raw = ResilientPublisher.wrap(created("a publisher", destination, () -> adapter.createPublisher(spec)),
+                ResilienceSettings.forDestination(config, destination), shared.resilience(), name(), destination);
+        return new DefaultPublisher<>(raw, spec, codec, capabilities(), config, telemetry(), onClose);
+    }
+
+    /**
+     * Runs an adapter's create call; an unexpected client error (not already one of Switchboard's,
+     * which name the value and the fix) becomes a {@link SwitchboardException} naming the instance,
+     * the broker and the destination. The one place for this wrapping, for every adapter.
+     */
+    public <R> R created(String what, String destination, java.util.function.Supplier<R> create) {
+        try {
+            return create.get();
+        } catch (SwitchboardException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new SwitchboardException("Broker instance '" + name() + "' (" + brokerId() + ") cannot create " + what
+                    + " for '" + destination + "': " + e + "; check the instance's " + brokerId() + ".* properties and that"
+                    + " the broker is reachable", e);
+        }
+    }
+
+    /** The dead-letter destination of a request on this instance. */
+    public String deadLetterOf(SubscriptionRequest<?> request) {
+        return request.deadLetter() != null ? request.deadLetter() : capabilities().deadLetterDestination(request.destination());
+    }
+
+    /**
+     * Checks a request against this instance without side effects.
+     *
+     * @throws io.switchboard.InvalidDestinationException when a name breaks the broker's rule
+     * @throws UnsupportedCapabilityException when broadcast or filtering is asked of a broker without it
+     */
+    public void check(SubscriptionRequest<?> request) {
+        Capabilities caps = capabilities();
+        Validation.destination(caps, name(), request.destination());
+        if (request.broadcast() && !caps.broadcast()) {
+            throw new UnsupportedCapabilityException("Broker '" + name() + "' (" + caps.brokerId()
+                    + ") cannot broadcast; alternative: give each subscriber its own consumer group with group(name)");
+        }
+        if (request.filter() != null && !caps.filtering()) {
+            throw new UnsupportedCapabilityException("Broker '" + name() + "' (" + caps.brokerId()
+                    + ") has no broker-side filtering for filter '" + request.filter()
+                    + "'; alternative: filter in the handler, or publish to separate destinations");
+        }
+        Validation.destination(caps, name(), deadLetterOf(request));
+    }
+
+    /** Checks, provisions the destination and its dead-letter destination, and starts a subscription. */
+    public <T> DefaultSubscription<T> subscribe(SubscriptionRequest<T> request, MessageHandler<T> handler,
+            Consumer<AutoCloseable> onClose) {
+        check(request);
+        String dlq = deadLetterOf(request);
+        Validation.autoProvision(config, adapter.provisioner(), request.destination());
+        Validation.autoProvision(config, adapter.provisioner(), dlq);
+        ConsumerSpec spec = new ConsumerSpec(request.destination(), request.effectiveGroup(), request.broadcast(),
+                request.delivery(), request.maxInFlight(), request.filter(), request.properties());
+        SubscriptionSettings settings = new SubscriptionSettings(name(), spec, request.concurrency(), request.retry(), dlq,
+                request.drainTimeout(), request.idempotencyStore() != null ? request.idempotencyStore() : shared.idempotencyStore(),
+                telemetry());
+        DefaultSubscription<T> subscription = new DefaultSubscription<>(this, settings, request.codec(), handler, onClose);
+        subscription.start();
+        return subscription;
+    }
+
+    /** Closes the adapter. */
+    @Override
+    public void close() {
+        adapter.close();
+    }
+
+    @Override
+    public String toString() {
+        return "BrokerInstance[" + config + "]";
+    }
+}

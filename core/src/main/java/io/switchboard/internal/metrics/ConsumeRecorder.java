@@ -1,0 +1,92 @@
+package io.switchboard.internal.metrics;
+
+import java.time.Instant;
+
+/**
+ * Where a subscription reports what happened to each record: the Micrometer meters, the routing
+ * layer's windowed statistics, or both. Implementations neither allocate nor lock per call.
+ */
+public interface ConsumeRecorder extends AutoCloseable {
+
+    /** How a handled record ended. */
+    enum Outcome {
+        /** Handled and acknowledged. */
+        ACK("ack"),
+        /** Failed and retried. */
+        RETRY("retry"),
+        /** Failed for the last time and dead-lettered. */
+        DEAD_LETTER("dead_letter"),
+        /** Already handled by the group (exactly-once): acknowledged without calling the handler. */
+        DUPLICATE("duplicate"),
+        /** Failed under at-most-once: dropped. */
+        DROPPED("dropped");
+
+        private final String tag;
+
+        Outcome(String tag) {
+            this.tag = tag;
+        }
+
+        /** The value of the {@code outcome} tag. */
+        public String tag() {
+            return tag;
+        }
+    }
+
+    /** A record published at {@code published} reached its handler now (skipped when unknown). */
+    void endToEnd(Instant published);
+
+    /** A handler run that started at {@code startNanos} ended with {@code outcome}. */
+    void handled(Outcome outcome, long startNanos);
+
+    /** The broker delivered a record again. */
+    void redelivered();
+
+    /** A record went to the dead-letter destination. */
+    void deadLettered(boolean undecodable);
+
+    /** Releases what belongs only to this subscription. */
+    @Override
+    void close();
+
+    /** Both recorders, or the one that is not null, or null when both are. */
+    static ConsumeRecorder both(ConsumeRecorder a, ConsumeRecorder b) {
+        if (a == null) {
+            return b;
+        }
+        if (b == null) {
+            return a;
+        }
+        return new ConsumeRecorder() {
+            @Override
+            public void endToEnd(Instant published) {
+                a.endToEnd(published);
+                b.endToEnd(published);
+            }
+
+            @Override
+            public void handled(Outcome outcome, long startNanos) {
+                a.handled(outcome, startNanos);
+                b.handled(outcome, startNanos);
+            }
+
+            @Override
+            public void redelivered() {
+                a.redelivered();
+                b.redelivered();
+            }
+
+            @Override
+            public void deadLettered(boolean undecodable) {
+                a.deadLettered(undecodable);
+                b.deadLettered(undecodable);
+            }
+
+            @Override
+            public void close() {
+                a.close();
+                b.close();
+            }
+        };
+    }
+}

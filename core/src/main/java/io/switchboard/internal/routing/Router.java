@@ -1,0 +1,398 @@
+package io.switchboard.internal.routing;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.switchboard.Codec;
+import io.switchboard.ConfigurationException;
+import io.switchboard.Delivery;
+import io.switchboard.MessageHandler;
+import io.switchboard.Publisher;
+import io.switchboard.Subscription;
+import io.switchboard.internal.Instance;
+import io.switchboard.internal.SubscriptionRequest;
+import io.switchboard.routing.BrokerComparison;
+import io.switchboard.routing.Promotion;
+import io.switchboard.routing.PromotionGate;
+import io.switchboard.routing.Route;
+import io.switchboard.routing.Routing;
+import io.switchboard.routing.RoutingMode;
+import io.switchboard.routing.ShadowReport;
+import io.switchboard.spi.BrokerConfig;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The routing layer of a multi-instance Switchboard: the routes, a {@link RouteBinding} per
+ * destination in use, the publishers and subscriptions following them, the promotion gates, and a
+ * one-second ticker that rolls the comparison windows, judges the gates and watches migrations
+ * drain. Route changes are serialised; the publish path never takes a lock.
+ */
+public final class Router implements Routing, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(Router.class);
+
+    private final List<Instance> instances;
+    private final Map<String, Integer> index = new LinkedHashMap<>();
+    private final Map<String, Route> routes = new ConcurrentHashMap<>();
+    private volatile Route defaultRoute;
+    private final Map<String, RouteBinding> bindings = new ConcurrentHashMap<>();
+    private final Map<String, GateRunner> gates = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> gateSteps = new ConcurrentHashMap<>();
+    private final List<RoutingSubscription<?>> subscriptions = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<RoutingPublisher<?>> publishers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final RoutingMeters meters;
+    private final ComparisonEngine comparison;
+    private final TrafficBook book;
+    private final int shadowBuffer;
+    private final long shadowGraceMillis;
+    private final Duration readyTimeout;
+    private final ScheduledExecutorService ticker;
+    private final Object changes = new Object();
+
+    /** A router over {@code instances} with the common properties, default route and initial routes. */
+    public Router(List<Instance> instances, BrokerConfig common, Route defaultRoute, Map<String, Route> initial, Clock clock) {
+        this.instances = List.copyOf(instances);
+        Map<String, String> brokers = new LinkedHashMap<>();
+        for (Instance i : instances) {
+            index.put(i.name(), i.index());
+            brokers.put(i.name(), i.brokerId());
+        }
+        validate("default route", defaultRoute);
+        initial.forEach((d, r) -> validate("route of '" + d + "'", r));
+        this.defaultRoute = defaultRoute;
+        this.routes.putAll(initial);
+        this.meters = new RoutingMeters(this.instances, () -> instances.get(0).shared().meters());
+        this.book = instances.get(0).shared().traffic();
+        this.comparison = new ComparisonEngine(book, List.copyOf(index.keySet()), brokers,
+                positiveLong(common, "switchboard.comparison.min-samples", 200),
+                fraction(common, "switchboard.comparison.min-difference", 0.10));
+        this.shadowBuffer = (int) positiveLong(common, "switchboard.routing.shadow-buffer", 10_000);
+        this.shadowGraceMillis = common.getDuration("switchboard.routing.shadow-grace", Duration.ofSeconds(5)).toMillis();
+        this.readyTimeout = common.getDuration("switchboard.routing.ready-timeout", Duration.ofSeconds(30));
+        this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "switchboard-routing");
+            t.setDaemon(true);
+            return t;
+        });
+        ticker.scheduleAtFixedRate(this::tick, 1000 - clock.millis() % 1000 + 5, 1000, TimeUnit.MILLISECONDS);
+        // book is null when switchboard.comparison.enabled=false
+    }
+
+    private static long positiveLong(BrokerConfig c, String key, long def) {
+        long v = c.getInt(key, (int) def);
+        if (v < 1) {
+            throw new ConfigurationException("Property '" + key + "' is " + v + " but must be at least 1, such as " + def);
+        }
+        return v;
+    }
+
+    private static double fraction(BrokerConfig c, String key, double def) {
+        String text = c.get(key);
+        if (text == null) {
+            return def;
+        }
+        try {
+            double v = Double.parseDouble(text.trim());
+            if (v >= 0 && v < 1) {
+                return v;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new ConfigurationException("Property '" + key + "' is '" + text + "' but must be a fraction in [0, 1), such as " + def);
+    }
+
+    /** Exports the weight gauges of bindings made before the registry was bound. */
+    public void bindTo(MeterRegistry registry) {
+        bindings.forEach((d, b) -> meters.weightGauges(d, b));
+    }
+
+    List<Instance> instanceList() {
+        return instances;
+    }
+
+    RoutingMeters meters() {
+        return meters;
+    }
+
+    ComparisonEngine comparisonEngine() {
+        return comparison;
+    }
+
+    int shadowBuffer() {
+        return shadowBuffer;
+    }
+
+    Duration readyTimeout() {
+        return readyTimeout;
+    }
+
+    /** The broker comparison. */
+    public BrokerComparison comparison() {
+        return comparison;
+    }
+
+    private void validate(String what, Route route) {
+        if (route == null) {
+            throw new ConfigurationException("The " + what + " is missing; give a Route such as Route.single(\""
+                    + instances.get(0).name() + "\")");
+        }
+        for (String name : route.instances()) {
+            if (!index.containsKey(name)) {
+                throw new ConfigurationException("The " + what + " " + route + " names broker instance '" + name
+                        + "', which this Switchboard does not have (instances: " + index.keySet()
+                        + "); declare it with instance(\"" + name + "\", broker, properties) or correct the route");
+            }
+        }
+    }
+
+    private RouteBinding binding(String destination) {
+        return bindings.computeIfAbsent(destination, d -> {
+            RouteBinding b = new RouteBinding(d, new RouteState(route(d), index), shadowGraceMillis);
+            meters.weightGauges(d, b);
+            return b;
+        });
+    }
+
+    // ---- publishers and subscriptions ----
+
+    /** A publisher following {@code destination}'s route. */
+    public <T> Publisher<T> publisher(String destination, Codec<T> codec, Delivery delivery, Map<String, String> properties,
+            Consumer<AutoCloseable> onClose) {
+        synchronized (changes) {
+            RouteBinding b = binding(destination);
+            RoutingPublisher<T> p = new RoutingPublisher<>(this, b, codec, delivery, properties, c -> {
+                publishers.remove(c);
+                onClose.accept(c);
+            });
+            try {
+                p.prepare(b.state());
+            } catch (RuntimeException e) {
+                p.close();
+                throw e;
+            }
+            b.join(p);
+            publishers.add(p);
+            return p;
+        }
+    }
+
+    /** A subscription reading every instance {@code request}'s destination route can send to. */
+    public <T> Subscription subscribe(SubscriptionRequest<T> request, MessageHandler<T> handler, Consumer<AutoCloseable> onClose) {
+        synchronized (changes) {
+            RouteBinding b = binding(request.destination());
+            RoutingSubscription<T> s = new RoutingSubscription<>(this, b, request, handler, c -> {
+                subscriptions.remove(c);
+                onClose.accept(c);
+            });
+            s.start();
+            b.join(s);
+            subscriptions.add(s);
+            return s;
+        }
+    }
+
+    // ---- Routing ----
+
+    @Override
+    public Set<String> instances() {
+        return Collections.unmodifiableSet(new LinkedHashSet<>(index.keySet()));
+    }
+
+    @Override
+    public Route route(String destination) {
+        Route r = routes.get(destination);
+        return r != null ? r : defaultRoute;
+    }
+
+    @Override
+    public Route defaultRoute() {
+        return defaultRoute;
+    }
+
+    @Override
+    public Map<String, Route> routes() {
+        return Collections.unmodifiableMap(new LinkedHashMap<>(routes));
+    }
+
+    @Override
+    public void update(String destination, Route route) {
+        validate("route of '" + destination + "'", route);
+        GateRunner gate = gates.get(destination);
+        if (gate != null) {
+            gate.cancel("replaced by route " + route + " set by the application");
+        }
+        apply(destination, route, "set by the application");
+    }
+
+    /** A route change made by a promotion gate. */
+    void applyFromGate(String destination, Route route, String why) {
+        apply(destination, route, why);
+    }
+
+    private void apply(String destination, Route route, String why) {
+        synchronized (changes) {
+            Route before = route(destination);
+            routes.put(destination, route);
+            RouteBinding b = bindings.get(destination);
+            if (b != null) {
+                try {
+                    b.change(new RouteState(route, index));
+                } catch (RuntimeException e) {
+                    if (before != null) {
+                        routes.put(destination, before);
+                    }
+                    throw e;
+                }
+            }
+            meters.changed(destination, route.mode().name().toLowerCase(Locale.ROOT));
+            log.info("Route of '{}' changed from {} to {} ({})", destination, before, route, why);
+        }
+    }
+
+    @Override
+    public void updateDefault(Route route) {
+        validate("default route", route);
+        synchronized (changes) {
+            Route before = defaultRoute;
+            RouteState next = new RouteState(route, index);
+            List<RouteBinding> following = new ArrayList<>();
+            for (RouteBinding b : bindings.values()) {
+                if (!routes.containsKey(b.destination)) {
+                    following.add(b);
+                }
+            }
+            for (RouteBinding b : following) {
+                b.change(next);
+                meters.changed(b.destination, route.mode().name().toLowerCase(Locale.ROOT));
+            }
+            defaultRoute = route;
+            log.info("Default route changed from {} to {}", before, route);
+        }
+    }
+
+    @Override
+    public Promotion promote(String destination, PromotionGate gate) {
+        for (String name : List.of(gate.source(), gate.target())) {
+            if (!index.containsKey(name)) {
+                throw new ConfigurationException("Promotion gate " + gate + " names broker instance '" + name
+                        + "', which this Switchboard does not have (instances: " + index.keySet() + ")");
+            }
+        }
+        comparison.requireEnabled("a promotion gate");
+        GateRunner previous = gates.get(destination);
+        if (previous != null) {
+            previous.cancel("replaced by a new promotion gate");
+        }
+        AtomicInteger percent = gateSteps.computeIfAbsent(destination, d -> {
+            AtomicInteger p = new AtomicInteger();
+            meters.gateStep(d, p);
+            return p;
+        });
+        GateRunner runner = new GateRunner(this, destination, gate, percent);
+        gates.put(destination, runner);
+        log.info("Promotion of '{}' started: {}", destination, gate);
+        runner.start(book.nowSecond());
+        return runner;
+    }
+
+    @Override
+    public Optional<Promotion> promotion(String destination) {
+        return Optional.ofNullable(gates.get(destination));
+    }
+
+    @Override
+    public ShadowReport shadowReport(String destination) {
+        Route r = route(destination);
+        RouteBinding b = bindings.get(destination);
+        long[] c = b == null ? new long[10] : b.shadowCheck.counts();
+        String primary = r.mode() == RoutingMode.MIRROR ? r.primary() : null;
+        String shadow = r.mode() == RoutingMode.MIRROR ? r.shadow() : null;
+        return new ShadowReport(destination, primary, shadow, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9]);
+    }
+
+    @Override
+    public CompletionStage<Void> drained(String destination) {
+        List<CompletableFuture<Void>> all = new ArrayList<>();
+        for (RoutingSubscription<?> s : subscriptions) {
+            if (s.destination().equals(destination)) {
+                all.add(s.drainedStage().toCompletableFuture());
+            }
+        }
+        return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
+    }
+
+    // ---- the ticker ----
+
+    private void tick() {
+        try {
+            retryMissingPrimaries();
+            if (book == null) {
+                checkDrains();
+                return;
+            }
+            book.roll();
+            long now = book.nowSecond();
+            for (GateRunner g : gates.values()) {
+                g.tick(now);
+            }
+            checkDrains();
+        } catch (RuntimeException e) {
+            log.warn("Routing tick failed", e);
+        }
+    }
+
+    private void retryMissingPrimaries() {
+        for (RoutingPublisher<?> p : publishers) {
+            p.retryMissingPrimary();
+        }
+        for (RoutingSubscription<?> s : subscriptions) {
+            s.retryMissingPrimary();
+        }
+    }
+
+    private void checkDrains() {
+        for (RoutingSubscription<?> s : subscriptions) {
+            int draining = s.draining();
+            if (draining >= 0 && s.checkDrained()) {
+                releasePublishers(s.destination(), draining);
+            }
+        }
+    }
+
+    private void releasePublishers(String destination, int instance) {
+        boolean stillDraining = subscriptions.stream().anyMatch(s -> s.destination().equals(destination) && s.draining() == instance);
+        if (!stillDraining) {
+            for (RoutingPublisher<?> p : publishers) {
+                if (p.destination().equals(destination)) {
+                    p.release(instance);
+                }
+            }
+        }
+    }
+
+    /** Stops the ticker and the gates. */
+    @Override
+    public void close() {
+        gates.values().forEach(g -> g.cancel("Switchboard closed"));
+        ticker.shutdownNow();
+    }
+}

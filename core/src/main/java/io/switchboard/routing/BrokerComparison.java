@@ -1,0 +1,24 @@
+package io.switchboard.routing;
+
+import java.time.Duration;
+
+/**
+ * Compares a Switchboard's broker instances on the application's own traffic, over a sliding
+ * window (property {@code switchboard.comparison.window}, default 60s). Obtain it from
+ * {@code Switchboard.comparison()}. Every publish and every handled record of a multi-instance
+ * Switchboard is counted and its latency recorded in per-instance, per-destination windows at
+ * the same points where the Micrometer meters record (wait-free, no allocation per message), so
+ * the comparison works with any meter registry or none. See {@link ComparisonReport} for the
+ * figures and the statistical rule of the verdict.
+ */
+public interface BrokerComparison {
+
+    /** All destinations over the configured window. */
+    ComparisonReport report();
+
+    /** One destination (null for all) over the configured window. */
+    ComparisonReport report(String destination);
+
+    /** One destination (null for all) over the last {@code window} (at most the configured window). */
+    ComparisonReport report(String destination, Duration window);
+}

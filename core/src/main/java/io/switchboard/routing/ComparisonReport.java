@@ -1,0 +1,210 @@
+package io.switchboard.routing;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The broker instances' figures over one window, and the verdict.
+ *
+ * <p>The verdict's rule: rates (messages per second) are shown, never judged, because the routing
+ * weights decide them. A latency quantile q (p50, p99, p99.9 of publish and of end-to-end latency)
+ * is judged between two instances only when each has at least {@code minSamples} samples and at
+ * least 10 samples above the quantile (n(1-q) >= 10, so p99 needs 1,000 and p99.9 10,000). Its
+ * 99% confidence interval is distribution-free, from the order statistics at ranks
+ * nq +/- 2.576 sqrt(nq(1-q)); one instance is ahead when the two intervals do not overlap AND the
+ * point estimates differ by at least {@code minDifference} (default 10%) of the larger one.
+ * Error rate (failed publishes / publishes) and dead-letter rate (dead letters / consumed) are
+ * judged by a two-proportion z-test at the 99% level (|z| > 2.576), each side with at least
+ * {@code minSamples}, and a difference of at least 0.1 percentage point. Anything else is "no
+ * significant difference"; too few samples is said as such, never judged.
+ *
+ * @param at when the report was made
+ * @param window the window covered
+ * @param destination the destination, or null for all
+ * @param instances per instance figures, in instance order
+ * @param verdict the verdict
+ */
+public record ComparisonReport(Instant at, Duration window, String destination, List<InstanceFigures> instances,
+        Verdict verdict) {
+
+    /**
+     * Latency quantiles of one kind, in milliseconds (NaN without samples).
+     *
+     * @param samples samples in the window
+     * @param p50 median
+     * @param p99 99th percentile
+     * @param p999 99.9th percentile
+     */
+    public record Latency(long samples, double p50, double p99, double p999) {}
+
+    /**
+     * One instance's figures.
+     *
+     * @param instance instance name
+     * @param broker adapter id
+     * @param published publishes acknowledged
+     * @param publishFailed publishes failed
+     * @param consumed records handed to handlers here
+     * @param deadLetters records dead-lettered here
+     * @param redeliveries records the broker delivered again
+     * @param publishRate acknowledged publishes per second
+     * @param consumeRate records consumed per second
+     * @param errorRate failed / all publishes (NaN without publishes)
+     * @param deadLetterRate dead letters / consumed (NaN without consumption)
+     * @param publishLatency publish call to broker acknowledgement
+     * @param endToEnd envelope publish time to handler start
+     */
+    public record InstanceFigures(String instance, String broker, long published, long publishFailed, long consumed,
+            long deadLetters, long redeliveries, double publishRate, double consumeRate, double errorRate, double deadLetterRate,
+            Latency publishLatency, Latency endToEnd) {}
+
+    /**
+     * One judged difference.
+     *
+     * @param figure the figure, e.g. {@code e2e p99}
+     * @param ahead the better instance
+     * @param behind the worse instance
+     * @param aheadValue the better value (ms, or a rate)
+     * @param behindValue the worse value
+     * @param text one sentence
+     */
+    public record Finding(String figure, String ahead, String behind, double aheadValue, double behindValue, String text) {}
+
+    /**
+     * The verdict.
+     *
+     * @param findings significant differences
+     * @param notJudged figures not judged, with why (too few samples)
+     * @param summary one line: which instance is ahead on what, or "no significant difference"
+     */
+    public record Verdict(List<Finding> findings, List<String> notJudged, String summary) {
+
+        /** True when at least one difference is significant. */
+        public boolean significant() {
+            return !findings.isEmpty();
+        }
+    }
+
+    /** The figures as a text table followed by the verdict. */
+    public String toTable() {
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(Locale.ROOT, "Broker comparison%s over the last %ds%n",
+                destination == null ? "" : " of '" + destination + "'", window.toSeconds()));
+        String header = "| figure | " + String.join(" | ", instances.stream().map(i -> i.instance() + " (" + i.broker() + ")").toList()) + " |";
+        b.append(header).append('\n').append("|---|").append("---|".repeat(instances.size())).append('\n');
+        row(b, "published", i -> Long.toString(i.published()));
+        row(b, "publish rate (msg/s)", i -> fmt(i.publishRate()));
+        row(b, "consumed", i -> Long.toString(i.consumed()));
+        row(b, "consume rate (msg/s)", i -> fmt(i.consumeRate()));
+        row(b, "publish p50 / p99 / p99.9 (ms)", i -> latency(i.publishLatency()));
+        row(b, "e2e p50 / p99 / p99.9 (ms)", i -> latency(i.endToEnd()));
+        row(b, "error rate", i -> pct(i.errorRate()));
+        row(b, "dead-letter rate", i -> pct(i.deadLetterRate()));
+        row(b, "redeliveries", i -> Long.toString(i.redeliveries()));
+        row(b, "samples publish / e2e", i -> i.publishLatency().samples() + " / " + i.endToEnd().samples());
+        b.append("Verdict: ").append(verdict.summary()).append('\n');
+        for (Finding f : verdict.findings()) {
+            b.append("  - ").append(f.text()).append('\n');
+        }
+        for (String n : verdict.notJudged()) {
+            b.append("  (not judged) ").append(n).append('\n');
+        }
+        return b.toString();
+    }
+
+    private void row(StringBuilder b, String name, java.util.function.Function<InstanceFigures, String> value) {
+        b.append("| ").append(name).append(" | ");
+        for (InstanceFigures i : instances) {
+            b.append(value.apply(i)).append(" | ");
+        }
+        b.setLength(b.length() - 1);
+        b.append('\n');
+    }
+
+    private static String latency(Latency l) {
+        return fmt(l.p50()) + " / " + fmt(l.p99()) + " / " + fmt(l.p999());
+    }
+
+    private static String fmt(double v) {
+        if (Double.isNaN(v)) {
+            return "-";
+        }
+        return v >= 100 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    private static String pct(double v) {
+        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.2f%%", v * 100);
+    }
+
+    /** The report as JSON (NaN as null). */
+    public String toJson() {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("at", at.toString());
+        root.put("windowSeconds", window.toSeconds());
+        root.put("destination", destination);
+        List<Object> list = new ArrayList<>();
+        for (InstanceFigures i : instances) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("instance", i.instance());
+            m.put("broker", i.broker());
+            m.put("published", i.published());
+            m.put("publishFailed", i.publishFailed());
+            m.put("consumed", i.consumed());
+            m.put("deadLetters", i.deadLetters());
+            m.put("redeliveries", i.redeliveries());
+            m.put("publishRate", num(i.publishRate()));
+            m.put("consumeRate", num(i.consumeRate()));
+            m.put("errorRate", num(i.errorRate()));
+            m.put("deadLetterRate", num(i.deadLetterRate()));
+            m.put("publishLatencyMs", latencyJson(i.publishLatency()));
+            m.put("endToEndLatencyMs", latencyJson(i.endToEnd()));
+            list.add(m);
+        }
+        root.put("instances", list);
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("summary", verdict.summary());
+        v.put("significant", verdict.significant());
+        List<Object> findings = new ArrayList<>();
+        for (Finding f : verdict.findings()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("figure", f.figure());
+            m.put("ahead", f.ahead());
+            m.put("behind", f.behind());
+            m.put("aheadValue", num(f.aheadValue()));
+            m.put("behindValue", num(f.behindValue()));
+            m.put("text", f.text());
+            findings.add(m);
+        }
+        v.put("findings", findings);
+        v.put("notJudged", verdict.notJudged());
+        root.put("verdict", v);
+        try {
+            return JSON.writeValueAsString(root);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("Comparison report could not be written as JSON", e);
+        }
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+
+    private static Map<String, Object> latencyJson(Latency l) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("samples", l.samples());
+        m.put("p50", num(l.p50()));
+        m.put("p99", num(l.p99()));
+        m.put("p999", num(l.p999()));
+        return m;
+    }
+
+    private static Double num(double v) {
+        return Double.isNaN(v) || Double.isInfinite(v) ? null : v;
+    }
+}

@@ -1,0 +1,40 @@
+package io.switchboard.routing;
+
+import java.util.concurrent.CompletionStage;
+
+/** A running (or finished) promotion gate on one destination. */
+public interface Promotion {
+
+    /** Where a promotion stands. */
+    enum State {
+        /** Holding a step, or waiting for enough samples. */
+        RUNNING,
+        /** The target carries 100%. */
+        COMPLETED,
+        /** A breach sent all traffic back to the source. */
+        ROLLED_BACK,
+        /** Cancelled, or replaced by a route change or another gate; weights left as they were. */
+        CANCELLED
+    }
+
+    /** The destination. */
+    String destination();
+
+    /** The gate. */
+    PromotionGate gate();
+
+    /** The target's current percentage. */
+    int targetPercent();
+
+    /** The state. */
+    State state();
+
+    /** Why it rolled back or was cancelled, or what it is waiting for; never null. */
+    String reason();
+
+    /** Completes with the final state once it is no longer running. */
+    CompletionStage<State> finished();
+
+    /** Stops advancing; the weights stay where they are. */
+    void cancel();
+}

@@ -1,0 +1,191 @@
+package io.switchboard.routing;
+
+import io.switchboard.ConfigurationException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Where a destination's messages go: one of the {@link RoutingMode}s over named broker instances.
+ * Immutable; checked for shape when made (weights, distinct instances) and against the
+ * Switchboard's instances when applied. Use the factories:
+ *
+ * <pre>{@code
+ * Route.single("a");
+ * Route.split(Map.of("a", 90, "b", 10));        // sticky by key hash
+ * Route.mirror("a", "b");                       // b is the shadow; subscribers observe b only
+ * Route.failover("a", "b");                     // b while a's circuit breaker is open
+ * Route.migrate("a", "b");                      // publish to b, read both until a is drained
+ * }</pre>
+ */
+public final class Route {
+
+    private final RoutingMode mode;
+    private final Map<String, Integer> weights;
+    private final String primary;
+    private final String secondary;
+    private final boolean observeOnly;
+
+    private Route(RoutingMode mode, Map<String, Integer> weights, String primary, String secondary, boolean observeOnly) {
+        this.mode = mode;
+        this.weights = weights;
+        this.primary = primary;
+        this.secondary = secondary;
+        this.observeOnly = observeOnly;
+    }
+
+    /** Every message to {@code instance}. */
+    public static Route single(String instance) {
+        return new Route(RoutingMode.SINGLE, Map.of(name(instance, "single", "instance"), 100), instance, null, false);
+    }
+
+    /**
+     * A weighted split: a key goes to one instance chosen by its hash (so it keeps its order while
+     * the weights are unchanged); keyless messages are weighted at random. Weights are relative
+     * (90/10 and 9/1 are the same split); an instance with weight 0 gets nothing.
+     *
+     * @throws ConfigurationException when a weight is negative or they do not sum to a positive total
+     */
+    public static Route split(Map<String, Integer> weights) {
+        Objects.requireNonNull(weights, "weights");
+        Map<String, Integer> copy = new LinkedHashMap<>();
+        long total = 0;
+        for (Map.Entry<String, Integer> e : weights.entrySet()) {
+            name(e.getKey(), "split", "weights key");
+            Integer w = e.getValue();
+            if (w == null || w < 0) {
+                throw new ConfigurationException("Split weight of instance '" + e.getKey() + "' is " + w
+                        + " but must be 0 or more, such as 90 and 10");
+            }
+            copy.put(e.getKey(), w);
+            total += w;
+        }
+        if (total <= 0 || total > 1_000_000) {
+            throw new ConfigurationException("Split weights " + weights + " sum to " + total
+                    + " but must sum to a positive total of at most 1,000,000; give at least one instance a weight, "
+                    + "such as {a=90, b=10}");
+        }
+        return new Route(RoutingMode.SPLIT, Collections.unmodifiableMap(copy), null, null, false);
+    }
+
+    /** Every message to {@code primary} and, best effort, to {@code shadow}; shadow subscribers observe only. */
+    public static Route mirror(String primary, String shadow) {
+        return two(RoutingMode.MIRROR, primary, shadow, "primary", "shadow", true);
+    }
+
+    /** {@code primary} while its circuit breaker lets calls through, else {@code secondary}. */
+    public static Route failover(String primary, String secondary) {
+        return two(RoutingMode.FAILOVER, primary, secondary, "primary", "secondary", false);
+    }
+
+    /** Publish to {@code to}; subscribers read both, deduplicating by id, until {@code from} is drained. */
+    public static Route migrate(String from, String to) {
+        return two(RoutingMode.MIGRATE, to, from, "to", "from", false);
+    }
+
+    private static Route two(RoutingMode mode, String first, String second, String firstRole, String secondRole, boolean observe) {
+        String m = mode.name().toLowerCase(java.util.Locale.ROOT);
+        name(first, m, firstRole);
+        name(second, m, secondRole);
+        if (first.equals(second)) {
+            throw new ConfigurationException("A " + m + " route needs two different instances but " + firstRole + " and "
+                    + secondRole + " are both '" + first + "'; name another instance as " + secondRole
+                    + ", or use Route.single(\"" + first + "\")");
+        }
+        Map<String, Integer> w = new LinkedHashMap<>();
+        w.put(first, 100);
+        w.put(second, 0);
+        return new Route(mode, Collections.unmodifiableMap(w), first, second, observe);
+    }
+
+    private static String name(String instance, String mode, String role) {
+        if (instance == null || instance.isBlank()) {
+            throw new ConfigurationException("A " + mode + " route's " + role + " is " + (instance == null ? "missing" : "blank")
+                    + "; name a broker instance of the Switchboard, such as \"a\"");
+        }
+        return instance;
+    }
+
+    /**
+     * For a mirror route: whether subscriptions on the shadow only observe (count and compare,
+     * handler not called, the default) or also call the handler. Other modes ignore it.
+     */
+    public Route observeOnly(boolean observe) {
+        return new Route(mode, weights, primary, secondary, observe);
+    }
+
+    /** The mode. */
+    public RoutingMode mode() {
+        return mode;
+    }
+
+    /**
+     * The share each instance gets of new publishes, relative to their sum: the split's weights;
+     * 100 for the instance publishers use in the other modes (single, mirror primary, failover
+     * primary, migrate target) and 0 for the other.
+     */
+    public Map<String, Integer> weights() {
+        return weights;
+    }
+
+    /** The single instance, the mirror or failover primary, or the migration target; null for a split. */
+    public String primary() {
+        return primary;
+    }
+
+    /** The mirror's shadow, or null. */
+    public String shadow() {
+        return mode == RoutingMode.MIRROR ? secondary : null;
+    }
+
+    /** The failover secondary, or null. */
+    public String secondary() {
+        return mode == RoutingMode.FAILOVER ? secondary : null;
+    }
+
+    /** The instance a migration moves away from, or null. */
+    public String from() {
+        return mode == RoutingMode.MIGRATE ? secondary : null;
+    }
+
+    /** The instance a migration moves to, or null. */
+    public String to() {
+        return mode == RoutingMode.MIGRATE ? primary : null;
+    }
+
+    /** For a mirror: whether shadow subscriptions only observe. */
+    public boolean isObserveOnly() {
+        return mode == RoutingMode.MIRROR && observeOnly;
+    }
+
+    /** Every instance this route may send to or read from, in order. */
+    public Set<String> instances() {
+        Set<String> all = new LinkedHashSet<>(weights.keySet());
+        return Collections.unmodifiableSet(all);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Route r && r.mode == mode && r.weights.equals(weights) && Objects.equals(r.primary, primary)
+                && Objects.equals(r.secondary, secondary) && r.observeOnly == observeOnly;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(mode, weights, primary, secondary, observeOnly);
+    }
+
+    @Override
+    public String toString() {
+        return switch (mode) {
+            case SINGLE -> "single(" + primary + ")";
+            case SPLIT -> "split" + weights;
+            case MIRROR -> "mirror(primary=" + primary + ", shadow=" + secondary + (observeOnly ? ", observe-only" : "") + ")";
+            case FAILOVER -> "failover(primary=" + primary + ", secondary=" + secondary + ")";
+            case MIGRATE -> "migrate(from=" + secondary + ", to=" + primary + ")";
+        };
+    }
+}

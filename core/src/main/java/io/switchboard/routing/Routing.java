@@ -1,0 +1,64 @@
+package io.switchboard.routing;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The routes of a Switchboard's destinations, changeable while traffic flows. Obtain it from
+ * {@code Switchboard.routing()}. Publishers and subscriptions follow a change without being
+ * rebuilt: before the new route takes effect, subscriptions start consuming on any instance it
+ * adds (and are ready), so nothing published there is stranded. Every change is logged at INFO and
+ * counted ({@code switchboard.routing.changes}). Thread-safe.
+ *
+ * <p>Per-key order across a change: a key whose split bucket (or instance) does not change keeps
+ * its order. A key that moves to another instance may be handled out of order for the messages
+ * published to the new instance while the old instance still held unconsumed messages of that key
+ * (at most what was in flight on the old instance at the moment of the change).
+ */
+public interface Routing {
+
+    /** The names of the Switchboard's broker instances, in declaration order. */
+    Set<String> instances();
+
+    /** The route {@code destination} follows now: its own, or the default route. */
+    Route route(String destination);
+
+    /** The default route, for destinations without a route of their own. */
+    Route defaultRoute();
+
+    /** The destinations with a route of their own. */
+    Map<String, Route> routes();
+
+    /**
+     * Gives {@code destination} a new route; publishers and subscriptions follow at once.
+     *
+     * @throws io.switchboard.ConfigurationException naming the value and the fix when the route
+     *         names an unknown instance
+     */
+    void update(String destination, Route route);
+
+    /** Changes the default route; destinations without their own route follow at once. */
+    void updateDefault(Route route);
+
+    /**
+     * Starts a promotion gate on {@code destination}: a ramp of weights from the gate's source to
+     * its target that advances only while the target stays within the gate's bounds, and rolls back
+     * at once when it does not. A gate already running on the destination is cancelled first.
+     */
+    Promotion promote(String destination, PromotionGate gate);
+
+    /** The promotion running on (or last run on) {@code destination}. */
+    Optional<Promotion> promotion(String destination);
+
+    /** For a mirror route: what the shadow saw against the primary, per key, as counts and a report. */
+    ShadowReport shadowReport(String destination);
+
+    /**
+     * Completes when this process's subscriptions to {@code destination} have drained the
+     * instance a migration moves away from (its backlog for their group is 0 and nothing is in
+     * flight) and have released it; at once when no migration is under way.
+     */
+    CompletionStage<Void> drained(String destination);
+}

@@ -1,0 +1,45 @@
+package io.switchboard.spi;
+
+import java.util.Objects;
+
+/**
+ * Whether a broker instance is reachable, as its adapter sees it, with a short reason for people.
+ * The reason never holds a secret (no password, no credentials in a URI).
+ *
+ * @param status up, down or unknown
+ * @param reason what was checked or what failed, for example {@code "3 brokers in cluster abc"}
+ *     or {@code "connection refused by 127.0.0.1:5672; is the server running?"}
+ */
+public record BrokerHealth(Status status, String reason) {
+
+    /** The state of a broker instance. */
+    public enum Status {
+        /** The broker answered within the timeout. */
+        UP,
+        /** The broker did not answer, refused, or the client is recovering a lost connection. */
+        DOWN,
+        /** The adapter cannot tell (it does not check health). */
+        UNKNOWN
+    }
+
+    /** Validates the components. */
+    public BrokerHealth {
+        Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(reason, "reason");
+    }
+
+    /** Reachable, with what was seen. */
+    public static BrokerHealth up(String reason) {
+        return new BrokerHealth(Status.UP, reason);
+    }
+
+    /** Not reachable, with why and, where known, what to do. */
+    public static BrokerHealth down(String reason) {
+        return new BrokerHealth(Status.DOWN, reason);
+    }
+
+    /** The adapter does not check health. */
+    public static BrokerHealth unknown(String reason) {
+        return new BrokerHealth(Status.UNKNOWN, reason);
+    }
+}

@@ -1,0 +1,119 @@
+package io.switchboard.routing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.switchboard.Codec;
+import io.switchboard.ConfigurationException;
+import io.switchboard.Message;
+import io.switchboard.PublishReceipt;
+import io.switchboard.Publisher;
+import io.switchboard.Subscription;
+import io.switchboard.Switchboard;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Routing logic on two in-process memory brokers (separate broker names, so two brokers): the
+ * quick checks; the same behaviours on Kafka, RabbitMQ and RocketMQ run in integration-tests.
+ */
+@DisplayName("Routing on two memory brokers")
+class RoutingOnMemoryTest {
+
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private Switchboard sb;
+
+    @BeforeEach
+    void start() {
+        String run = UUID.randomUUID().toString();
+        sb = Switchboard.builder()
+                .instance("a", "memory", Map.of("memory.broker", "a-" + run))
+                .instance("b", "memory", Map.of("memory.broker", "b-" + run))
+                .route("orders", Route.split(Map.of("a", 90, "b", 10)))
+                .meterRegistry(registry)
+                .build();
+    }
+
+    @AfterEach
+    void stop() {
+        sb.close();
+    }
+
+    @Test
+    @DisplayName("a 90/10 split keeps each key on one instance, within the share, and one subscription gets all")
+    void splitSticky() {
+        Set<String> received = ConcurrentHashMap.newKeySet();
+        Subscription s = sb.subscriber("orders", Codec.utf8()).group("g").concurrency(2)
+                .subscribe((m, c) -> received.add(m.id()));
+        s.ready().toCompletableFuture().join();
+        Publisher<String> p = sb.publisher("orders", Codec.utf8()).build();
+        Map<String, Set<String>> instancesPerKey = new HashMap<>();
+        List<CompletableFuture<PublishReceipt>> sent = new ArrayList<>();
+        for (int i = 0; i < 5000; i++) {
+            sent.add(p.publish(Message.of("k" + (i % 500), "m" + i)).toCompletableFuture());
+        }
+        int onB = 0;
+        for (int i = 0; i < sent.size(); i++) {
+            PublishReceipt r = sent.get(i).join();
+            instancesPerKey.computeIfAbsent("k" + (i % 500), k -> new java.util.HashSet<>()).add(r.broker());
+            onB += r.broker().equals("b") ? 1 : 0;
+        }
+        assertThat(instancesPerKey.values()).allSatisfy(set -> assertThat(set).hasSize(1));
+        assertThat(onB / 5000.0).isBetween(0.05, 0.15);
+        await().atMost(Duration.ofSeconds(20)).until(() -> received.size() == 5000);
+        assertThat(registry.get("switchboard.routing.decisions").tag("instance", "b").counter().count()).isEqualTo(onB);
+    }
+
+    @Test
+    @DisplayName("refuses a route naming an unknown instance, weights without a positive total, and one instance twice")
+    void badRoutes() {
+        assertThatThrownBy(() -> sb.routing().update("orders", Route.single("c")))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("'c'").hasMessageContaining("instances: [a, b]").hasMessageContaining("instance(\"c\"");
+        assertThatThrownBy(() -> Route.split(Map.of("a", 0, "b", 0)))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("sum to 0").hasMessageContaining("positive total");
+        assertThatThrownBy(() -> Route.split(Map.of("a", -5, "b", 10)))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("-5");
+        assertThatThrownBy(() -> Route.mirror("a", "a"))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("two different instances")
+                .hasMessageContaining("Route.single(\"a\")");
+        assertThatThrownBy(() -> Switchboard.builder().broker("memory").route("x", Route.single("memory")).build())
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("instance(name, broker, properties)");
+        assertThatThrownBy(() -> Switchboard.builder().instance("a", "memory", Map.of()).instance("a", "memory", Map.of()))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("defined twice");
+        assertThat(sb.routing().route("orders")).isEqualTo(Route.split(Map.of("a", 90, "b", 10)));
+    }
+
+    @Test
+    @DisplayName("migrate: publishes move, the subscription reads both, each id handled once, drained() completes")
+    void migrate() {
+        Map<String, Integer> handled = new ConcurrentHashMap<>();
+        sb.routing().update("orders", Route.single("a"));
+        Subscription s = sb.subscriber("orders", Codec.utf8()).group("g").subscribe((m, c) -> handled.merge(m.id(), 1, Integer::sum));
+        s.ready().toCompletableFuture().join();
+        Publisher<String> p = sb.publisher("orders", Codec.utf8()).build();
+        for (int i = 0; i < 100; i++) {
+            p.publish(Message.of("k" + i, "before")).toCompletableFuture().join();
+        }
+        sb.routing().update("orders", Route.migrate("a", "b"));
+        for (int i = 0; i < 100; i++) {
+            assertThat(p.publish(Message.of("k" + i, "after")).toCompletableFuture().join().broker()).isEqualTo("b");
+        }
+        sb.routing().drained("orders").toCompletableFuture().orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).join();
+        await().atMost(Duration.ofSeconds(10)).until(() -> handled.size() == 200);
+        assertThat(handled.values()).containsOnly(1);
+    }
+}

@@ -1,0 +1,117 @@
+package io.switchboard.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.switchboard.Codec;
+import io.switchboard.Delivery;
+import io.switchboard.Message;
+import io.switchboard.PublishReceipt;
+import io.switchboard.Publisher;
+import io.switchboard.testkit.BrokerContract.Order;
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** The contract's "A round trip" cases; {@link BrokerContract} runs them as a nested group. */
+abstract class RoundTripCases extends ContractCases {
+
+    RoundTripCases(ContractSupport contract) {
+        super(contract);
+    }
+
+    @Test
+    @DisplayName("keeps payload, key, headers and id")
+    void keepsPayloadKeyHeadersAndId() {
+        String dest = destination();
+        Recorder<String> rec = recorder();
+        subscribe(dest, TEXT, "g", Delivery.AT_LEAST_ONCE, rec);
+        Message<String> sent = Message.builder("hello").key("k-1").header("tenant", "acme").header("x-n", "7")
+                .id("id-" + dest).build();
+        PublishReceipt receipt = join(publisher(dest, TEXT, Delivery.AT_LEAST_ONCE).publish(sent));
+
+        Message<String> got = rec.awaitCount(1).received().get(0).message();
+        assertThat(got.payload()).isEqualTo("hello");
+        assertThat(got.key()).isEqualTo("k-1");
+        assertThat(got.headers()).containsEntry("tenant", "acme").containsEntry("x-n", "7");
+        assertThat(got.id()).isEqualTo("id-" + dest).isEqualTo(receipt.messageId());
+    }
+
+    @Test
+    @DisplayName("carries a JSON payload through the json codec")
+    void carriesJson() {
+        String dest = destination();
+        Codec<Order> json = Codec.json(Order.class);
+        Recorder<Order> rec = recorder();
+        subscribe(dest, json, "g", Delivery.AT_LEAST_ONCE, rec);
+        Order order = new Order("o-1", 3, List.of("apple", "pear"));
+        join(publisher(dest, json, Delivery.AT_LEAST_ONCE).publish(order));
+        assertThat(rec.awaitCount(1).payloads()).containsExactly(order);
+    }
+
+    @Test
+    @DisplayName("carries bytes unchanged through the bytes codec")
+    void carriesBytes() {
+        String dest = destination();
+        Recorder<byte[]> rec = recorder();
+        subscribe(dest, Codec.bytes(), "g", Delivery.AT_LEAST_ONCE, rec);
+        byte[] payload = new byte[256];
+        for (int i = 0; i < payload.length; i++) {
+            payload[i] = (byte) i;
+        }
+        join(publisher(dest, Codec.bytes(), Delivery.AT_LEAST_ONCE).publish(payload));
+        assertThat(rec.awaitCount(1).payloads().get(0)).isEqualTo(payload);
+    }
+
+    @Test
+    @DisplayName("stamps a time-ordered id and a publish time with microsecond precision")
+    void stampsIdAndTime() {
+        String dest = destination();
+        Recorder<String> rec = recorder();
+        subscribe(dest, TEXT, "g", Delivery.AT_LEAST_ONCE, rec);
+        Instant before = Instant.now().minusSeconds(1);
+        Publisher<String> pub = publisher(dest, TEXT, Delivery.AT_LEAST_ONCE);
+        join(pub.publish(Message.of("k", "first")));
+        join(pub.publish(Message.of("k", "second")));
+
+        List<Received<String>> got = rec.awaitCount(2).received();
+        Message<String> first = got.get(0).message();
+        Message<String> second = got.get(1).message();
+        assertThat(first.id()).matches("[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
+        assertThat(first.id().substring(0, 13).compareTo(second.id().substring(0, 13))).isLessThanOrEqualTo(0);
+        assertThat(first.timestamp()).isAfter(before).isBefore(Instant.now().plusSeconds(1));
+        assertThat(got.get(0).context().traceparent()).matches("00-[0-9a-f]{32}-[0-9a-f]{16}-01");
+    }
+
+    @Test
+    @DisplayName("publishes a batch and returns a receipt per message")
+    void publishesBatch() {
+        String dest = destination();
+        Recorder<String> rec = recorder();
+        subscribe(dest, TEXT, "g", Delivery.AT_LEAST_ONCE, rec);
+        List<Message<String>> batch = IntStream.range(0, 20).mapToObj(i -> Message.of("m" + i)).collect(Collectors.toList());
+        List<PublishReceipt> receipts = join(publisher(dest, TEXT, Delivery.AT_LEAST_ONCE).publishAll(batch));
+        assertThat(receipts).hasSize(20).allSatisfy(r -> {
+            assertThat(r.destination()).isEqualTo(dest);
+            assertThat(r.broker()).isEqualTo(switchboard().instanceName());
+        });
+        assertThat(rec.awaitCount(20).payloads()).containsExactlyInAnyOrderElementsOf(
+                batch.stream().map(Message::payload).collect(Collectors.toList()));
+    }
+
+    @Test
+    @DisplayName("tells the handler its destination, group and first attempt")
+    void contextIsFilledIn() {
+        String dest = destination();
+        Recorder<String> rec = recorder();
+        subscribe(dest, TEXT, "billing", Delivery.AT_LEAST_ONCE, rec);
+        join(publisher(dest, TEXT, Delivery.AT_LEAST_ONCE).publish("x"));
+        Received<String> got = rec.awaitCount(1).received().get(0);
+        assertThat(got.context().destination()).isEqualTo(dest);
+        assertThat(got.context().group()).isEqualTo("billing");
+        assertThat(got.context().attempt()).isEqualTo(1);
+        assertThat(got.context().broker()).isEqualTo(switchboard().instanceName());
+    }
+}
