@@ -1,0 +1,40 @@
+package io.switchboard.spring;
+
+import io.switchboard.BrokerInstance;
+import io.switchboard.Switchboard;
+import io.switchboard.spring.actuate.BrokerInstanceHealthIndicator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
+import org.springframework.boot.health.contributor.HealthContributor;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * One health indicator per broker instance, grouped as {@code switchboard}
+ * ({@code /actuator/health/switchboard/<instance>}), when spring-boot-health is on the classpath;
+ * {@code management.health.switchboard.enabled=false} turns it off.
+ */
+@AutoConfiguration(after = SwitchboardAutoConfiguration.class)
+@ConditionalOnClass({HealthIndicator.class, Switchboard.class})
+@ConditionalOnBean(Switchboard.class)
+@ConditionalOnEnabledHealthIndicator("switchboard")
+public class SwitchboardHealthAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean(name = "switchboardHealthContributor")
+    HealthContributor switchboardHealthContributor(Switchboard switchboard, SwitchboardProperties properties) {
+        Map<String, HealthIndicator> indicators = new LinkedHashMap<>();
+        for (String name : switchboard.instances()) {
+            BrokerInstance instance = switchboard.instance(name);
+            indicators.put(name, new BrokerInstanceHealthIndicator(instance.brokerId(), instance::health,
+                    properties.getHealth().getTimeout()));
+        }
+        return CompositeHealthContributor.fromMap(indicators);
+    }
+}

@@ -1,0 +1,49 @@
+package io.switchboard.spring;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks a bean method as the handler of a destination's messages. The method takes the payload
+ * (its type picks the codec: {@code String} text, {@code byte[]} bytes, anything else JSON), or a
+ * {@link io.switchboard.Message Message&lt;T&gt;}, and optionally an
+ * {@link io.switchboard.DeliveryContext}, in any order. Returning normally acknowledges the
+ * message; throwing fails the attempt (retried, then dead-lettered, as the destination's retry
+ * settings say).
+ *
+ * <pre>{@code
+ * @SwitchboardListener(destination = "orders", group = "billing")
+ * void bill(Order order, DeliveryContext context) { ... }
+ * }</pre>
+ *
+ * <p>Attributes left empty take {@code switchboard.destinations.<destination>.*}, then core's
+ * defaults. Every attribute may hold a {@code ${...}} placeholder. Listeners are subscribed when
+ * the application context has been refreshed; a listener that cannot subscribe (bad destination
+ * name, a guarantee or feature the broker lacks) fails startup.
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface SwitchboardListener {
+
+    /** The destination (topic, exchange) to consume. */
+    String destination();
+
+    /** The consumer group: each message goes to one member of the group [default]. */
+    String group() default "";
+
+    /** Every listener receives every message, instead of sharing them in a group. */
+    boolean broadcast() default false;
+
+    /** The guarantee: at-most-once, at-least-once or exactly-once [at-least-once]. */
+    String delivery() default "";
+
+    /** Handler threads [1]; per-key order holds at any value. */
+    String concurrency() default "";
+
+    /** Messages fetched and not yet acknowledged [256]. */
+    String maxInFlight() default "";
+}

@@ -1,0 +1,249 @@
+package io.switchboard.spring;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
+
+/**
+ * Everything under {@code switchboard.} in {@code application.yml}: named broker instances, the
+ * default instance, destinations, routes between instances, and the starter's own settings. With
+ * nothing configured the application runs on one in-memory instance named {@code memory}.
+ *
+ * <pre>{@code
+ * switchboard:
+ *   instances:
+ *     main:
+ *       type: kafka
+ *       bootstrap-servers: localhost:9092
+ * }</pre>
+ */
+@ConfigurationProperties("switchboard")
+public class SwitchboardProperties {
+
+    /** The instance name used when no instance is configured. */
+    public static final String MEMORY_INSTANCE = "memory";
+
+    /** Named broker instances; with none, one in-memory instance named 'memory'. */
+    private Map<String, InstanceProperties> instances = new LinkedHashMap<>();
+
+    /** The instance destinations use when no route names another [the only instance, or the first one]. */
+    private String defaultInstance;
+
+    /** Per destination: the route between instances (mode, instances, weights, promotion gate). */
+    private Map<String, RouteProperties> routes = new LinkedHashMap<>();
+
+    /** The route of destinations without their own [single: the default instance]. */
+    @NestedConfigurationProperty
+    private final RouteProperties defaultRoute = new RouteProperties();
+
+    /** Per destination: publisher and listener settings. */
+    private Map<String, DestinationProperties> destinations = new LinkedHashMap<>();
+
+    /** CloudEvents source written into every message's envelope [switchboard]. */
+    private String source;
+
+    /** CloudEvents type written into every message's envelope [io.switchboard.message]. */
+    private String eventType;
+
+    /** Create destinations (topics, exchanges and queues) on first use [true]. */
+    private Boolean autoProvision;
+
+    /** Partitions of destinations created on first use [4]. */
+    private Integer partitions;
+
+    /** Metrics of publishers and listeners. */
+    private final Metrics metrics = new Metrics();
+
+    /** Resilience4j policies on publishing, for every instance. */
+    @NestedConfigurationProperty
+    private final ResilienceProperties resilience = new ResilienceProperties();
+
+    /** Core and adapter properties given to every instance as they are (an instance's own win), for example switchboard.partitions. */
+    private Map<String, String> properties = new LinkedHashMap<>();
+
+    /** Annotated listeners. */
+    private final Listener listener = new Listener();
+
+    /** JSON payloads. */
+    private final Json json = new Json();
+
+    /** Health checks of the broker instances. */
+    private final Health health = new Health();
+
+    public Map<String, InstanceProperties> getInstances() {
+        return instances;
+    }
+
+    public void setInstances(Map<String, InstanceProperties> instances) {
+        this.instances = instances;
+    }
+
+    public String getDefaultInstance() {
+        return defaultInstance;
+    }
+
+    public void setDefaultInstance(String defaultInstance) {
+        this.defaultInstance = defaultInstance;
+    }
+
+    public Map<String, RouteProperties> getRoutes() {
+        return routes;
+    }
+
+    public void setRoutes(Map<String, RouteProperties> routes) {
+        this.routes = routes;
+    }
+
+    public RouteProperties getDefaultRoute() {
+        return defaultRoute;
+    }
+
+    public Map<String, DestinationProperties> getDestinations() {
+        return destinations;
+    }
+
+    public void setDestinations(Map<String, DestinationProperties> destinations) {
+        this.destinations = destinations;
+    }
+
+    /** The settings of a destination, or empty settings when it has none. */
+    public DestinationProperties destination(String name) {
+        DestinationProperties d = destinations.get(name);
+        return d != null ? d : new DestinationProperties();
+    }
+
+    public String getSource() {
+        return source;
+    }
+
+    public void setSource(String source) {
+        this.source = source;
+    }
+
+    public String getEventType() {
+        return eventType;
+    }
+
+    public void setEventType(String eventType) {
+        this.eventType = eventType;
+    }
+
+    public Boolean getAutoProvision() {
+        return autoProvision;
+    }
+
+    public void setAutoProvision(Boolean autoProvision) {
+        this.autoProvision = autoProvision;
+    }
+
+    public Integer getPartitions() {
+        return partitions;
+    }
+
+    public void setPartitions(Integer partitions) {
+        this.partitions = partitions;
+    }
+
+    public Metrics getMetrics() {
+        return metrics;
+    }
+
+    public ResilienceProperties getResilience() {
+        return resilience;
+    }
+
+    public Map<String, String> getProperties() {
+        return properties;
+    }
+
+    public void setProperties(Map<String, String> properties) {
+        this.properties = properties;
+    }
+
+    public Listener getListener() {
+        return listener;
+    }
+
+    public Json getJson() {
+        return json;
+    }
+
+    public Health getHealth() {
+        return health;
+    }
+
+    /** Metrics settings; meters go to Spring Boot's MeterRegistry when the application has one. */
+    public static class Metrics {
+        /** Extra SLO buckets on the latency timers, for example 1ms,5ms,25ms. */
+        private List<Duration> slo = new ArrayList<>();
+
+        public List<Duration> getSlo() {
+            return slo;
+        }
+
+        public void setSlo(List<Duration> slo) {
+            this.slo = slo;
+        }
+    }
+
+    /** Settings of {@link SwitchboardListener} methods. */
+    public static class Listener {
+        /** Start listeners when the application context is refreshed. */
+        private boolean autoStartup = true;
+
+        /** How long startup waits for every listener to be ready; a listener not ready by then fails startup. */
+        private Duration readyTimeout = Duration.ofSeconds(60);
+
+        public boolean isAutoStartup() {
+            return autoStartup;
+        }
+
+        public void setAutoStartup(boolean autoStartup) {
+            this.autoStartup = autoStartup;
+        }
+
+        public Duration getReadyTimeout() {
+            return readyTimeout;
+        }
+
+        public void setReadyTimeout(Duration readyTimeout) {
+            this.readyTimeout = readyTimeout;
+        }
+    }
+
+    /** How POJO payloads become JSON. */
+    public static class Json {
+        /**
+         * Use Spring Boot's Jackson 3 JsonMapper (spring.jackson.* applies) when the application has
+         * one; false, or without one, uses Switchboard's own Jackson 2 mapper, as plain-Java
+         * Switchboard applications do.
+         */
+        private boolean useBootMapper = true;
+
+        public boolean isUseBootMapper() {
+            return useBootMapper;
+        }
+
+        public void setUseBootMapper(boolean useBootMapper) {
+            this.useBootMapper = useBootMapper;
+        }
+    }
+
+    /** Health indicator settings. */
+    public static class Health {
+        /** How long one health check waits for a broker. */
+        private Duration timeout = Duration.ofSeconds(5);
+
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
+        }
+    }
+}

@@ -1,0 +1,205 @@
+package io.switchboard.spring.actuate;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.switchboard.BrokerInstance;
+import io.switchboard.ConfigurationException;
+import io.switchboard.Switchboard;
+import io.switchboard.routing.Route;
+import io.switchboard.routing.RoutingMode;
+import io.switchboard.spi.BrokerConfig;
+import io.switchboard.spi.Capabilities;
+import io.switchboard.spring.InvalidSwitchboardPropertyException;
+import io.switchboard.spring.RouteProperties;
+import io.switchboard.spring.internal.Routes;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+
+/**
+ * Actuator endpoint {@code switchboard}: {@code GET /actuator/switchboard} shows the broker
+ * instances (type, capabilities, configuration with secrets masked), the routes and the live
+ * comparison of the instances; {@code GET /actuator/switchboard/{destination}} one destination's
+ * route, promotion, shadow check and comparison. {@code POST /actuator/switchboard/{destination}}
+ * with a JSON body such as {@code {"mode": "split", "weights": "a=50,b=50"}} changes that
+ * destination's route at run time ({@code POST /actuator/switchboard} the default route); the
+ * body takes the keys of {@code switchboard.routes.<destination>.*}. Exposed like any actuator
+ * endpoint: only when {@code management.endpoints.web.exposure.include} names it.
+ */
+@Endpoint(id = "switchboard")
+public class SwitchboardEndpoint {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Switchboard switchboard;
+
+    /** An endpoint over the application's Switchboard. */
+    public SwitchboardEndpoint(Switchboard switchboard) {
+        this.switchboard = switchboard;
+    }
+
+    /** Instances, routes and the comparison of every destination. */
+    @ReadOperation
+    public Map<String, Object> switchboard() {
+        Map<String, Object> view = new LinkedHashMap<>();
+        Map<String, Object> instances = new LinkedHashMap<>();
+        switchboard.instances().forEach(name -> instances.put(name, instance(switchboard.instance(name))));
+        view.put("instances", instances);
+        if (switchboard.instances().size() == 1 && !routed()) {
+            view.put("defaultRoute", route(Route.single(switchboard.instanceName())));
+            view.put("routes", Map.of());
+            return view;
+        }
+        view.put("defaultRoute", route(switchboard.routing().defaultRoute()));
+        Map<String, Object> routes = new TreeMap<>();
+        switchboard.routing().routes().forEach((destination, r) -> routes.put(destination, route(r)));
+        view.put("routes", routes);
+        view.put("comparison", json(switchboard.comparison().report().toJson()));
+        return view;
+    }
+
+    /** One destination: its route, its promotion and shadow check when it has them, and its comparison. */
+    @ReadOperation
+    public Map<String, Object> destination(@Selector String destination) {
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("destination", destination);
+        if (!routed()) {
+            view.put("route", route(Route.single(switchboard.instanceName())));
+            return view;
+        }
+        Route route = switchboard.routing().route(destination);
+        view.put("route", route(route));
+        switchboard.routing().promotion(destination).ifPresent(p -> view.put("promotion", Map.of(
+                "state", p.state().name(), "targetPercent", p.targetPercent(), "reason", p.reason(), "gate", p.gate().toString())));
+        if (route.mode() == RoutingMode.MIRROR) {
+            view.put("shadow", switchboard.routing().shadowReport(destination));
+        }
+        view.put("comparison", json(switchboard.comparison().report(destination).toJson()));
+        return view;
+    }
+
+    /** Changes a destination's route; answers the route now in force. */
+    @WriteOperation
+    public Map<String, Object> changeRoute(@Selector String destination, @Nullable String mode, @Nullable String instance,
+            @Nullable String weights, @Nullable String primary, @Nullable String shadow,
+            @Nullable Boolean observeOnly, @Nullable String secondary, @Nullable String from, @Nullable String to) {
+        Route route = parse("switchboard.routes." + destination, mode, instance, weights, primary, shadow, observeOnly,
+                secondary, from, to);
+        try {
+            switchboard.routing().update(destination, route);
+        } catch (ConfigurationException e) {
+            throw new InvalidEndpointRequestException(e.getMessage(), e.getMessage(), e);
+        }
+        return destination(destination);
+    }
+
+    /** Changes the default route; answers the whole view. */
+    @WriteOperation
+    public Map<String, Object> changeDefaultRoute(@Nullable String mode, @Nullable String instance,
+            @Nullable String weights, @Nullable String primary, @Nullable String shadow,
+            @Nullable Boolean observeOnly, @Nullable String secondary, @Nullable String from, @Nullable String to) {
+        Route route = parse("switchboard.default-route", mode, instance, weights, primary, shadow, observeOnly, secondary,
+                from, to);
+        try {
+            switchboard.routing().updateDefault(route);
+        } catch (ConfigurationException e) {
+            throw new InvalidEndpointRequestException(e.getMessage(), e.getMessage(), e);
+        }
+        return switchboard();
+    }
+
+    private Route parse(String property, String mode, String instance, String weights, String primary,
+            String shadow, Boolean observeOnly, String secondary, String from, String to) {
+        if (!routed()) {
+            throw new InvalidEndpointRequestException("This Switchboard has one broker instance and no routes",
+                    "configure a second instance under switchboard.instances to route between them");
+        }
+        RouteProperties r = new RouteProperties();
+        try {
+            r.setMode(mode == null ? null : RoutingMode.valueOf(mode.trim().toUpperCase(Locale.ROOT)));
+            if (weights != null) {
+                for (String pair : weights.split(",")) {
+                    String[] parts = pair.split("[=:]", 2);
+                    r.getWeights().put(parts[0].trim(), Integer.valueOf(parts[1].trim()));
+                }
+            }
+        } catch (IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
+            throw new InvalidEndpointRequestException("mode must be single, split, mirror, failover or migrate, and weights "
+                    + "instance=weight pairs such as \"a=90,b=10\", but were '" + mode + "' and '" + weights + "'",
+                    "bad mode or weights");
+        }
+        r.setInstance(instance);
+        r.setPrimary(primary);
+        r.setShadow(shadow);
+        r.setObserveOnly(observeOnly);
+        r.setSecondary(secondary);
+        r.setFrom(from);
+        r.setTo(to);
+        try {
+            return Routes.toRoute(property, r, switchboard.instances());
+        } catch (InvalidSwitchboardPropertyException e) {
+            throw new InvalidEndpointRequestException(e.getMessage(), e.reason(), e);
+        }
+    }
+
+    private boolean routed() {
+        try {
+            switchboard.routing();
+            return true;
+        } catch (ConfigurationException e) {
+            return false;
+        }
+    }
+
+    private static Map<String, Object> instance(BrokerInstance instance) {
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("broker", instance.brokerId());
+        Capabilities c = instance.capabilities();
+        view.put("capabilities", Map.of("nativeExactlyOnce", c.nativeExactlyOnce(), "orderingPerKey", c.orderingPerKey(),
+                "delayedDelivery", c.delayedDelivery(), "broadcast", c.broadcast(), "filtering", c.filtering(),
+                "maxMessageSize", c.maxMessageSize()));
+        Map<String, String> config = new TreeMap<>();
+        instance.config().properties().forEach((k, v) -> config.put(k, BrokerConfig.printable(k, v)));
+        view.put("config", config);
+        return view;
+    }
+
+    private static Map<String, Object> route(Route route) {
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("mode", route.mode().name().toLowerCase(Locale.ROOT));
+        view.put("weights", route.weights());
+        switch (route.mode()) {
+            case SINGLE, SPLIT -> { }
+            case MIRROR -> {
+                view.put("primary", route.primary());
+                view.put("shadow", route.shadow());
+                view.put("observeOnly", route.isObserveOnly());
+            }
+            case FAILOVER -> {
+                view.put("primary", route.primary());
+                view.put("secondary", route.secondary());
+            }
+            case MIGRATE -> {
+                view.put("from", route.from());
+                view.put("to", route.to());
+            }
+        }
+        return view;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> json(String text) {
+        try {
+            return JSON.readValue(text, Map.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("Comparison report is not valid JSON", e);
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package io.switchboard.spring.internal;
+
+import io.switchboard.Codec;
+import io.switchboard.SwitchboardException;
+import io.switchboard.spring.CodecResolver;
+import io.switchboard.spring.InvalidSwitchboardPropertyException;
+import io.switchboard.spring.SwitchboardProperties;
+import java.util.Locale;
+import java.util.function.Function;
+
+/**
+ * The starter's codec choice: {@code switchboard.destinations.<name>.codec} when set, else by
+ * payload type ({@code String} text, {@code byte[]} bytes, anything else JSON through the given
+ * JSON codec factory).
+ */
+public final class DefaultCodecResolver implements CodecResolver {
+
+    private final SwitchboardProperties properties;
+    private final Function<Class<?>, Codec<?>> json;
+
+    /**
+     * Creates the resolver.
+     *
+     * @param properties the bound properties
+     * @param json makes the JSON codec of a payload type
+     */
+    public DefaultCodecResolver(SwitchboardProperties properties, Function<Class<?>, Codec<?>> json) {
+        this.properties = properties;
+        this.json = json;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <T> Codec<T> codec(String destination, Class<T> payloadType) {
+        String configured = properties.destination(destination).getCodec();
+        if (configured == null || configured.isBlank()) {
+            if (payloadType == String.class) {
+                return (Codec<T>) Codec.utf8();
+            }
+            if (payloadType == byte[].class) {
+                return (Codec<T>) Codec.bytes();
+            }
+            return (Codec<T>) json.apply(payloadType);
+        }
+        String name = configured.trim().toLowerCase(Locale.ROOT);
+        if (name.equals("json")) {
+            return (Codec<T>) json.apply(payloadType);
+        }
+        try {
+            return Codec.named(name, payloadType);
+        } catch (SwitchboardException e) {
+            throw new InvalidSwitchboardPropertyException("switchboard.destinations." + destination + ".codec", configured,
+                    e.getMessage(), "Use json, string (String payloads) or bytes (byte[] payloads), or declare a "
+                            + "CodecResolver bean for another format");
+        }
+    }
+}

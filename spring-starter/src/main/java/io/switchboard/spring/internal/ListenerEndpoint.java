@@ -1,0 +1,174 @@
+package io.switchboard.spring.internal;
+
+import io.switchboard.ConfigurationException;
+import io.switchboard.Delivery;
+import io.switchboard.DeliveryContext;
+import io.switchboard.Message;
+import io.switchboard.MessageHandler;
+import io.switchboard.spring.SwitchboardListener;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
+import org.springframework.core.ResolvableType;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
+
+/**
+ * One {@link SwitchboardListener} method, checked when its bean is initialised: the payload type,
+ * how each parameter is filled, and the annotation's attributes with placeholders resolved.
+ *
+ * @param bean the bean (or its proxy) the method is invoked on
+ * @param method the invocable method
+ * @param payloadType the payload class, from the payload parameter or {@code Message<T>}
+ * @param arguments what fills each parameter
+ * @param destination the destination
+ * @param group the group, or null for the configured one
+ * @param broadcast fan-out instead of a group
+ * @param delivery the guarantee, or null for the configured one
+ * @param concurrency handler threads, or null for the configured number
+ * @param maxInFlight prefetch, or null for the configured number
+ */
+public record ListenerEndpoint(Object bean, Method method, Class<?> payloadType, Argument[] arguments, String destination,
+        String group, boolean broadcast, Delivery delivery, Integer concurrency, Integer maxInFlight) {
+
+    /** What fills a parameter. */
+    public enum Argument {
+        /** The decoded payload. */
+        PAYLOAD,
+        /** The whole {@link Message}. */
+        MESSAGE,
+        /** The {@link DeliveryContext}. */
+        CONTEXT
+    }
+
+    /**
+     * Checks a method and reads its annotation.
+     *
+     * @param resolver resolves {@code ${...}} placeholders in attributes
+     * @throws ConfigurationException naming the method and what is wrong with it
+     */
+    public static ListenerEndpoint of(Object bean, Method method, SwitchboardListener annotation, UnaryOperator<String> resolver) {
+        String where = describe(method);
+        Class<?>[] types = method.getParameterTypes();
+        Argument[] arguments = new Argument[types.length];
+        Class<?> payloadType = null;
+        for (int i = 0; i < types.length; i++) {
+            Argument argument = types[i] == DeliveryContext.class ? Argument.CONTEXT
+                    : types[i] == Message.class ? Argument.MESSAGE : Argument.PAYLOAD;
+            if (Arrays.asList(arguments).contains(argument)) {
+                throw invalid(where, "has more than one " + argument.name().toLowerCase(Locale.ROOT) + " parameter",
+                        "take the payload or Message<T> once, and DeliveryContext at most once");
+            }
+            arguments[i] = argument;
+            Class<?> type = argument == Argument.CONTEXT ? null : payloadOf(where, ResolvableType.forMethodParameter(method, i), argument);
+            if (type != null && payloadType != null && type != payloadType) {
+                throw invalid(where, "takes payload " + payloadType.getName() + " and Message<" + type.getName() + ">",
+                        "use one payload type");
+            }
+            payloadType = type != null ? type : payloadType;
+        }
+        if (payloadType == null) {
+            throw invalid(where, "has no payload parameter", "add a parameter for the payload (for example Order order) or "
+                    + "Message<Order>");
+        }
+        String destination = resolver.apply(annotation.destination());
+        if (destination == null || destination.isBlank()) {
+            throw invalid(where, "names no destination", "set destination = \"orders\" (or a ${...} placeholder)");
+        }
+        ReflectionUtils.makeAccessible(method);
+        return new ListenerEndpoint(bean, method, payloadType, arguments, destination.trim(),
+                blankToNull(resolver.apply(annotation.group())), annotation.broadcast(),
+                delivery(where, resolver.apply(annotation.delivery())),
+                positive(where, "concurrency", resolver.apply(annotation.concurrency())),
+                positive(where, "maxInFlight", resolver.apply(annotation.maxInFlight())));
+    }
+
+    private static Class<?> payloadOf(String where, ResolvableType type, Argument argument) {
+        ResolvableType payload = argument == Argument.MESSAGE ? type.getGeneric(0) : type;
+        Class<?> resolved = payload.resolve();
+        if (resolved == null || resolved == Object.class && argument == Argument.MESSAGE) {
+            throw invalid(where, "takes a Message without its payload type", "declare it as Message<Order>, for example");
+        }
+        if (payload.hasGenerics()) {
+            throw invalid(where, "takes a generic payload type " + payload,
+                    "use a class, record or array type (wrap a list in a record), so the codec knows what to decode");
+        }
+        return resolved;
+    }
+
+    private static Delivery delivery(String where, String value) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            return Delivery.valueOf(value.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+        } catch (IllegalArgumentException e) {
+            throw invalid(where, "has delivery '" + value + "'", "use at-most-once, at-least-once or exactly-once");
+        }
+    }
+
+    private static Integer positive(String where, String attribute, String value) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            int number = Integer.parseInt(value.trim());
+            if (number >= 1) {
+                return number;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw invalid(where, "has " + attribute + " '" + value + "'", "use a whole number of at least 1");
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value.trim();
+    }
+
+    private static ConfigurationException invalid(String where, String problem, String fix) {
+        return new ConfigurationException("@SwitchboardListener method " + where + " " + problem + "; " + fix);
+    }
+
+    /** The method as people read it: {@code Billing.bill(Order, DeliveryContext)}. */
+    static String describe(Method method) {
+        return ClassUtils.getShortName(ClassUtils.getUserClass(method.getDeclaringClass())) + "." + method.getName() + "("
+                + Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName).collect(Collectors.joining(", ")) + ")";
+    }
+
+    /** This method as a handler: fills the parameters and invokes it; what it throws fails the attempt. */
+    public <T> MessageHandler<T> handler() {
+        return (message, context) -> {
+            Object[] args = new Object[arguments.length];
+            for (int i = 0; i < args.length; i++) {
+                args[i] = switch (arguments[i]) {
+                    case PAYLOAD -> message.payload();
+                    case MESSAGE -> message;
+                    case CONTEXT -> context;
+                };
+            }
+            try {
+                method.invoke(bean, args);
+            } catch (InvocationTargetException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof Exception exception) {
+                    throw exception;
+                }
+                throw (Error) cause;
+            }
+        };
+    }
+
+    /** The method as people read it. */
+    public String description() {
+        return describe(method);
+    }
+
+    @Override
+    public String toString() {
+        return "ListenerEndpoint[" + description() + " on '" + destination + "']";
+    }
+}

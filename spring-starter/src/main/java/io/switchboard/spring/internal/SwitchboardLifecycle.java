@@ -1,0 +1,213 @@
+package io.switchboard.spring.internal;
+
+import io.switchboard.SubscriberBuilder;
+import io.switchboard.Subscription;
+import io.switchboard.SubscriptionException;
+import io.switchboard.Switchboard;
+import io.switchboard.SwitchboardException;
+import io.switchboard.routing.PromotionGate;
+import io.switchboard.spring.CodecResolver;
+import io.switchboard.spring.DestinationProperties;
+import io.switchboard.spring.SwitchboardProperties;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Subscribes the {@link io.switchboard.spring.SwitchboardListener} methods once the application
+ * context is refreshed, and waits until every one is ready, so that the application reports
+ * ready only when its listeners are; a listener that cannot subscribe fails startup. On shutdown
+ * it drains every subscription at once (handlers in flight finish, nothing new is taken) in the
+ * graceful-shutdown phase, before the {@link Switchboard} bean itself is closed.
+ */
+public final class SwitchboardLifecycle implements SmartLifecycle {
+
+    /** The phase: that of Spring Boot's graceful shutdown of the web server; stops before ordinary beans go away. */
+    public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 1024;
+
+    private static final Logger log = LoggerFactory.getLogger(SwitchboardLifecycle.class);
+
+    private final Switchboard switchboard;
+    private final ListenerCollector collector;
+    private final SwitchboardProperties properties;
+    private final CodecResolver codecs;
+    private final Map<String, PromotionGate> gates;
+    private final List<Subscription> subscriptions = new ArrayList<>();
+    private volatile boolean running;
+
+    /**
+     * Creates the lifecycle.
+     *
+     * @param gates promotion gates to start, by destination, once the listeners are ready
+     */
+    public SwitchboardLifecycle(Switchboard switchboard, ListenerCollector collector, SwitchboardProperties properties,
+            CodecResolver codecs, Map<String, PromotionGate> gates) {
+        this.switchboard = switchboard;
+        this.collector = collector;
+        this.properties = properties;
+        this.codecs = codecs;
+        this.gates = Map.copyOf(gates);
+    }
+
+    @Override
+    public synchronized void start() {
+        if (running) {
+            return;
+        }
+        List<CompletableFuture<Void>> ready = new ArrayList<>();
+        List<ListenerEndpoint> endpoints = collector.endpoints();
+        for (ListenerEndpoint endpoint : endpoints) {
+            Subscription subscription;
+            try {
+                subscription = subscribe(endpoint);
+            } catch (SwitchboardException | IllegalArgumentException e) {
+                closeAll();
+                throw new SubscriptionException("Listener " + endpoint.description() + " could not subscribe to '"
+                        + endpoint.destination() + "': " + e.getMessage(), e);
+            }
+            subscriptions.add(subscription);
+            subscription.terminated().whenComplete((ignored, error) -> {
+                if (error != null && running) {
+                    log.error("Listener {} on '{}' was stopped by the broker", endpoint.description(),
+                            endpoint.destination(), error);
+                }
+            });
+            ready.add(subscription.ready().toCompletableFuture());
+        }
+        awaitReady(endpoints, ready);
+        running = true;
+        if (!endpoints.isEmpty()) {
+            log.info("{} Switchboard listener(s) ready", endpoints.size());
+        }
+        gates.forEach((destination, gate) -> {
+            switchboard.routing().promote(destination, gate);
+            log.info("Promotion gate started on '{}': {}", destination, gate);
+        });
+    }
+
+    private <T> Subscription subscribe(ListenerEndpoint endpoint) {
+        String destination = endpoint.destination();
+        DestinationProperties settings = properties.destination(destination);
+        @SuppressWarnings("unchecked")
+        Class<T> type = (Class<T>) endpoint.payloadType();
+        SubscriberBuilder<T> builder = switchboard.subscriber(destination, codecs.codec(destination, type));
+        String group = endpoint.group() != null ? endpoint.group() : settings.getGroup();
+        if (group != null) {
+            builder.group(group);
+        }
+        if (endpoint.broadcast() || settings.isBroadcast()) {
+            builder.broadcast();
+        }
+        if (endpoint.delivery() != null || settings.getDelivery() != null) {
+            builder.delivery(endpoint.delivery() != null ? endpoint.delivery() : settings.getDelivery());
+        }
+        if (endpoint.concurrency() != null || settings.getConcurrency() != null) {
+            builder.concurrency(endpoint.concurrency() != null ? endpoint.concurrency() : settings.getConcurrency());
+        }
+        if (endpoint.maxInFlight() != null || settings.getMaxInFlight() != null) {
+            builder.maxInFlight(endpoint.maxInFlight() != null ? endpoint.maxInFlight() : settings.getMaxInFlight());
+        }
+        if (settings.getRetry().isSet()) {
+            builder.retry(settings.getRetry().toPolicy());
+        }
+        if (settings.getDeadLetter() != null) {
+            builder.deadLetter(settings.getDeadLetter());
+        }
+        if (settings.getFilter() != null) {
+            builder.filter(settings.getFilter());
+        }
+        if (settings.getDrainTimeout() != null) {
+            builder.drainTimeout(settings.getDrainTimeout());
+        }
+        settings.getProperties().forEach(builder::property);
+        return builder.subscribe(endpoint.handler());
+    }
+
+    private void awaitReady(List<ListenerEndpoint> endpoints, List<CompletableFuture<Void>> ready) {
+        long deadline = System.nanoTime() + properties.getListener().getReadyTimeout().toNanos();
+        for (int i = 0; i < ready.size(); i++) {
+            ListenerEndpoint endpoint = endpoints.get(i);
+            try {
+                ready.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (ExecutionException e) {
+                closeAll();
+                throw new SubscriptionException("Listener " + endpoint.description() + " on '" + endpoint.destination()
+                        + "' could not start: " + e.getCause().getMessage(), e.getCause());
+            } catch (TimeoutException e) {
+                closeAll();
+                throw new SubscriptionException("Listener " + endpoint.description() + " on '" + endpoint.destination()
+                        + "' was not ready within " + properties.getListener().getReadyTimeout()
+                        + "; check that the broker is reachable, or raise switchboard.listener.ready-timeout", e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                closeAll();
+                throw new SubscriptionException("Interrupted while waiting for listener " + endpoint.description(), e);
+            }
+        }
+    }
+
+    @Override
+    public void stop() {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        stop(() -> done.complete(null));
+        done.join();
+    }
+
+    /** Drains every subscription in parallel, then runs the callback. */
+    @Override
+    public synchronized void stop(Runnable callback) {
+        running = false;
+        List<Subscription> draining = new ArrayList<>(subscriptions);
+        subscriptions.clear();
+        if (draining.isEmpty()) {
+            callback.run();
+            return;
+        }
+        log.info("Draining {} Switchboard listener(s)", draining.size());
+        CompletableFuture<?>[] closed = draining.stream()
+                .map(s -> CompletableFuture.runAsync(() -> closeQuietly(s), runnable -> daemon(runnable, s).start()))
+                .toArray(CompletableFuture[]::new);
+        CompletableFuture.allOf(closed).whenComplete((ignored, error) -> callback.run());
+    }
+
+    private static Thread daemon(Runnable runnable, Subscription subscription) {
+        Thread thread = new Thread(runnable, "switchboard-drain-" + subscription.destination());
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    private void closeAll() {
+        subscriptions.forEach(SwitchboardLifecycle::closeQuietly);
+        subscriptions.clear();
+    }
+
+    private static void closeQuietly(Subscription subscription) {
+        try {
+            subscription.close();
+        } catch (RuntimeException e) {
+            log.warn("Closing the subscription to '{}' failed", subscription.destination(), e);
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public boolean isAutoStartup() {
+        return properties.getListener().isAutoStartup();
+    }
+
+    @Override
+    public int getPhase() {
+        return PHASE;
+    }
+}
