@@ -44,10 +44,13 @@ public final class BrokerEnvironment implements AutoCloseable {
         String rocketmq = null;
         try {
             if (brokers.contains("kafka")) {
-                kafka = kafkaBootstrap != null ? kafkaBootstrap : EmbeddedBrokers.startKafka(started, log);
+                kafka = kafkaBootstrap != null ? EmbeddedBrokers.reachable("Kafka", "--kafka-bootstrap", kafkaBootstrap)
+                        : EmbeddedBrokers.startKafka(started, log);
             }
             if (brokers.contains("rocketmq")) {
-                rocketmq = rocketMqNameServer != null ? rocketMqNameServer : EmbeddedBrokers.startRocketMq(started, log);
+                rocketmq = rocketMqNameServer != null
+                        ? EmbeddedBrokers.reachable("RocketMQ name server", "--rocketmq-namesrv", rocketMqNameServer)
+                        : EmbeddedBrokers.startRocketMq(started, log);
             }
             if (brokers.contains("rabbitmq")) {
                 rabbit = checkRabbit(rabbitUri != null ? rabbitUri : DEFAULT_RABBIT_URI);

@@ -15,7 +15,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * A do-nothing adapter (id {@code noop}) for measuring core's own cost: every send completes at
- * once with the same future and nothing is stored. Consuming is not supported.
+ * once with the same future and nothing is stored; consumers fetch nothing, a benchmark hands them
+ * records ({@link NoopConsumers}).
  */
 public final class NoopAdapterFactory implements BrokerAdapterFactory {
 
@@ -60,7 +61,7 @@ public final class NoopAdapterFactory implements BrokerAdapterFactory {
 
             @Override
             public RawConsumer createConsumer(ConsumerSpec spec) {
-                throw new UnsupportedOperationException("the noop adapter only measures publishing");
+                return NoopConsumers.create(spec);
             }
 
             @Override

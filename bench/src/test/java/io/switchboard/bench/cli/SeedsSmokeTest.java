@@ -68,4 +68,20 @@ class SeedsSmokeTest {
         Files.writeString(workload, "name: bad\nduration: 1s\ntopic: 3\n");
         assertThat(BenchMain.execute("run", workload.toString(), "--out", dir.toString(), "--no-progress")).isEqualTo(2);
     }
+
+    @Test
+    @DisplayName("a broker that cannot be reached ends the run with exit code 3 and says how to fix it")
+    void unreachableBrokerExitsThree() {
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream saved = System.err;
+        System.setErr(new java.io.PrintStream(err, true));
+        int exit;
+        try {
+            exit = BenchMain.execute("seeds", "seed-004", "--brokers", "kafka", "--kafka-bootstrap", "127.0.0.1:1", "--no-progress");
+        } finally {
+            System.setErr(saved);
+        }
+        assertThat(exit).isEqualTo(3);
+        assertThat(err.toString()).contains("Kafka is not reachable at 127.0.0.1:1").contains("--kafka-bootstrap");
+    }
 }
