@@ -1,4 +1,4 @@
-package io.switchboard.examples;
+package io.switchboard.examples.quickstart;
 
 import io.switchboard.Codec;
 import io.switchboard.Delivery;
@@ -15,13 +15,13 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Publishes and consumes through Switchboard and prints what happened. Runs on the in-memory
+ * A longer tour than {@link Quickstart}: consumer group, retries, a poison message dead-lettered, and what each handler saw. Runs on the in-memory
  * broker by default; pass another adapter id and {@code key=value} properties to switch broker:
- * {@code Quickstart kafka kafka.bootstrap.servers=127.0.0.1:9092}.
+ * {@code Tour kafka kafka.bootstrap.servers=127.0.0.1:9092}.
  */
-public final class Quickstart {
+public final class Tour {
 
-    private Quickstart() {}
+    private Tour() {}
 
     /** Entry point. */
     public static void main(String[] args) throws Exception {

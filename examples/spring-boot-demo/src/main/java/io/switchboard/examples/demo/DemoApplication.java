@@ -1,0 +1,66 @@
+package io.switchboard.examples.demo;
+
+import io.switchboard.Switchboard;
+import io.switchboard.routing.ComparisonReport;
+import java.time.Duration;
+import java.util.Arrays;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The A/B demo: an order service on Kafka (A) and RabbitMQ (B), split 90/10 in application.yml,
+ * with a load generator. By default it runs a timed comparison ({@code demo.duration}, one minute),
+ * prints the comparison table and verdict and exits 0; with {@code --serve} it keeps running and
+ * serves the live comparison page on {@code server.port} (8080).
+ */
+@SpringBootApplication
+public class DemoApplication {
+
+    /** Entry point. */
+    public static void main(String[] args) throws Exception {
+        boolean serve = Arrays.asList(args).contains("--serve");
+        String[] springArgs = Arrays.stream(args).filter(a -> !a.equals("--serve")).toArray(String[]::new);
+        try (DemoBrokers brokers = DemoBrokers.start(System.getProperty("demo.kafka.bootstrap-servers"),
+                System.getProperty("demo.rabbit.host", "127.0.0.1"), Integer.getInteger("demo.rabbit.port", 5672))) {
+            SpringApplication app = new SpringApplication(DemoApplication.class);
+            app.setDefaultProperties(brokers.properties());
+            if (!serve) {
+                app.setAdditionalProfiles("timed");
+            }
+            ConfigurableApplicationContext context = app.run(springArgs);
+            if (serve) {
+                System.out.println("Serving the live comparison on http://localhost:"
+                        + context.getEnvironment().getProperty("local.server.port") + "/ (Ctrl-C stops)");
+                Thread.currentThread().join();
+                return;
+            }
+            Duration duration = context.getEnvironment().getProperty("demo.duration", Duration.class, Duration.ofSeconds(60));
+            int code = timedComparison(context, duration);
+            SpringApplication.exit(context, () -> code);
+            System.exit(code);
+        }
+    }
+
+    /** Lets the load run for {@code duration}, then prints the comparison; 0 when traffic flowed on both brokers. */
+    static int timedComparison(ConfigurableApplicationContext context, Duration duration) throws InterruptedException {
+        Switchboard sb = context.getBean(Switchboard.class);
+        LoadGenerator load = context.getBean(LoadGenerator.class);
+        System.out.printf("Comparing %s on the application's own traffic for %ds (route of 'orders': %s)%n",
+                sb.instances(), duration.toSeconds(), sb.routing().route("orders"));
+        long end = System.nanoTime() + duration.toNanos();
+        while (System.nanoTime() < end) {
+            Thread.sleep(Math.min(10_000, Math.max(1, (end - System.nanoTime()) / 1_000_000)));
+            System.out.printf("  %3ds: %d orders placed, %d failed, %d billed, %d shipped%n",
+                    duration.toSeconds() - Math.max(0, (end - System.nanoTime()) / 1_000_000_000L), load.placed(), load.failed(),
+                    context.getBean(Listeners.class).billed(), context.getBean(Listeners.class).shipped());
+        }
+        ComparisonReport report = sb.comparison().report("orders", duration);
+        System.out.println();
+        System.out.println(report.toTable());
+        boolean bothCarried = report.instances().stream().allMatch(i -> i.published() > 0 && i.consumed() > 0);
+        System.out.println(bothCarried ? "Both brokers carried traffic; the verdict is above."
+                : "A broker carried no traffic: see the table above.");
+        return bothCarried && load.failed() == 0 ? 0 : 1;
+    }
+}

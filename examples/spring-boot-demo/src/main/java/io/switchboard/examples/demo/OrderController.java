@@ -1,0 +1,60 @@
+package io.switchboard.examples.demo;
+
+import io.switchboard.PublishReceipt;
+import io.switchboard.Switchboard;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code POST /orders?customer=c1&amount=1250} places an order; {@code GET /demo/stats} feeds the
+ * page: the comparison of the last few seconds (for the charts) and of the whole window (for the
+ * verdict), and the route of {@code orders}. Weights are changed through the actuator endpoint
+ * ({@code POST /actuator/switchboard/orders}).
+ */
+@RestController
+public class OrderController {
+
+    private final OrderService orders;
+    private final Switchboard switchboard;
+    private final Listeners listeners;
+
+    /** The controller. */
+    public OrderController(OrderService orders, Switchboard switchboard, Listeners listeners) {
+        this.orders = orders;
+        this.switchboard = switchboard;
+        this.listeners = listeners;
+    }
+
+    /** Places one order and answers where it was stored. */
+    @PostMapping("/orders")
+    public Map<String, Object> place(@RequestParam String customer, @RequestParam(defaultValue = "1000") long amount)
+            throws Exception {
+        PublishReceipt r = orders.place(customer, amount).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("id", r.messageId());
+        answer.put("instance", r.broker());
+        answer.put("partition", r.partition());
+        answer.put("offset", r.offset());
+        return answer;
+    }
+
+    /** The page's data, as JSON text. */
+    @GetMapping(value = "/demo/stats", produces = MediaType.APPLICATION_JSON_VALUE)
+    public String stats() {
+        String recent = switchboard.comparison().report("orders", Duration.ofSeconds(5)).toJson();
+        String window = switchboard.comparison().report("orders").toJson();
+        Map<String, Integer> weights = switchboard.routing().route("orders").weights();
+        StringBuilder w = new StringBuilder("{");
+        weights.forEach((k, v) -> w.append(w.length() > 1 ? "," : "").append('"').append(k).append("\":").append(v));
+        w.append('}');
+        return "{\"route\":\"" + switchboard.routing().route("orders") + "\",\"weights\":" + w + ",\"billed\":" + listeners.billed()
+                + ",\"shipped\":" + listeners.shipped() + ",\"recent\":" + recent + ",\"window\":" + window + "}";
+    }
+}
