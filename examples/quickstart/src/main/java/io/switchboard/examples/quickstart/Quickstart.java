@@ -16,6 +16,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * Publish and subscribe. {@code -Dbroker=kafka -Dkafka.bootstrap.servers=host:9092} runs the same
  * code on Kafka ({@code rabbitmq} with {@code rabbitmq.uri}, {@code rocketmq} with
  * {@code rocketmq.namesrv-addr}); without properties it runs on the in-memory broker.
+ * {@code -Ddestination=name} changes the destination (default {@code quickstart-orders}).
  */
 public final class Quickstart {
 
@@ -33,14 +34,15 @@ public final class Quickstart {
                 .forEach(k -> builder.property(k, config.getProperty(k)));
         try (Switchboard sb = builder.build()) {
             List<String> billed = new CopyOnWriteArrayList<>();
-            Subscription billing = sb.subscriber("quickstart-orders", Codec.utf8())
+            String destination = config.getProperty("destination", "quickstart-orders");
+            Subscription billing = sb.subscriber(destination, Codec.utf8())
                     .group("billing")                        // competing consumers; .broadcast() for fan-out
                     .delivery(Delivery.AT_LEAST_ONCE)        // AT_MOST_ONCE, AT_LEAST_ONCE, EXACTLY_ONCE
                     .concurrency(2)                          // per-key order is kept
                     .subscribe((message, context) -> billed.add(message.key() + "/" + message.payload()));
             billing.ready().toCompletableFuture().get(30, SECONDS);
 
-            Publisher<String> orders = sb.publisher("quickstart-orders", Codec.utf8()).build();
+            Publisher<String> orders = sb.publisher(destination, Codec.utf8()).build();
             for (int i = 0; i < 10; i++) {                   // key = customer: per-customer order
                 orders.publish(Message.of("customer-" + i % 3, "order-" + i)).toCompletableFuture().get(30, SECONDS);
             }
