@@ -7,7 +7,6 @@ import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * A message: payload, optional key, application headers, id and timestamp. Immutable.
@@ -20,6 +19,11 @@ import java.util.Objects;
  * @param <T> payload type
  */
 public final class Message<T> {
+
+    /** The longest header name accepted (AMQP's short-string limit). */
+    public static final int MAX_HEADER_NAME_LENGTH = 255;
+    /** The longest message id accepted. */
+    public static final int MAX_ID_LENGTH = 255;
 
     private final T payload;
     private final String key;
@@ -131,16 +135,64 @@ public final class Message<T> {
             return this;
         }
 
-        /** An application header; names starting with {@code ce_} or {@code sb_} are reserved. */
+        /**
+         * An application header. Names are 1 to {@value #MAX_HEADER_NAME_LENGTH} characters without
+         * control characters; names starting with {@code ce_} or {@code sb_}, and {@code content-type},
+         * are reserved. Values must not be null and must not hold control characters other than tab
+         * (RocketMQ separates properties with them).
+         *
+         * @throws InvalidMessageException naming the header and the fix when a rule is broken
+         */
         public Builder<T> header(String name, String value) {
-            Objects.requireNonNull(name, "header name");
-            Objects.requireNonNull(value, () -> "value of header '" + name + "'");
+            if (name == null || name.isEmpty()) {
+                throw new InvalidMessageException("A header name is " + (name == null ? "null" : "empty")
+                        + "; give every header a name of 1 to " + MAX_HEADER_NAME_LENGTH + " characters");
+            }
+            if (name.length() > MAX_HEADER_NAME_LENGTH) {
+                throw new InvalidMessageException("Header name '" + name.substring(0, 32) + "...' has " + name.length()
+                        + " characters but at most " + MAX_HEADER_NAME_LENGTH + " are allowed (AMQP's limit); use a shorter name");
+            }
             if (Envelope.isEnvelopeHeader(name)) {
                 throw new InvalidMessageException("Header '" + name + "' is reserved for Switchboard's envelope "
                         + "(names starting with 'ce_' or 'sb_', and 'content-type'); choose another name");
             }
+            int badName = controlCharacter(name, false);
+            if (badName >= 0) {
+                throw new InvalidMessageException("Header name '" + printable(name) + "' holds control character U+"
+                        + String.format("%04X", (int) name.charAt(badName)) + " at index " + badName
+                        + "; use printable characters in header names");
+            }
+            if (value == null) {
+                throw new InvalidMessageException("Header '" + name + "' has a null value; leave the header out, "
+                        + "or give it an empty value");
+            }
+            int badValue = controlCharacter(value, true);
+            if (badValue >= 0) {
+                throw new InvalidMessageException("Value of header '" + name + "' holds control character U+"
+                        + String.format("%04X", (int) value.charAt(badValue)) + " at index " + badValue
+                        + "; encode the value (for example Base64 or percent-encoding) before putting it in a header");
+            }
             headers.put(name, value);
             return this;
+        }
+
+        private static int controlCharacter(String text, boolean allowTab) {
+            for (int i = 0; i < text.length(); i++) {
+                char c = text.charAt(i);
+                if ((c < 0x20 && !(allowTab && c == '\t')) || c == 0x7f) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
+        private static String printable(String text) {
+            StringBuilder out = new StringBuilder(text.length() + 8);
+            for (int i = 0; i < text.length(); i++) {
+                char c = text.charAt(i);
+                out.append(c < 0x20 || c == 0x7f ? String.format("\\u%04x", (int) c) : String.valueOf(c));
+            }
+            return out.toString();
         }
 
         /** Several application headers. */
@@ -149,8 +201,28 @@ public final class Message<T> {
             return this;
         }
 
-        /** The id; give one to make re-publishing idempotent for exactly-once consumers. */
+        /**
+         * The id; give one to make re-publishing idempotent for exactly-once consumers. At most
+         * {@value #MAX_ID_LENGTH} printable characters, not blank; null means "generate one".
+         *
+         * @throws InvalidMessageException naming the id and the fix when it is blank, too long or not printable
+         */
         public Builder<T> id(String id) {
+            if (id != null) {
+                if (id.isBlank()) {
+                    throw new InvalidMessageException("Message id '" + id + "' is blank; give a non-blank id, or none "
+                            + "(null) to have a time-ordered UUID generated");
+                }
+                if (id.length() > MAX_ID_LENGTH) {
+                    throw new InvalidMessageException("Message id '" + id.substring(0, 32) + "...' has " + id.length()
+                            + " characters but at most " + MAX_ID_LENGTH + " are allowed; use a shorter id, such as a UUID or a hash");
+                }
+                int bad = controlCharacter(id, false);
+                if (bad >= 0) {
+                    throw new InvalidMessageException("Message id '" + printable(id) + "' holds control character U+"
+                            + String.format("%04X", (int) id.charAt(bad)) + " at index " + bad + "; use printable characters");
+                }
+            }
             this.id = id;
             return this;
         }
@@ -163,6 +235,9 @@ public final class Message<T> {
 
         /** Deliver no earlier than this delay after publishing; needs a broker with delayed delivery. */
         public Builder<T> delay(Duration delay) {
+            if (delay != null && delay.isNegative()) {
+                throw new InvalidMessageException("Delay " + delay + " is negative; give zero (deliver now) or a positive delay");
+            }
             this.delay = delay;
             return this;
         }

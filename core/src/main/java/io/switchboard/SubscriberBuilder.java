@@ -16,6 +16,11 @@ import java.util.Objects;
  */
 public final class SubscriberBuilder<T> {
 
+    /** The most handler threads one subscription may have. */
+    public static final int MAX_CONCURRENCY = 1024;
+    /** The most messages one subscription may hold fetched and unacknowledged. */
+    public static final int MAX_IN_FLIGHT = 1_000_000;
+
     private final Switchboard switchboard;
     private final String destination;
     private final Codec<T> codec;
@@ -58,8 +63,9 @@ public final class SubscriberBuilder<T> {
 
     /** Handler threads; messages of one partition (or key) stay on one thread, in order. */
     public SubscriberBuilder<T> concurrency(int threads) {
-        if (threads < 1) {
-            throw new ConfigurationException("concurrency must be at least 1 but was " + threads);
+        if (threads < 1 || threads > MAX_CONCURRENCY) {
+            throw new ConfigurationException("concurrency must be between 1 and " + MAX_CONCURRENCY + " but was " + threads
+                    + "; handler threads beyond the cores only help a blocking handler, such as 8 to 64 for I/O");
         }
         this.concurrency = threads;
         return this;
@@ -67,8 +73,9 @@ public final class SubscriberBuilder<T> {
 
     /** Messages fetched and not yet acknowledged, at most (prefetch); default 256. */
     public SubscriberBuilder<T> maxInFlight(int messages) {
-        if (messages < 1) {
-            throw new ConfigurationException("maxInFlight must be at least 1 but was " + messages);
+        if (messages < 1 || messages > MAX_IN_FLIGHT) {
+            throw new ConfigurationException("maxInFlight must be between 1 and " + MAX_IN_FLIGHT + " but was " + messages
+                    + "; it bounds the messages held in memory, such as 256 (the default) to 10000");
         }
         this.maxInFlight = messages;
         return this;
@@ -94,7 +101,11 @@ public final class SubscriberBuilder<T> {
 
     /** How long {@link Subscription#close()} waits for handlers in flight; default 30 s. */
     public SubscriberBuilder<T> drainTimeout(Duration timeout) {
-        this.drainTimeout = Objects.requireNonNull(timeout, "timeout");
+        if (timeout == null || timeout.isNegative()) {
+            throw new ConfigurationException("drainTimeout must be zero or positive but was " + timeout
+                    + "; such as Duration.ofSeconds(30)");
+        }
+        this.drainTimeout = timeout;
         return this;
     }
 

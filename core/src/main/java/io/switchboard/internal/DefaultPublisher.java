@@ -68,7 +68,11 @@ public final class DefaultPublisher<T> implements Publisher<T> {
             throw new SwitchboardClosedException("Publisher for '" + destination + "' on broker '" + instance
                     + "' is closed; create a new one with Switchboard.publisher(..)");
         }
-        if (message == null || message.payload() == null) {
+        if (message == null) {
+            throw new InvalidMessageException("Message to '" + destination + "' is null; publish a Message, or the "
+                    + "payload with publish(payload)");
+        }
+        if (message.payload() == null) {
             throw new InvalidMessageException("Message to '" + destination + "' has a null payload; publish an empty "
                     + "value (for example new byte[0] or \"\") instead of null");
         }

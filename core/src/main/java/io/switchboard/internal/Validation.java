@@ -1,5 +1,6 @@
 package io.switchboard.internal;
 
+import io.switchboard.ConfigurationException;
 import io.switchboard.InvalidDestinationException;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.Capabilities;
@@ -19,10 +20,23 @@ public final class Validation {
         });
     }
 
+    /** The most partitions (or queues) an auto-provisioned destination may have. */
+    public static final int MAX_PARTITIONS = 10_000;
+
+    /** {@code switchboard.partitions} (default 4), refused with the key and the fix unless 1 to {@value #MAX_PARTITIONS}. */
+    public static int partitions(BrokerConfig config) {
+        int partitions = config.getInt("switchboard.partitions", 4);
+        if (partitions < 1 || partitions > MAX_PARTITIONS) {
+            throw new ConfigurationException("Property 'switchboard.partitions' of broker instance '" + config.instanceName()
+                    + "' is " + partitions + " but must be between 1 and " + MAX_PARTITIONS + ", such as 4");
+        }
+        return partitions;
+    }
+
     /** Creates the destination when {@code switchboard.auto-provision} is on (the default). */
     public static void autoProvision(BrokerConfig config, Provisioner provisioner, String destination) {
         if (config.getBoolean("switchboard.auto-provision", true)) {
-            provisioner.ensureDestination(DestinationSpec.of(destination, config.getInt("switchboard.partitions", 4)));
+            provisioner.ensureDestination(DestinationSpec.of(destination, partitions(config)));
         }
     }
 }

@@ -27,6 +27,18 @@ public abstract class BrokerContract extends ContractSupport {
     /** A JSON payload for the codec tests. */
     public record Order(String id, int quantity, List<String> items) {}
 
+    /** A payload whose JSON encoding fails when {@code fail} is set (its accessor throws). */
+    public record Unencodable(String name, boolean fail) {
+        /** The name; throws when this payload is made to fail. */
+        @Override
+        public String name() {
+            if (fail) {
+                throw new IllegalStateException("this payload cannot be serialized");
+            }
+            return name;
+        }
+    }
+
     @Nested
     @DisplayName("A round trip")
     class RoundTrip extends RoundTripCases {
@@ -111,6 +123,30 @@ public abstract class BrokerContract extends ContractSupport {
     @DisplayName("Bad input")
     class BadInput extends BadInputCases {
         BadInput() {
+            super(BrokerContract.this);
+        }
+    }
+
+    @Nested
+    @DisplayName("Bad input: messages and names")
+    class BadMessages extends BadMessageCases {
+        BadMessages() {
+            super(BrokerContract.this);
+        }
+    }
+
+    @Nested
+    @DisplayName("Bad input: settings")
+    class BadSettings extends BadSettingsCases {
+        BadSettings() {
+            super(BrokerContract.this);
+        }
+    }
+
+    @Nested
+    @DisplayName("Bad input: closed and shared objects")
+    class BadUse extends BadUseCases {
+        BadUse() {
             super(BrokerContract.this);
         }
     }

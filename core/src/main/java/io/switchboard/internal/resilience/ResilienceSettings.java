@@ -1,5 +1,6 @@
 package io.switchboard.internal.resilience;
 
+import io.switchboard.ConfigurationException;
 import io.switchboard.spi.BrokerConfig;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -65,41 +66,47 @@ public final class ResilienceSettings {
         return destinationSpecificBreaker;
     }
 
-    int cbInt(String name, int def) {
-        return view.getInt(key("circuit-breaker." + name), def);
+    int cbInt(String name, int def, int min, int max) {
+        return within(key("circuit-breaker." + name), view.getInt(key("circuit-breaker." + name), def), min, max, def);
     }
 
     Duration cbDuration(String name, Duration def) {
-        return view.getDuration(key("circuit-breaker." + name), def);
+        return positive(key("circuit-breaker." + name), view.getDuration(key("circuit-breaker." + name), def), def);
     }
 
     int retryAttempts() {
-        return view.getInt(key("retry.max-attempts"), 1);
+        return within(key("retry.max-attempts"), view.getInt(key("retry.max-attempts"), 1), 1, 100, 3);
     }
 
     Duration retryDuration(String name, Duration def) {
-        return view.getDuration(key("retry." + name), def);
+        return positive(key("retry." + name), view.getDuration(key("retry." + name), def), def);
     }
 
-    double retryDouble(String name, double def) {
+    double retryDouble(String name, double def, double min, double max) {
         String value = view.get(key("retry." + name));
         if (value == null) {
             return def;
         }
+        double parsed;
         try {
-            return Double.parseDouble(value.trim());
+            parsed = Double.parseDouble(value.trim());
         } catch (NumberFormatException e) {
-            throw new io.switchboard.ConfigurationException("Property '" + key("retry." + name) + "' is '" + value
+            throw new ConfigurationException("Property '" + key("retry." + name) + "' is '" + value
                     + "' but must be a number such as " + def);
         }
+        if (!(parsed >= min && parsed <= max)) {
+            throw new ConfigurationException("Property '" + key("retry." + name) + "' is " + value + " but must be between "
+                    + min + " and " + max + ", such as " + def);
+        }
+        return parsed;
     }
 
     Duration timeout() {
-        return view.getDuration(key("timeout"), null);
+        return positive(key("timeout"), view.getDuration(key("timeout"), null), Duration.ofSeconds(5));
     }
 
     int rateLimit() {
-        return view.getInt(key("rate-limit"), 0);
+        return within(key("rate-limit"), view.getInt(key("rate-limit"), 0), 0, Integer.MAX_VALUE, 1000);
     }
 
     Duration rateLimitTimeout() {
@@ -107,6 +114,24 @@ public final class ResilienceSettings {
     }
 
     int bulkhead() {
-        return view.getInt(key("bulkhead.max-concurrent"), 0);
+        return within(key("bulkhead.max-concurrent"), view.getInt(key("bulkhead.max-concurrent"), 0), 0, Integer.MAX_VALUE, 100);
+    }
+
+    // The keys named in errors are the instance-wide ones; a destination's own override
+    // (switchboard.destination.<name>.resilience.*) has the same rule.
+    private static int within(String key, int value, int min, int max, int example) {
+        if (value < min || value > max) {
+            throw new ConfigurationException("Property '" + key + "' is " + value + " but must be "
+                    + (max == Integer.MAX_VALUE ? "at least " + min : "between " + min + " and " + max) + ", such as " + example);
+        }
+        return value;
+    }
+
+    private static Duration positive(String key, Duration value, Duration example) {
+        if (value != null && (value.isNegative() || value.isZero())) {
+            throw new ConfigurationException("Property '" + key + "' is " + value + " but must be a positive duration, such as "
+                    + example);
+        }
+        return value;
     }
 }

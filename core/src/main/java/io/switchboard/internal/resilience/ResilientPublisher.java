@@ -47,8 +47,8 @@ public final class ResilientPublisher implements RawPublisher {
         this.retry = s.retryAttempts() > 1 ? registries.retries().retry(instance + "/" + destination, RetryConfig.custom()
                 .maxAttempts(s.retryAttempts())
                 .intervalFunction(IntervalFunction.ofExponentialRandomBackoff(
-                        s.retryDuration("initial-backoff", Duration.ofMillis(100)), s.retryDouble("multiplier", 2.0),
-                        s.retryDouble("jitter", 0.5), s.retryDuration("max-backoff", Duration.ofSeconds(5))))
+                        s.retryDuration("initial-backoff", Duration.ofMillis(100)), s.retryDouble("multiplier", 2.0, 1.0, 100.0),
+                        s.retryDouble("jitter", 0.5, 0.0, 0.99), s.retryDuration("max-backoff", Duration.ofSeconds(5))))
                 .retryOnException(Retriability::isRetriable)
                 .build()) : null;
         this.rateLimiter = s.rateLimit() > 0 ? registries.rateLimiters().rateLimiter(instance + "/" + destination,
@@ -67,13 +67,13 @@ public final class ResilientPublisher implements RawPublisher {
 
     private static CircuitBreakerConfig breakerConfig(ResilienceSettings s) {
         return CircuitBreakerConfig.custom()
-                .failureRateThreshold(s.cbInt("failure-rate-threshold", 50))
+                .failureRateThreshold(s.cbInt("failure-rate-threshold", 50, 1, 100))
                 .slowCallDurationThreshold(s.cbDuration("slow-call-duration-threshold", Duration.ofSeconds(5)))
-                .slowCallRateThreshold(s.cbInt("slow-call-rate-threshold", 100))
-                .slidingWindowSize(s.cbInt("sliding-window-size", 20))
-                .minimumNumberOfCalls(s.cbInt("minimum-number-of-calls", 10))
+                .slowCallRateThreshold(s.cbInt("slow-call-rate-threshold", 100, 1, 100))
+                .slidingWindowSize(s.cbInt("sliding-window-size", 20, 1, 100_000))
+                .minimumNumberOfCalls(s.cbInt("minimum-number-of-calls", 10, 1, 100_000))
                 .waitDurationInOpenState(s.cbDuration("wait-duration-in-open-state", Duration.ofSeconds(10)))
-                .permittedNumberOfCallsInHalfOpenState(s.cbInt("permitted-calls-in-half-open-state", 3))
+                .permittedNumberOfCallsInHalfOpenState(s.cbInt("permitted-calls-in-half-open-state", 3, 1, 100_000))
                 .build();
     }
 
