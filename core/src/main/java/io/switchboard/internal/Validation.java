@@ -19,10 +19,15 @@ public final class Validation {
         });
     }
 
-    /** Creates the destination when {@code switchboard.auto-provision} is on (the default). */
-    public static void autoProvision(BrokerConfig config, Provisioner provisioner, String destination) {
+    /**
+     * Creates the destination when {@code switchboard.auto-provision} is on (the default), with
+     * {@code switchboard.partitions} partitions, else the adapter's {@link Capabilities#defaultPartitions()}.
+     */
+    public static void autoProvision(BrokerConfig config, Capabilities capabilities, Provisioner provisioner,
+            String destination) {
         if (config.getBoolean("switchboard.auto-provision", true)) {
-            provisioner.ensureDestination(DestinationSpec.of(destination, config.getInt("switchboard.partitions", 4)));
+            int partitions = config.getInt("switchboard.partitions", capabilities.defaultPartitions());
+            provisioner.ensureDestination(DestinationSpec.of(destination, partitions));
         }
     }
 }
