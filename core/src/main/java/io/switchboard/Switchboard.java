@@ -64,7 +64,8 @@ import org.slf4j.LoggerFactory;
  * {@code switchboard.source} (CloudEvents source, default {@code switchboard}),
  * {@code switchboard.type} (CloudEvents type, default {@code io.switchboard.message}),
  * {@code switchboard.auto-provision} (create destinations on first use, default true),
- * {@code switchboard.partitions} (partitions of auto-provisioned destinations, default 4),
+ * {@code switchboard.partitions} (partitions of auto-provisioned destinations, default the adapter's
+ * {@link io.switchboard.spi.Capabilities#defaultPartitions()}: 4, except 1 on RabbitMQ),
  * {@code switchboard.metrics.slo} (extra SLO buckets on latency timers),
  * {@code switchboard.resilience.*} and {@code switchboard.destination.<name>.resilience.*}
  * (Resilience4j policies on publishing; none unless configured). Routing properties (common

@@ -105,7 +105,7 @@ public final class Instance implements BrokerInstance, AutoCloseable {
     public <T> DefaultPublisher<T> publisher(String destination, Codec<T> codec, Delivery delivery, Map<String, String> properties,
             Consumer<AutoCloseable> onClose) {
         Validation.destination(capabilities(), name(), destination);
-        Validation.autoProvision(config, adapter.provisioner(), destination);
+        Validation.autoProvision(config, capabilities(), adapter.provisioner(), destination);
         PublisherSpec spec = new PublisherSpec(destination, delivery, properties);
         RawPublisher raw = ResilientPublisher.wrap(created("a publisher", destination, () -> adapter.createPublisher(spec)),
                 ResilienceSettings.forDestination(config, destination), shared.resilience(), name(), destination);
@@ -160,8 +160,8 @@ public final class Instance implements BrokerInstance, AutoCloseable {
             Consumer<AutoCloseable> onClose) {
         check(request);
         String dlq = deadLetterOf(request);
-        Validation.autoProvision(config, adapter.provisioner(), request.destination());
-        Validation.autoProvision(config, adapter.provisioner(), dlq);
+        Validation.autoProvision(config, capabilities(), adapter.provisioner(), request.destination());
+        Validation.autoProvision(config, capabilities(), adapter.provisioner(), dlq);
         ConsumerSpec spec = new ConsumerSpec(request.destination(), request.effectiveGroup(), request.broadcast(),
                 request.delivery(), request.maxInFlight(), request.filter(), request.properties());
         SubscriptionSettings settings = new SubscriptionSettings(name(), spec, request.concurrency(), request.retry(), dlq,

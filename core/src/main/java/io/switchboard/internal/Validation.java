@@ -23,9 +23,12 @@ public final class Validation {
     /** The most partitions (or queues) an auto-provisioned destination may have. */
     public static final int MAX_PARTITIONS = 10_000;
 
-    /** {@code switchboard.partitions} (default 4), refused with the key and the fix unless 1 to {@value #MAX_PARTITIONS}. */
-    public static int partitions(BrokerConfig config) {
-        int partitions = config.getInt("switchboard.partitions", 4);
+    /**
+     * {@code switchboard.partitions}, else the adapter's {@link Capabilities#defaultPartitions()};
+     * refused with the key and the fix unless 1 to {@value #MAX_PARTITIONS}.
+     */
+    public static int partitions(BrokerConfig config, Capabilities capabilities) {
+        int partitions = config.getInt("switchboard.partitions", capabilities.defaultPartitions());
         if (partitions < 1 || partitions > MAX_PARTITIONS) {
             throw new ConfigurationException("Property 'switchboard.partitions' of broker instance '" + config.instanceName()
                     + "' is " + partitions + " but must be between 1 and " + MAX_PARTITIONS + ", such as 4");
@@ -33,10 +36,14 @@ public final class Validation {
         return partitions;
     }
 
-    /** Creates the destination when {@code switchboard.auto-provision} is on (the default). */
-    public static void autoProvision(BrokerConfig config, Provisioner provisioner, String destination) {
+    /**
+     * Creates the destination when {@code switchboard.auto-provision} is on (the default), with
+     * {@link #partitions(BrokerConfig, Capabilities)} partitions.
+     */
+    public static void autoProvision(BrokerConfig config, Capabilities capabilities, Provisioner provisioner,
+            String destination) {
         if (config.getBoolean("switchboard.auto-provision", true)) {
-            provisioner.ensureDestination(DestinationSpec.of(destination, partitions(config)));
+            provisioner.ensureDestination(DestinationSpec.of(destination, partitions(config, capabilities)));
         }
     }
 }

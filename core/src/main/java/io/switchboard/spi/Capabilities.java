@@ -10,6 +10,9 @@ import java.util.function.UnaryOperator;
  */
 public final class Capabilities {
 
+    /** The partitions of an auto-provisioned destination unless the adapter sets its own default. */
+    public static final int DEFAULT_PARTITIONS = 4;
+
     private final String brokerId;
     private final boolean nativeExactlyOnce;
     private final boolean orderingPerKey;
@@ -17,6 +20,7 @@ public final class Capabilities {
     private final boolean broadcast;
     private final boolean filtering;
     private final int maxMessageSize;
+    private final int defaultPartitions;
     private final DestinationNameRule destinationNames;
     private final UnaryOperator<String> deadLetterNaming;
 
@@ -28,6 +32,7 @@ public final class Capabilities {
         this.broadcast = b.broadcast;
         this.filtering = b.filtering;
         this.maxMessageSize = b.maxMessageSize;
+        this.defaultPartitions = b.defaultPartitions;
         this.destinationNames = b.destinationNames;
         this.deadLetterNaming = b.deadLetterNaming;
     }
@@ -75,6 +80,15 @@ public final class Capabilities {
         return maxMessageSize;
     }
 
+    /**
+     * Partitions of a destination core auto-provisions when {@code switchboard.partitions} is not
+     * set: {@value #DEFAULT_PARTITIONS} unless the adapter chooses otherwise (RabbitMQ: 1, so that
+     * any routing key reaches a consumer group).
+     */
+    public int defaultPartitions() {
+        return defaultPartitions;
+    }
+
     /** The broker's rule for destination names. */
     public DestinationNameRule destinationNames() {
         return destinationNames;
@@ -89,7 +103,8 @@ public final class Capabilities {
     public String toString() {
         return "Capabilities[" + brokerId + ": exactlyOnce=" + (nativeExactlyOnce ? "native" : "emulated")
                 + ", orderingPerKey=" + orderingPerKey + ", delayedDelivery=" + delayedDelivery
-                + ", broadcast=" + broadcast + ", filtering=" + filtering + ", maxMessageSize=" + maxMessageSize + "]";
+                + ", broadcast=" + broadcast + ", filtering=" + filtering + ", maxMessageSize=" + maxMessageSize
+                + ", defaultPartitions=" + defaultPartitions + "]";
     }
 
     /** Builds {@link Capabilities}; every feature is off unless set. */
@@ -101,6 +116,7 @@ public final class Capabilities {
         private boolean broadcast;
         private boolean filtering;
         private int maxMessageSize = 1024 * 1024;
+        private int defaultPartitions = DEFAULT_PARTITIONS;
         private DestinationNameRule destinationNames = name -> java.util.Optional.empty();
         private UnaryOperator<String> deadLetterNaming = destination -> destination + ".dlq";
 
@@ -144,6 +160,15 @@ public final class Capabilities {
                 throw new IllegalArgumentException("maxMessageSize must be positive but was " + bytes);
             }
             this.maxMessageSize = bytes;
+            return this;
+        }
+
+        /** See {@link Capabilities#defaultPartitions()}; at least 1. */
+        public Builder defaultPartitions(int partitions) {
+            if (partitions < 1) {
+                throw new IllegalArgumentException("defaultPartitions must be at least 1 but was " + partitions);
+            }
+            this.defaultPartitions = partitions;
             return this;
         }
 

@@ -10,9 +10,11 @@ import io.switchboard.spi.BrokerConfig;
  * recovery.
  *
  * <p>Mapping: a destination is a durable topic exchange; a consumer group is a durable queue
- * {@code <destination>.<group>} (or one queue per partition, {@code <destination>.<group>.<p>}, for
- * a destination with more than one partition: records are routed by key hash); a broadcast
- * subscriber has an exclusive auto-delete queue. Envelope attributes travel as CloudEvents AMQP
+ * {@code <destination>.<group>} bound with {@code #}, so that a plain AMQP publisher reaches it
+ * with any routing key (partitions are off unless asked for); a destination with more than one
+ * partition (asked for explicitly) has one queue per partition, {@code <destination>.<group>.<p>}
+ * bound with {@code "<p>"}, records routed by key hash (a plain publisher then uses routing key
+ * {@code "<p>"}); a broadcast subscriber has an exclusive auto-delete queue. Envelope attributes travel as CloudEvents AMQP
  * headers ({@code cloudEvents_*}). Exactly-once is emulated by core (at-least-once plus
  * deduplication on the message id); there is no delayed delivery (Debian's RabbitMQ has no
  * delayed-message plugin).
@@ -32,12 +34,13 @@ import io.switchboard.spi.BrokerConfig;
  *   <li>{@code rabbitmq.required-groups} [none]: groups whose queues {@code ensureDestination} declares,
  *       so messages are kept before those groups subscribe</li>
  *   <li>{@code rabbitmq.max-message-size} [4194304] bytes</li>
- *   <li>core's {@code switchboard.partitions} [4]: partitions of a destination not provisioned by this
- *       Switchboard</li>
+ *   <li>core's {@code switchboard.partitions} [1 on RabbitMQ]: partitions of an auto-provisioned
+ *       destination, and of one not provisioned by this Switchboard; set on a publisher or
+ *       subscription, the partitions that one uses</li>
  * </ul>
- * Every process must agree on a destination's partition count (it is not stored in RabbitMQ): a
- * publisher routing to a partition no group queue is bound to gets an unroutable failure, never a
- * silent loss. Queue settings apply when a queue is created; RabbitMQ refuses to redeclare a queue with other
+ * Every process must agree on a destination's partition count (it is not stored in RabbitMQ):
+ * a publisher routing to a partition no group queue is bound to gets an unroutable failure, never
+ * a silent loss. Queue settings apply when a queue is created; RabbitMQ refuses to redeclare a queue with other
  * arguments, and the error names the queue and the fix.
  */
 public final class RabbitAdapterFactory implements BrokerAdapterFactory {

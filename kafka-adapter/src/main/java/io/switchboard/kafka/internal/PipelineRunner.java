@@ -95,7 +95,7 @@ public final class PipelineRunner<I, O> implements ConsumerRebalanceListener {
             throw new ConfigurationException("maxAttempts must be at least 1 but was " + maxAttempts);
         }
         Validation.destination(switchboard.capabilities(), switchboard.instanceName(), input);
-        Validation.autoProvision(switchboard.config(), switchboard.provisioning(), input);
+        Validation.autoProvision(switchboard.config(), switchboard.capabilities(), switchboard.provisioning(), input);
         this.input = input;
         this.output = output;
         this.inputCodec = inputCodec;

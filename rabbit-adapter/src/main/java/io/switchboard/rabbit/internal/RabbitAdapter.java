@@ -24,6 +24,7 @@ import io.switchboard.spi.RawConsumer;
 import io.switchboard.spi.RawPublisher;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -73,6 +74,7 @@ public final class RabbitAdapter implements BrokerAdapter {
                 .orderingPerKey(true)
                 .broadcast(true)
                 .maxMessageSize(settings.maxMessageSize)
+                .defaultPartitions(RabbitSettings.DEFAULT_PARTITIONS)
                 .destinationNames(DestinationNameRule.of("[a-zA-Z0-9._-]+", MAX_NAME,
                         "letters, digits, '.', '_' and '-', at most " + MAX_NAME + " characters (queue names derived "
                                 + "from it must fit RabbitMQ's 255 bytes)", Set.of(), Set.of("amq.")))
@@ -142,10 +144,25 @@ public final class RabbitAdapter implements BrokerAdapter {
         return provisioner;
     }
 
-    /** Partitions of a destination: as provisioned through this adapter, else {@code switchboard.partitions}. */
+    /**
+     * Partitions of a destination: as provisioned through this adapter (core auto-provisions with
+     * {@code switchboard.partitions}, default 1), else the instance's {@code switchboard.partitions}
+     * (default 1), remembered so that every publisher and consumer of this adapter agrees.
+     */
     int partitions(String destination) {
         Integer known = partitions.get(destination);
-        return known != null ? known : partitions.computeIfAbsent(destination, d -> settings.defaultPartitions());
+        return known != null ? known : partitions.computeIfAbsent(destination, d -> settings.partitions());
+    }
+
+    /**
+     * Partitions a publisher or consumer uses: its own {@code switchboard.partitions} when its
+     * properties set one (the other side must set the same), else {@link #partitions(String)}.
+     *
+     * @param own the publisher's or subscription's own properties
+     * @param effective the settings with those properties on top of the instance's
+     */
+    int partitions(String destination, Map<String, String> own, RabbitSettings effective) {
+        return own.containsKey(RabbitSettings.PARTITIONS) ? effective.partitions() : partitions(destination);
     }
 
     /** Records the partition count of a destination provisioned here; a known count is kept. */

@@ -32,11 +32,13 @@ import org.slf4j.LoggerFactory;
  * ({@code basic.qos}) per queue is {@code maxInFlight / queues}, so at most {@code maxInFlight}
  * records are unsettled. At-most-once: the broker acks on delivery (auto-ack).
  *
- * <p>Order: RabbitMQ delivers a queue in order, and the record carries its partition, so core
- * handles a partition (hence a key) on one lane: per-key order holds for a single subscriber of a
- * group at any concurrency. Several members of one group compete for each queue, so per-key order
- * across members holds only with {@code rabbitmq.single-active-consumer=true} (then one member at a
- * time reads each partition queue).
+ * <p>Order: RabbitMQ delivers a queue in order. A record of a partition queue carries its
+ * partition, so core handles a partition (hence a key) on one lane; a record of a group's only
+ * queue (partitions off, the default) carries none, and core spreads records over lanes by key
+ * (a plain publisher's routing key when the record has no key header, see {@link RabbitRecord}).
+ * Either way per-key order holds for a single subscriber of a group at any concurrency. Several
+ * members of one group compete for each queue, so per-key order across members holds only with
+ * {@code rabbitmq.single-active-consumer=true} (then one member at a time reads each queue).
  */
 final class RabbitConsumer implements RawConsumer {
 
@@ -94,7 +96,8 @@ final class RabbitConsumer implements RawConsumer {
     private List<String> declareQueues() throws IOException {
         String destination = spec.destination();
         if (!spec.broadcast()) {
-            return adapter.topology().declareGroup(channel, destination, spec.group(), adapter.partitions(destination), settings);
+            return adapter.topology().declareGroup(channel, destination, spec.group(),
+                    adapter.partitions(destination, spec.properties(), settings), settings);
         }
         String queue = destination + "." + spec.group();
         channel.queueDeclare(queue, false, true, true, settings.broadcastQueueArguments());
@@ -180,7 +183,7 @@ final class RabbitConsumer implements RawConsumer {
                 unsettled.incrementAndGet();
             }
             listener.onRecord(new RabbitRecord(RabbitConsumer.this, getChannel(), envelope.getDeliveryTag(),
-                    envelope.isRedeliver(), partition, properties, body, autoAck));
+                    envelope.isRedeliver(), partition, envelope.getRoutingKey(), properties, body, autoAck));
         }
 
         @Override

@@ -44,7 +44,7 @@ final class RabbitPublisher implements RawPublisher {
         this.adapter = adapter;
         this.destination = spec.destination();
         this.confirms = spec.delivery() != Delivery.AT_MOST_ONCE;
-        this.partitions = adapter.partitions(destination);
+        this.partitions = adapter.partitions(destination, spec.properties(), settings);
         this.results = new SendResult[partitions];
         for (int p = 0; p < partitions; p++) {
             results[p] = new SendResult(p, -1);

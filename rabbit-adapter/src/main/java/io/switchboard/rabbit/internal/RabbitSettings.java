@@ -21,6 +21,13 @@ final class RabbitSettings {
 
     static final String URI = "rabbitmq.uri";
     static final String DEFAULT_URI = "amqp://guest:guest@127.0.0.1:5672/";
+    /** Core's property for the partitions of a destination; RabbitMQ reads it too (see {@link #partitions()}). */
+    static final String PARTITIONS = "switchboard.partitions";
+    /**
+     * Partitions off unless asked for: one group queue bound with {@code #}, so that a plain AMQP
+     * publisher reaches every group whatever routing key it uses.
+     */
+    static final int DEFAULT_PARTITIONS = 1;
     private static final Set<String> QUEUE_TYPES = Set.of("classic", "quorum");
     private static final Set<String> OVERFLOWS = Set.of("drop-head", "reject-publish", "reject-publish-dlx");
 
@@ -74,12 +81,14 @@ final class RabbitSettings {
     }
 
     /**
-     * Partitions of a destination this adapter has not provisioned itself: core's
-     * {@code switchboard.partitions} (default 4), the count core provisions with. Read when needed,
-     * not at start, so that a malformed value is reported where core reports it.
+     * Partitions of a destination this adapter has not provisioned itself (or, when a publisher's or
+     * subscription's own properties set it, of that publisher or subscription): core's
+     * {@code switchboard.partitions}, default {@value #DEFAULT_PARTITIONS}, the count core
+     * auto-provisions with on RabbitMQ. Read when needed, not at start, so that a malformed value is
+     * reported where core reports it.
      */
-    int defaultPartitions() {
-        return atLeast(config, "switchboard.partitions", 1, 4);
+    int partitions() {
+        return atLeast(config, PARTITIONS, 1, DEFAULT_PARTITIONS);
     }
 
     /** The same settings with a publisher's or subscription's own properties on top. */

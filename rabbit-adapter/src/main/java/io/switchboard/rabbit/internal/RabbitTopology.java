@@ -5,10 +5,14 @@ package io.switchboard.rabbit.internal;
  *
  * <ul>
  *   <li>A destination is a durable topic exchange of the same name.</li>
- *   <li>A destination has N partitions (1 = not partitioned). A publisher routes a record with
- *       routing key {@code "<p>"}, p = hash(key) mod N (round robin without a key).</li>
+ *   <li>A destination has N partitions: 1 (not partitioned) unless {@code switchboard.partitions}
+ *       or a {@code DestinationSpec} asks for more. A publisher routes a record with routing key
+ *       {@code "<p>"}, p = hash(key) mod N (round robin without a key; always {@code "0"} when
+ *       N = 1).</li>
  *   <li>A consumer group is one durable queue {@code <destination>.<group>} bound with {@code #}
- *       when N = 1, else N queues {@code <destination>.<group>.<p>} bound with {@code "<p>"}.</li>
+ *       when N = 1, so that a plain AMQP publisher reaches it with any routing key; else N queues
+ *       {@code <destination>.<group>.<p>} bound with {@code "<p>"}, which a plain publisher reaches
+ *       only with routing key {@code "<p>"}.</li>
  *   <li>A broadcast subscriber has one exclusive, auto-delete queue
  *       {@code <destination>.<group>} (core makes the group name unique) bound with {@code #}.</li>
  * </ul>
