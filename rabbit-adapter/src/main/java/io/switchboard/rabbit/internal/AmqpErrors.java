@@ -6,7 +6,9 @@ import com.rabbitmq.client.ShutdownSignalException;
 /** Turns amqp-client failures into the broker's own words plus what to do about them. */
 final class AmqpErrors {
 
+    private static final int ACCESS_REFUSED = 403;
     private static final int NOT_FOUND = 404;
+    private static final int NOT_ALLOWED = 530;
     private static final int PRECONDITION_FAILED = 406;
     private static final int RESOURCE_LOCKED = 405;
 
@@ -28,6 +30,25 @@ final class AmqpErrors {
         return String.valueOf(error.getMessage() != null ? error.getMessage() : error);
     }
 
+    /** The text ending with exactly one full stop, to be followed by another sentence. */
+    static String sentence(String text) {
+        String trimmed = text.strip();
+        return trimmed.endsWith(".") ? trimmed : trimmed + ".";
+    }
+
+    /**
+     * True when the broker closed the connection while opening it with NOT_ALLOWED (530): the
+     * virtual host does not exist or the user has no permissions on it.
+     */
+    static boolean isConnectionNotAllowed(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t instanceof ShutdownSignalException s && s.getReason() instanceof AMQP.Connection.Close close) {
+                return close.getReplyCode() == NOT_ALLOWED;
+            }
+        }
+        return false;
+    }
+
     /** A sentence that says how to fix the failure, starting with ". ", or empty. */
     static String hint(Throwable error) {
         return switch (replyCode(error)) {
@@ -36,6 +57,8 @@ final class AmqpErrors {
                     + "rabbitmqctl delete_queue <name>) or configure the same rabbitmq.queue-type, rabbitmq.lazy, "
                     + "rabbitmq.max-length, rabbitmq.overflow, rabbitmq.delivery-limit and rabbitmq.single-active-consumer";
             case RESOURCE_LOCKED -> ". The queue is exclusive to another connection";
+            case ACCESS_REFUSED -> ". The user of rabbitmq.uri lacks a permission on this virtual host: grant configure, write "
+                    + "and read (rabbitmqctl set_permissions -p <vhost> <user> '.*' '.*' '.*')";
             default -> "";
         };
     }

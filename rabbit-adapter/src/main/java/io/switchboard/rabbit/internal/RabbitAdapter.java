@@ -205,9 +205,18 @@ public final class RabbitAdapter implements BrokerAdapter {
             try {
                 connection = factory.newConnection(name);
             } catch (AuthenticationFailureException e) {
-                throw new SwitchboardException("RabbitMQ at " + printableUri() + " refused the user: " + e.getMessage()
-                        + ". Fix user and password in property rabbitmq.uri", e);
+                throw new SwitchboardException("RabbitMQ at " + printableUri() + " refused the login of user '"
+                        + factory.getUsername() + "': " + AmqpErrors.sentence(AmqpErrors.describe(e))
+                        + " Fix user and password in property rabbitmq.uri (or create the user: rabbitmqctl add_user)", e);
             } catch (IOException | TimeoutException e) {
+                if (AmqpErrors.isConnectionNotAllowed(e)) {
+                    throw new SwitchboardException("RabbitMQ at " + printableUri() + " refused user '" + factory.getUsername()
+                            + "' access to virtual host '" + factory.getVirtualHost() + "': "
+                            + AmqpErrors.sentence(AmqpErrors.describe(e)) + " Create the vhost and grant the user access "
+                            + "(rabbitmqctl add_vhost " + factory.getVirtualHost() + "; rabbitmqctl set_permissions -p "
+                            + factory.getVirtualHost() + " " + factory.getUsername() + " '.*' '.*' '.*'), or fix the "
+                            + "vhost in property rabbitmq.uri", e);
+                }
                 throw new SwitchboardException("Cannot connect to RabbitMQ at " + printableUri() + " (property rabbitmq.uri): "
                         + AmqpErrors.describe(e) + ". Is the server running? Start it (rabbitmq-server -detached on this "
                         + "machine's Debian package) or point rabbitmq.uri at a running server", e);

@@ -233,6 +233,66 @@ public final class RabbitMqServer {
     return prefixes.stream().anyMatch(name::startsWith);
   }
 
+  /**
+   * Creates a virtual host ({@code rabbitmqctl add_vhost}); local server only. Delete it with
+   * {@link #deleteVirtualHost(String)}, which deletes its queues and exchanges too.
+   */
+  public void addVirtualHost(String vhost) {
+    requireLocal("add a vhost");
+    Rabbitmqctl.run("add_vhost", vhost);
+  }
+
+  /** Deletes a virtual host with everything in it; a missing one is not an error. */
+  public void deleteVirtualHost(String vhost) {
+    requireLocal("delete a vhost");
+    if (Rabbitmqctl.run("list_vhosts", "name").contains(vhost)) {
+      Rabbitmqctl.run("delete_vhost", vhost);
+    }
+  }
+
+  /**
+   * Creates a user without tags and without permissions ({@code rabbitmqctl add_user}); local
+   * server only. The password is never part of an error message.
+   */
+  public void addUser(String user, String password) {
+    requireLocal("add a user");
+    Rabbitmqctl.runWithSecret(password, "add_user", user, password);
+  }
+
+  /** Deletes a user; a missing one is not an error. */
+  public void deleteUser(String user) {
+    requireLocal("delete a user");
+    if (Rabbitmqctl.run("list_users").stream().anyMatch(line -> line.split("\t", 2)[0].equals(user))) {
+      Rabbitmqctl.run("delete_user", user);
+    }
+  }
+
+  /** Gives a user configure, write and read permission on everything in a vhost ({@code set_permissions}). */
+  public void grantAll(String vhost, String user) {
+    setPermissions(vhost, user, ".*", ".*", ".*");
+  }
+
+  /**
+   * Sets a user's permissions on a vhost ({@code rabbitmqctl set_permissions}): regular
+   * expressions of the resource names the user may configure, write and read; {@code "^$"} for none.
+   */
+  public void setPermissions(String vhost, String user, String configure, String write, String read) {
+    requireLocal("set permissions");
+    Rabbitmqctl.run("set_permissions", "-p", vhost, user, configure, write, read);
+  }
+
+  /** Names of the queues on a vhost ({@code rabbitmqctl list_queues -p}, local server only). */
+  public List<String> queuesOf(String vhost) {
+    requireLocal("list queues");
+    return Rabbitmqctl.run("list_queues", "-p", vhost, "name");
+  }
+
+  /** Names of the exchanges on a vhost ({@code rabbitmqctl list_exchanges -p}, local server only). */
+  public List<String> exchangesOf(String vhost) {
+    requireLocal("list exchanges");
+    return Rabbitmqctl.run("list_exchanges", "-p", vhost, "name");
+  }
+
   /** Names of the queues on this vhost ({@code rabbitmqctl}, local server only). */
   List<String> listQueues() {
     return Rabbitmqctl.run("list_queues", "-p", virtualHost(), "name");

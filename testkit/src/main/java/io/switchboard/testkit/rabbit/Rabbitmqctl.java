@@ -20,6 +20,18 @@ final class Rabbitmqctl {
 
   private Rabbitmqctl() {}
 
+  /**
+   * Runs {@code rabbitmqctl -s <args>} where one argument is a secret (a password): on failure
+   * the message shows {@code ***} in its place.
+   */
+  static List<String> runWithSecret(String secret, String... args) {
+    try {
+      return run(args);
+    } catch (IllegalStateException e) {
+      throw new IllegalStateException(e.getMessage().replace(secret, "***"));
+    }
+  }
+
   /** Runs {@code rabbitmqctl -s <args>} and returns its standard output, one entry per line. */
   static List<String> run(String... args) {
     List<String> command = new ArrayList<>();
