@@ -1,0 +1,106 @@
+package io.switchboard.testkit.fault;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The books of a fault test: what was published, what the broker acknowledged, what the handlers
+ * saw. Thread-safe; record from publisher callbacks and handlers as they happen, then read
+ * {@link #line()}, the one line every fault test prints and asserts on:
+ *
+ * <pre>{@code fault=<name> broker=<id> published=N acked=N consumed=N unique=N lost=L duplicates=D}</pre>
+ *
+ * <p>{@code published} counts publish calls, {@code acked} the ones the broker acknowledged,
+ * {@code consumed} every handler call (redeliveries included), {@code unique} the distinct payloads
+ * handled, {@code lost} the acknowledged payloads never handled, {@code duplicates} the handler calls
+ * beyond the first per payload. A publish that failed was never accepted, so it cannot be lost; a
+ * payload handled without an acknowledgement (the ack lost in the fault) is counted as consumed and
+ * is not lost either.
+ */
+public final class FaultLedger {
+
+    private final String fault;
+    private final String brokerId;
+    private final LongAdder published = new LongAdder();
+    private final Set<String> acked = ConcurrentHashMap.newKeySet();
+    private final LongAdder failed = new LongAdder();
+    private final Map<String, AtomicInteger> handled = new ConcurrentHashMap<>();
+    private final LongAdder consumed = new LongAdder();
+
+    /** Books for the fault {@code fault} (a short name such as {@code broker-restart}) on broker {@code brokerId}. */
+    public FaultLedger(String fault, String brokerId) {
+        this.fault = fault;
+        this.brokerId = brokerId;
+    }
+
+    /** A publish call was made for {@code payload}. */
+    public void published(String payload) {
+        published.increment();
+    }
+
+    /** The broker acknowledged {@code payload}. */
+    public void acked(String payload) {
+        acked.add(payload);
+    }
+
+    /** The publish of a payload failed (never accepted). */
+    public void failed(String payload) {
+        failed.increment();
+    }
+
+    /** A handler saw {@code payload}. */
+    public void consumed(String payload) {
+        consumed.increment();
+        handled.computeIfAbsent(payload, p -> new AtomicInteger()).incrementAndGet();
+    }
+
+    /** Publish calls made. */
+    public long publishedCount() {
+        return published.sum();
+    }
+
+    /** Payloads the broker acknowledged. */
+    public int ackedCount() {
+        return acked.size();
+    }
+
+    /** Publishes that failed. */
+    public long failedCount() {
+        return failed.sum();
+    }
+
+    /** Distinct payloads handled. */
+    public int uniqueCount() {
+        return handled.size();
+    }
+
+    /** Acknowledged payloads not handled (yet). */
+    public long lostCount() {
+        return acked.stream().filter(p -> !handled.containsKey(p)).count();
+    }
+
+    /** Handler calls beyond the first per payload. */
+    public long duplicateCount() {
+        return consumed.sum() - handled.size();
+    }
+
+    /** True when every acknowledged payload has been handled. */
+    public boolean nothingLost() {
+        return lostCount() == 0;
+    }
+
+    /** The figure line: {@code fault=.. broker=.. published=N acked=N consumed=N unique=N lost=L duplicates=D}. */
+    public String line() {
+        return "fault=" + fault + " broker=" + brokerId + " published=" + publishedCount() + " acked=" + ackedCount()
+                + " consumed=" + consumed.sum() + " unique=" + uniqueCount() + " lost=" + lostCount()
+                + " duplicates=" + duplicateCount();
+    }
+
+    @Override
+    public String toString() {
+        return line() + " (failed publishes " + failedCount() + ")";
+    }
+}
