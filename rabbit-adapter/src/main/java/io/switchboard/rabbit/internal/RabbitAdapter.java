@@ -99,6 +99,10 @@ public final class RabbitAdapter implements BrokerAdapter {
         factory.setAutomaticRecoveryEnabled(true);
         factory.setTopologyRecoveryEnabled(true);
         factory.setNetworkRecoveryInterval(settings.recoveryInterval.toMillis());
+        // One bound for the TCP connect and for the AMQP handshake: a silent peer fails in this time, never hangs.
+        int connectMillis = (int) Math.min(Integer.MAX_VALUE, settings.connectTimeout.toMillis());
+        factory.setConnectionTimeout(connectMillis);
+        factory.setHandshakeTimeout(connectMillis);
         factory.setTopologyRecoveryFilter(new LiveChannelsOnly());
         factory.setThreadFactory(daemon("switchboard-rabbit-" + instance));
         return factory;
@@ -217,8 +221,11 @@ public final class RabbitAdapter implements BrokerAdapter {
                             + factory.getVirtualHost() + " " + factory.getUsername() + " '.*' '.*' '.*'), or fix the "
                             + "vhost in property rabbitmq.uri", e);
                 }
+                String what = e instanceof TimeoutException || e instanceof java.net.SocketTimeoutException
+                        ? "no AMQP answer within " + settings.connectTimeout + " (property rabbitmq.connect-timeout)"
+                        : AmqpErrors.describe(e);
                 throw new SwitchboardException("Cannot connect to RabbitMQ at " + printableUri() + " (property rabbitmq.uri): "
-                        + AmqpErrors.describe(e) + ". Is the server running? Start it (rabbitmq-server -detached on this "
+                        + what + ". Is the server running? Start it (rabbitmq-server -detached on this "
                         + "machine's Debian package) or point rabbitmq.uri at a running server", e);
             }
             log.info("Connected to RabbitMQ at {} as '{}'", printableUri(), name);

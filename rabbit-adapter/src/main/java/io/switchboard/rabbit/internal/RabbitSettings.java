@@ -38,6 +38,7 @@ final class RabbitSettings {
     final int publisherChannels;
     final int maxOutstandingConfirms;
     final Duration publishTimeout;
+    final Duration connectTimeout;
     final String queueType;
     final boolean lazy;
     final long maxLength;
@@ -53,6 +54,8 @@ final class RabbitSettings {
         this.connectionName = config.get("rabbitmq.connection-name", "switchboard-" + config.instanceName());
         this.recoveryInterval = positive(config, "rabbitmq.recovery-interval", config.getDuration(
                 "rabbitmq.recovery-interval", Duration.ofSeconds(1)));
+        this.connectTimeout = positive(config, "rabbitmq.connect-timeout", config.getDuration(
+                "rabbitmq.connect-timeout", Duration.ofSeconds(10)));
         this.publisherChannels = atLeast(config, "rabbitmq.publisher-channels", 1, 2);
         this.maxOutstandingConfirms = atLeast(config, "rabbitmq.max-outstanding-confirms", 1, 1000);
         this.publishTimeout = positive(config, "rabbitmq.publish-timeout", config.getDuration(
