@@ -84,7 +84,7 @@ public final class EmbeddedRocketMq implements AutoCloseable {
     private final Path root;
     private final RocksDbInfoLogs rocksDbInfoLogs;
     private final NamesrvController nameServer;
-    private final BrokerController broker;
+    private volatile BrokerController broker;
     private final DefaultMQAdminExt admin;
     private final String nameServerAddress;
     private final boolean isShared;
@@ -193,6 +193,36 @@ public final class EmbeddedRocketMq implements AutoCloseable {
         }
         Polling.await("route of topic '" + topic + "' with " + queues + " queues", ROUTE_TIMEOUT,
                 () -> routeHasQueues(topic, queues));
+    }
+
+    /**
+     * Restarts the broker as an operator would: shuts it down (its store stays), then starts a new
+     * one on the same port with the same store directory, and waits until it is registered in the
+     * name server again. The name server keeps running. Clients see the broker go away for the
+     * 10-20 seconds a RocketMQ broker takes to stop and start, then come back with every message it
+     * had stored and every committed consumer offset. Not for the {@link #shared()} instance, which
+     * other tests use.
+     *
+     * @throws IllegalStateException if this is the shared instance, it is closed, or the new broker
+     *     does not start or register within a minute
+     */
+    public synchronized void restartBroker() {
+        if (isShared) {
+            throw new IllegalStateException("restartBroker() is not for the shared EmbeddedRocketMq, which other "
+                    + "tests use: start a dedicated one with EmbeddedRocketMq.start()");
+        }
+        ensureOpen();
+        long stoppingAt = System.nanoTime();
+        String address = broker.getBrokerAddr();
+        try {
+            broker = RocketMqNodes.restartBroker(broker);
+        } catch (Exception e) {
+            throw new IllegalStateException("Could not restart the RocketMQ broker at " + address + " on its store "
+                    + root + ": " + e.getMessage(), e);
+        }
+        awaitBrokerRegistered();
+        log.info("RocketMQ broker at {} restarted in {} ms", broker.getBrokerAddr(),
+                Duration.ofNanos(System.nanoTime() - stoppingAt).toMillis());
     }
 
     /**

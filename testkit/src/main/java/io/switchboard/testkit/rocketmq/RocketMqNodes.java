@@ -45,7 +45,7 @@ record RocketMqNodes(NamesrvController nameServer, BrokerController broker, Stri
                 nameServer = startNameServer(root.resolve("namesrv-" + attempt), ports.nameServer());
                 String nameServerAddress = LOOPBACK + ":" + ports.nameServer();
                 BrokerController broker = startBroker(root.resolve("broker-" + attempt), cluster, brokerName,
-                        nameServerAddress, ports);
+                        nameServerAddress, ports.broker(), ports.ha());
                 return new RocketMqNodes(nameServer, broker, nameServerAddress);
             } catch (Exception e) {
                 if (nameServer != null) {
@@ -149,13 +149,29 @@ record RocketMqNodes(NamesrvController nameServer, BrokerController broker, Stri
         return controller;
     }
 
+    /**
+     * Shuts {@code broker} down without touching its store, then starts a new broker with the same
+     * name, cluster, name server, ports and store directory, as an operator's restart would.
+     *
+     * @return the new, started broker
+     */
+    static BrokerController restartBroker(BrokerController broker) throws Exception {
+        BrokerConfig old = broker.getBrokerConfig();
+        Path dir = Path.of(old.getRocketmqHome());
+        int port = broker.getNettyServerConfig().getListenPort();
+        int haPort = broker.getMessageStoreConfig().getHaListenPort();
+        broker.shutdown();
+        stopLeakedRocksDbScheduler(broker);
+        return startBroker(dir, old.getBrokerClusterName(), old.getBrokerName(), old.getNamesrvAddr(), port, haPort);
+    }
+
     private static BrokerController startBroker(Path dir, String cluster, String brokerName,
-            String nameServerAddress, FreePorts.Reserved ports) throws Exception {
+            String nameServerAddress, int port, int haPort) throws Exception {
         NettyServerConfig server = new NettyServerConfig();
         server.setBindAddress(LOOPBACK);
-        server.setListenPort(ports.broker());
+        server.setListenPort(port);
         BrokerController controller = new BrokerController(brokerConfig(dir, cluster, brokerName,
-                nameServerAddress, ports.broker()), server, new NettyClientConfig(), storeConfig(dir, ports.ha()));
+                nameServerAddress, port), server, new NettyClientConfig(), storeConfig(dir, haPort));
         if (!controller.initialize()) {
             controller.shutdown();
             throw new IllegalStateException("RocketMQ broker did not initialize in " + dir

@@ -1,0 +1,229 @@
+package io.switchboard.rabbit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.switchboard.Codec;
+import io.switchboard.Delivery;
+import io.switchboard.Message;
+import io.switchboard.Publisher;
+import io.switchboard.Subscription;
+import io.switchboard.Switchboard;
+import io.switchboard.testkit.fault.FaultLedger;
+import io.switchboard.testkit.fault.TcpProxy;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Faults survived, nothing lost: each test publishes a known keyed set at-least-once, injects a fault
+ * mid-stream, and prints (and asserts on) the ledger's figure line.
+ */
+@Tag("fault")
+@DisplayName("RabbitMQ faults")
+class RabbitFaultTest extends RabbitTestSupport {
+
+    private static final int MESSAGES = 2_400;
+    private static final int KEYS = 30;
+    /** Publishing is paced: a batch every {@link #PACE}, {@code MESSAGES / BATCH * PACE} in all (6 s). */
+    private static final int BATCH = 20;
+    private static final Duration PACE = Duration.ofMillis(50);
+    /** The fault starts after this many publishes (about 2 s in). */
+    private static final int FAULT_AT = 800;
+    private static final Duration OUTAGE = Duration.ofSeconds(3);
+    private static final Duration SETTLE = Duration.ofSeconds(90);
+
+    @Test
+    @DisplayName("all connections closed by the server mid-stream lose nothing")
+    void connectionsClosedMidStream() throws Exception {
+        FaultLedger ledger = new FaultLedger("connections-closed", "rabbitmq");
+        Switchboard sb = switchboard("rabbitmq.recovery-interval", "300ms");
+        String destination = scratch.name("closed");
+        int[] closed = new int[1];
+        run(sb, destination, ledger, () -> closed[0] = SERVER.closeConnectionsNamed(connectionName()));
+        assertThat(closed[0]).as("publishing and consuming connections closed").isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("a network cut of a few seconds mid-stream loses nothing")
+    void networkCutMidStream() throws Exception {
+        FaultLedger ledger = new FaultLedger("network-cut", "rabbitmq");
+        try (TcpProxy proxy = TcpProxy.start(SERVER.host(), SERVER.port())) {
+            Switchboard sb = switchboard("rabbitmq.uri", viaProxy(proxy, ""), "rabbitmq.recovery-interval", "300ms");
+            try {
+                run(sb, scratch.name("cut"), ledger, () -> {
+                    proxy.cut();
+                    sleep(OUTAGE);
+                    proxy.restore();
+                });
+            } finally {
+                sb.close();
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("a half-open connection of a few seconds mid-stream loses nothing")
+    void halfOpenMidStream() throws Exception {
+        FaultLedger ledger = new FaultLedger("half-open", "rabbitmq");
+        try (TcpProxy proxy = TcpProxy.start(SERVER.host(), SERVER.port())) {
+            // a 1 s heartbeat notices the silent peer in about 2 s; reconnections give up after 3 s
+            Switchboard sb = switchboard("rabbitmq.uri", viaProxy(proxy, "?heartbeat=1&connection_timeout=3000"),
+                    "rabbitmq.recovery-interval", "300ms");
+            try {
+                run(sb, scratch.name("half-open"), ledger, () -> {
+                    proxy.halfOpen();
+                    sleep(OUTAGE.plusSeconds(1));
+                    proxy.restore();
+                });
+            } finally {
+                sb.close();
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("a consumer killed with kill -9 mid-processing loses nothing: a new consumer gets the rest")
+    void consumerKilledMidProcessing(@TempDir Path dir) throws Exception {
+        FaultLedger ledger = new FaultLedger("consumer-killed", "rabbitmq");
+        String destination = scratch.name("killed");
+        Path handledByChild = dir.resolve("handled.txt");
+        Process child = startConsumer(destination, "g", handledByChild, 10);
+        try {
+            await().atMost(SETTLE).until(() -> Files.exists(Path.of(handledByChild + ".ready")) || !child.isAlive());
+            assertThat(child.isAlive()).as("child consumer started (log in target/)").isTrue();
+
+            Switchboard sb = switchboard();
+            Publisher<String> publisher = sb.publisher(destination, Codec.utf8()).delivery(Delivery.AT_LEAST_ONCE).build();
+            List<CompletableFuture<?>> sent = publishPaced(publisher, ledger, 2_000, -1, null);
+            await().atMost(SETTLE).until(() -> completeLines(handledByChild).size() >= 600 || !child.isAlive());
+            assertThat(child.isAlive()).as("child consumer still handling").isTrue();
+
+            child.destroyForcibly();
+            assertThat(child.waitFor(30, TimeUnit.SECONDS)).as("child consumer gone").isTrue();
+            List<String> handled = completeLines(handledByChild);
+            handled.forEach(ledger::consumed);
+            assertThat(handled.size()).as("killed mid-processing, not after").isLessThan(2_000);
+
+            Subscription drain = sb.subscriber(destination, Codec.utf8()).group("g").delivery(Delivery.AT_LEAST_ONCE)
+                    .subscribe((m, c) -> ledger.consumed(m.payload()));
+            drain.ready().toCompletableFuture().get(SETTLE.toSeconds(), TimeUnit.SECONDS);
+            settle(sent, ledger);
+        } finally {
+            child.destroyForcibly();
+            child.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Subscribes a group, publishes the set paced with the fault injected mid-stream, and checks the books. */
+    private void run(Switchboard sb, String destination, FaultLedger ledger, Runnable fault) throws Exception {
+        Subscription subscription = sb.subscriber(destination, Codec.utf8()).group("g").concurrency(2)
+                .delivery(Delivery.AT_LEAST_ONCE)
+                .subscribe((m, c) -> ledger.consumed(m.payload()));
+        join(subscription.ready());
+        Publisher<String> publisher = sb.publisher(destination, Codec.utf8()).delivery(Delivery.AT_LEAST_ONCE).build();
+        List<CompletableFuture<?>> sent = publishPaced(publisher, ledger, MESSAGES, FAULT_AT, fault);
+        settle(sent, ledger);
+        assertThat(ledger.failedCount()).as("publishes are resent after recovery, none fails").isZero();
+        assertThat(subscription.isActive()).as("subscription survived").isTrue();
+    }
+
+    /**
+     * Publishes {@code count} keyed payloads in paced batches; at publish {@code faultAt} runs
+     * {@code fault} on another thread (publishing goes on meanwhile) and waits for it at the end.
+     */
+    private static List<CompletableFuture<?>> publishPaced(Publisher<String> publisher, FaultLedger ledger, int count,
+            int faultAt, Runnable fault) throws Exception {
+        List<CompletableFuture<?>> sent = new ArrayList<>(count);
+        CompletableFuture<Void> faulting = CompletableFuture.completedFuture(null);
+        for (int i = 0; i < count; i++) {
+            if (i == faultAt) {
+                faulting = CompletableFuture.runAsync(fault);
+            }
+            if (i > 0 && i % BATCH == 0) {
+                sleep(PACE);
+            }
+            String payload = "p" + i;
+            ledger.published(payload);
+            CompletableFuture<?> f;
+            try {
+                f = publisher.publish(Message.of("k" + (i % KEYS), payload)).toCompletableFuture();
+            } catch (RuntimeException e) {
+                f = CompletableFuture.failedFuture(e);
+            }
+            sent.add(f.whenComplete((receipt, error) -> {
+                if (error == null) {
+                    ledger.acked(payload);
+                } else {
+                    ledger.failed(payload);
+                }
+            }));
+        }
+        faulting.get(SETTLE.toSeconds(), TimeUnit.SECONDS);
+        return sent;
+    }
+
+    /** Waits (bounded) for every publish to complete and every acked payload to be handled; prints and checks. */
+    private static void settle(List<CompletableFuture<?>> sent, FaultLedger ledger) {
+        try {
+            CompletableFuture.allOf(sent.stream().map(f -> f.exceptionally(e -> null)).toArray(CompletableFuture[]::new))
+                    .get(SETTLE.toSeconds(), TimeUnit.SECONDS);
+            await().atMost(SETTLE).pollInterval(Duration.ofMillis(200)).until(ledger::nothingLost);
+        } catch (ConditionTimeoutException | java.util.concurrent.ExecutionException
+                | java.util.concurrent.TimeoutException | InterruptedException e) {
+            // reported through the figure line and the assertions below
+        }
+        String line = ledger.line();
+        System.out.println(line);
+        assertThat(line).matches("fault=\\S+ broker=rabbitmq published=\\d+ acked=\\d+ consumed=\\d+ unique=\\d+ "
+                + "lost=\\d+ duplicates=\\d+");
+        assertThat(sent).as("every publish completed").allMatch(CompletableFuture::isDone);
+        assertThat(ledger.ackedCount() + ledger.failedCount()).as("acked + failed").isEqualTo(ledger.publishedCount());
+        assertThat(ledger.ackedCount()).as("acked").isPositive();
+        assertThat(ledger.lostCount()).as("lost: " + ledger).isZero();
+    }
+
+    private String viaProxy(TcpProxy proxy, String query) {
+        return "amqp://guest:guest@127.0.0.1:" + proxy.port() + "/" + query;
+    }
+
+    private Process startConsumer(String destination, String group, Path out, int sleepMillis) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Path log = Files.createDirectories(Path.of("target")).resolve("rabbit-consumer-" + destination + ".log");
+        return new ProcessBuilder(java, "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                RabbitConsumerApp.class.getName(), SERVER.uriWithCredentials(), connectionName() + "-child",
+                destination, group, out.toString(), Integer.toString(sleepMillis))
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+    }
+
+    /** The lines of {@code file} that end with a newline (a kill may leave half a line). */
+    private static List<String> completeLines(Path file) throws Exception {
+        if (!Files.exists(file)) {
+            return List.of();
+        }
+        String text = Files.readString(file, StandardCharsets.UTF_8);
+        int end = text.lastIndexOf('\n');
+        return end < 0 ? List.of() : List.of(text.substring(0, end).split("\n"));
+    }
+
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
