@@ -100,8 +100,11 @@ public final class RabbitAdapter implements BrokerAdapter {
         factory.setTopologyRecoveryEnabled(true);
         factory.setNetworkRecoveryInterval(settings.recoveryInterval.toMillis());
         // One bound for the TCP connect and for the AMQP handshake: a silent peer fails in this time, never hangs.
+        // A connection_timeout given in the URI's query (amqp-client's own parameter) is kept for the TCP connect.
         int connectMillis = (int) Math.min(Integer.MAX_VALUE, settings.connectTimeout.toMillis());
-        factory.setConnectionTimeout(connectMillis);
+        if (!settings.uri.contains("connection_timeout=")) {
+            factory.setConnectionTimeout(connectMillis);
+        }
         factory.setHandshakeTimeout(connectMillis);
         factory.setTopologyRecoveryFilter(new LiveChannelsOnly());
         factory.setThreadFactory(daemon("switchboard-rabbit-" + instance));
