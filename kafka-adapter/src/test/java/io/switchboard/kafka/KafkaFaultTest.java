@@ -128,10 +128,14 @@ class KafkaFaultTest {
     @DisplayName("during a cut the circuit breaker opens and publishes fail fast; after it closes by itself, publishes succeed")
     void circuitBreakerDuringCut() throws Exception {
         FaultLedger ledger = new FaultLedger("circuit-breaker", "kafka");
+        // once the producer loses the broker it forgets the topic's metadata, and send() blocks for it (up to
+        // max.block.ms) outside the time limit: a small max.block.ms turns each blocked call into a failure the
+        // breaker counts, so that it opens however few calls the blocked publishing thread makes
         Map<String, String> resilience = Map.of(
+                "kafka.max.block.ms", "500",
                 "switchboard.resilience.circuit-breaker.enabled", "true",
-                "switchboard.resilience.circuit-breaker.sliding-window-size", "10",
-                "switchboard.resilience.circuit-breaker.minimum-number-of-calls", "5",
+                "switchboard.resilience.circuit-breaker.sliding-window-size", "4",
+                "switchboard.resilience.circuit-breaker.minimum-number-of-calls", "2",
                 "switchboard.resilience.circuit-breaker.wait-duration-in-open-state", "1s",
                 "switchboard.resilience.circuit-breaker.permitted-calls-in-half-open-state", "2",
                 "switchboard.resilience.timeout", "1s");
@@ -224,6 +228,8 @@ class KafkaFaultTest {
                     Publisher<String> publisher = sb.publisher(topic, Codec.utf8()).delivery(Delivery.AT_LEAST_ONCE)
                             .build()) {
                 subscription.ready().toCompletableFuture().get(SETTLE.toSeconds(), TimeUnit.SECONDS);
+                // the producer fetches the topic's metadata on its first send
+                awaitQuietly(() -> probe(publisher, topic, stream));
                 CompletableFuture<Void> publishing = CompletableFuture.runAsync(() -> publishAll(publisher, stream),
                         publishingThread);
 
