@@ -36,7 +36,7 @@ final class BrokerSettings {
     private final String bootstrapServers;
     private final Properties properties = new Properties();
 
-    private BrokerSettings(int nodeId, Path logDirectory, int brokerPort, int controllerPort,
+    private BrokerSettings(int nodeId, Path logDirectory, int brokerPort, int advertisedPort, int controllerPort,
             Map<String, String> overrides) {
         this.nodeId = nodeId;
         this.logDirectory = logDirectory;
@@ -49,7 +49,7 @@ final class BrokerSettings {
         properties.put("controller.quorum.voters", nodeId + "@" + HOST + ":" + controllerPort);
         properties.put("listeners", "PLAINTEXT://" + bootstrapServers + "," + CONTROLLER_LISTENER + "://"
                 + HOST + ":" + controllerPort);
-        properties.put("advertised.listeners", "PLAINTEXT://" + bootstrapServers);
+        properties.put("advertised.listeners", "PLAINTEXT://" + HOST + ":" + advertisedPort);
         properties.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
         properties.put("controller.listener.names", CONTROLLER_LISTENER);
         properties.put("inter.broker.listener.name", "PLAINTEXT");
@@ -57,12 +57,22 @@ final class BrokerSettings {
     }
 
     static BrokerSettings onFreePorts(int nodeId, Path logDirectory, Map<String, String> overrides) {
-        int brokerPort = freePort();
+        return onPorts(nodeId, logDirectory, 0, 0, overrides);
+    }
+
+    /**
+     * Settings with the client listener on {@code brokerPort} (0: a free one), advertising
+     * {@code advertisedPort} to clients (0: the listener's own port), and the controller on a free port.
+     */
+    static BrokerSettings onPorts(int nodeId, Path logDirectory, int brokerPort, int advertisedPort,
+            Map<String, String> overrides) {
+        int listenerPort = brokerPort == 0 ? freePort() : brokerPort;
         int controllerPort = freePort();
-        while (controllerPort == brokerPort) {
+        while (controllerPort == listenerPort || controllerPort == advertisedPort) {
             controllerPort = freePort();
         }
-        return new BrokerSettings(nodeId, logDirectory, brokerPort, controllerPort, overrides);
+        return new BrokerSettings(nodeId, logDirectory, listenerPort, advertisedPort == 0 ? listenerPort : advertisedPort,
+                controllerPort, overrides);
     }
 
     private void putDefaults() {
@@ -90,6 +100,10 @@ final class BrokerSettings {
 
     String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    Path logDirectory() {
+        return logDirectory;
     }
 
     /** Formats the empty log directory as a new single-node cluster, as {@code kafka-storage format} does. */
@@ -130,7 +144,8 @@ final class BrokerSettings {
         }
     }
 
-    private static int freePort() {
+    /** A port of {@code 127.0.0.1} that was free a moment ago. */
+    static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
             socket.setReuseAddress(true);
             return socket.getLocalPort();

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,6 +64,11 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
+ * A broker of its own can also fail and come back: {@link #stop()} and {@link #restart()} stop it
+ * and start it again on the same data directory and ports, as a restarted broker process would.
+ * With {@link Builder#port(int)} and {@link Builder#advertisedPort(int)} clients reach it only
+ * through a proxy in front of it (testkit's {@code TcpProxy}), whose faults they then see.
+ *
  * <p>Starting the first broker replaces Kafka's process-exit and halt procedures with ones that
  * only log, so that a broker fault cannot terminate the test JVM; they stay replaced for the
  * life of the JVM.
@@ -78,16 +84,18 @@ public final class EmbeddedKafka implements AutoCloseable {
     private static final AtomicBoolean exitProceduresReplaced = new AtomicBoolean();
     private static EmbeddedKafka sharedInstance;
 
-    private final KafkaRaftServer server;
+    private final BrokerSettings settings;
     private final Path directory;
     private final String bootstrapServers;
     private final boolean shared;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile KafkaRaftServer server; // null while stopped; changed only under this object's lock
 
-    private EmbeddedKafka(KafkaRaftServer server, Path directory, String bootstrapServers, boolean shared) {
+    private EmbeddedKafka(KafkaRaftServer server, BrokerSettings settings, Path directory, boolean shared) {
         this.server = server;
+        this.settings = settings;
         this.directory = directory;
-        this.bootstrapServers = bootstrapServers;
+        this.bootstrapServers = settings.bootstrapServers();
         this.shared = shared;
     }
 
@@ -123,7 +131,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     public static synchronized EmbeddedKafka shared() {
         if (sharedInstance == null) {
             EmbeddedKafka kafka = new Builder().start(true);
-            Runtime.getRuntime().addShutdownHook(new Thread(kafka::stop, "embedded-kafka-shutdown"));
+            Runtime.getRuntime().addShutdownHook(new Thread(kafka::shutdownAndDelete, "embedded-kafka-shutdown"));
             sharedInstance = kafka;
         }
         return sharedInstance;
@@ -180,19 +188,116 @@ public final class EmbeddedKafka implements AutoCloseable {
             log.debug("close() ignored on the shared embedded Kafka broker; it stops when the JVM exits");
             return;
         }
-        stop();
+        shutdownAndDelete();
     }
 
-    private void stop() {
-        if (!closed.compareAndSet(false, true)) {
+    /**
+     * Stops the broker (broker and KRaft controller) but keeps its data directory and ports, as a
+     * crashed or restarting broker process would: clients see the connections close and new ones
+     * refused until {@link #restart()}. Does nothing when already stopped.
+     *
+     * @throws IllegalStateException on the {@linkplain #shared() shared} broker, which other tests use,
+     *         or when closed
+     */
+    public synchronized void stop() {
+        requireOwnAndOpen("stop()");
+        if (server == null) {
             return;
         }
+        long started = System.nanoTime();
         try {
             server.shutdown();
             server.awaitShutdown();
         } finally {
+            server = null;
+        }
+        log.info("Embedded Kafka broker at {} stopped in {} ms, data kept in {}", bootstrapServers,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), directory);
+    }
+
+    /**
+     * Starts the broker again on the same data directory and ports, stopping it first if it is
+     * running, and waits until it accepts clients. Topics, records and committed offsets survive.
+     *
+     * @throws IllegalStateException on the {@linkplain #shared() shared} broker, when closed, or if the
+     *         broker does not come back (for example because another process took its port meanwhile)
+     */
+    public synchronized void restart() {
+        stop();
+        RuntimeException failure = null;
+        for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
+            try {
+                long started = System.nanoTime();
+                server = startServer(settings);
+                log.info("Embedded Kafka broker at {} restarted in {} ms", bootstrapServers,
+                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+                return;
+            } catch (RuntimeException e) {
+                // most likely a port still held by the stopped broker's sockets; they go within moments
+                log.warn("Embedded Kafka restart attempt {} of {} failed", attempt, START_ATTEMPTS, e);
+                failure = e;
+                pause(Duration.ofMillis(500));
+            }
+        }
+        throw new IllegalStateException("Embedded Kafka at " + bootstrapServers + " did not restart after "
+                + START_ATTEMPTS + " attempts; see the cause and the log above", failure);
+    }
+
+    /**
+     * Tells whether the broker runs: true from start until {@link #stop()} or {@link #close()}, and
+     * again after {@link #restart()}.
+     *
+     * @return true while the broker runs
+     */
+    public boolean isRunning() {
+        return server != null;
+    }
+
+    private void requireOwnAndOpen(String operation) {
+        if (shared) {
+            throw new IllegalStateException(operation + " is not allowed on the shared embedded Kafka broker, which "
+                    + "other tests use; start a broker of your own with EmbeddedKafka.builder().start()");
+        }
+        if (closed.get()) {
+            throw new IllegalStateException(operation + " on a closed embedded Kafka broker (" + bootstrapServers + ")");
+        }
+    }
+
+    private synchronized void shutdownAndDelete() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            if (server != null) {
+                server.shutdown();
+                server.awaitShutdown();
+            }
+        } finally {
+            server = null;
             deleteDirectory(directory);
             log.info("Embedded Kafka broker at {} stopped", bootstrapServers);
+        }
+    }
+
+    private static KafkaRaftServer startServer(BrokerSettings settings) {
+        KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(settings.properties(), false), Time.SYSTEM);
+        try {
+            server.startup();
+            settings.awaitReady(READY_TIMEOUT_SECONDS);
+            return server;
+        } catch (RuntimeException e) {
+            server.shutdown();
+            server.awaitShutdown();
+            throw e;
+        }
+    }
+
+    private static void pause(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while restarting embedded Kafka", e);
         }
     }
 
@@ -202,7 +307,7 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "EmbeddedKafka[" + bootstrapServers + (closed.get() ? ", closed]" : "]");
+        return "EmbeddedKafka[" + bootstrapServers + (closed.get() ? ", closed]" : isRunning() ? "]" : ", stopped]");
     }
 
     private static void replaceExitProcedures() {
@@ -226,8 +331,46 @@ public final class EmbeddedKafka implements AutoCloseable {
     public static final class Builder {
 
         private final Map<String, String> overrides = new LinkedHashMap<>();
+        private int port;
+        private int advertisedPort;
 
         private Builder() {
+        }
+
+        /**
+         * Listens for clients on this port of {@code 127.0.0.1} instead of a free one, for example
+         * one a {@code TcpProxy} in front of the broker forwards to. Starting fails if the port is
+         * taken. The port stays the same across {@link EmbeddedKafka#restart()} either way.
+         *
+         * @param port the client listener's port, 1 to 65535
+         * @return this builder
+         */
+        public Builder port(int port) {
+            this.port = requirePort(port, "port");
+            return this;
+        }
+
+        /**
+         * Advertises this port of {@code 127.0.0.1} to clients instead of the listener's own, so that
+         * after bootstrapping every client connects there: the port of a proxy in front of the
+         * broker, which makes the proxy the only way in. The proxy must forward to
+         * {@link #port(int)} before the broker starts, since starting waits for the broker to answer
+         * through it. The KRaft controller listener stays direct, and
+         * {@link EmbeddedKafka#bootstrapServers()} stays the listener's own address.
+         *
+         * @param port the advertised port, 1 to 65535
+         * @return this builder
+         */
+        public Builder advertisedPort(int port) {
+            this.advertisedPort = requirePort(port, "advertisedPort");
+            return this;
+        }
+
+        private static int requirePort(int port, String name) {
+            if (port < 1 || port > 65535) {
+                throw new IllegalArgumentException(name + " must be between 1 and 65535 but was " + port);
+            }
+            return port;
         }
 
         /**
@@ -271,22 +414,16 @@ public final class EmbeddedKafka implements AutoCloseable {
 
         private EmbeddedKafka startOnce(boolean shared) {
             Path directory = createDirectory();
-            KafkaRaftServer server = null;
             try {
-                BrokerSettings settings = BrokerSettings.onFreePorts(NODE_ID, directory.resolve("data"), overrides);
+                BrokerSettings settings = BrokerSettings.onPorts(NODE_ID, directory.resolve("data"), port,
+                        advertisedPort, overrides);
                 settings.formatStorage();
                 long started = System.nanoTime();
-                server = new KafkaRaftServer(KafkaConfig.fromProps(settings.properties(), false), Time.SYSTEM);
-                server.startup();
-                settings.awaitReady(READY_TIMEOUT_SECONDS);
+                KafkaRaftServer server = startServer(settings);
                 log.info("Embedded Kafka broker ready at {} in {} ms", settings.bootstrapServers(),
                         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
-                return new EmbeddedKafka(server, directory, settings.bootstrapServers(), shared);
+                return new EmbeddedKafka(server, settings, directory, shared);
             } catch (RuntimeException e) {
-                if (server != null) {
-                    server.shutdown();
-                    server.awaitShutdown();
-                }
                 deleteDirectory(directory);
                 throw e;
             }

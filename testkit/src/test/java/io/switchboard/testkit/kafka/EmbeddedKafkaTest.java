@@ -18,6 +18,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.awaitility.Awaitility;
@@ -42,6 +43,48 @@ class EmbeddedKafkaTest {
         assertThat(kafka.directory()).doesNotExist();
         assertThat(accepts(kafka.bootstrapServers())).as("broker port open after close").isFalse();
         assertThat(kafka).hasToString("EmbeddedKafka[" + kafka.bootstrapServers() + ", closed]");
+    }
+
+    @Test
+    @DisplayName("a broker of its own stops and restarts on the same port and data, keeping its records")
+    void ownBrokerRestartsWithItsData() throws Exception {
+        try (EmbeddedKafka kafka = EmbeddedKafka.builder().start()) {
+            String topic = "restart-" + UUID.randomUUID();
+            roundTrip(kafka, topic);
+
+            kafka.stop();
+            assertThat(kafka.isRunning()).isFalse();
+            assertThat(accepts(kafka.bootstrapServers())).as("broker port open while stopped").isFalse();
+            assertThat(kafka).hasToString("EmbeddedKafka[" + kafka.bootstrapServers() + ", stopped]");
+
+            kafka.restart();
+            assertThat(kafka.isRunning()).isTrue();
+            assertThat(kafka.directory()).isDirectory();
+            assertThat(readAll(kafka, topic)).containsExactly("hello");
+        }
+    }
+
+    @Test
+    @DisplayName("the shared broker cannot be stopped or restarted, since other tests use it")
+    void sharedBrokerRefusesStopAndRestart() {
+        assertThatThrownBy(() -> EmbeddedKafka.shared().stop())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("shared");
+        assertThatThrownBy(() -> EmbeddedKafka.shared().restart())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("EmbeddedKafka.builder()");
+        assertThat(EmbeddedKafka.shared().isRunning()).isTrue();
+    }
+
+    @Test
+    @DisplayName("the port options name a bad port")
+    void portOptionsRejectBadPorts() {
+        assertThatThrownBy(() -> EmbeddedKafka.builder().port(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("but was 0");
+        assertThatThrownBy(() -> EmbeddedKafka.builder().advertisedPort(70000))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("but was 70000");
     }
 
     @Test
@@ -96,6 +139,26 @@ class EmbeddedKafkaTest {
             assertThat(record.value()).isEqualTo("hello");
             assertThat(new String(record.headers().lastHeader("h").value(), StandardCharsets.UTF_8)).isEqualTo("v");
         });
+    }
+
+    /** The values of every record of the topic's first partition, read without a group. */
+    private static List<String> readAll(EmbeddedKafka kafka, String topic) {
+        Map<String, Object> config = Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        List<String> values = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
+            TopicPartition partition = new TopicPartition(topic, 0);
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            long end = consumer.endOffsets(List.of(partition), Duration.ofSeconds(30)).get(partition);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {
+                consumer.poll(Duration.ofMillis(100)).forEach(record -> values.add(record.value()));
+                return consumer.position(partition) >= end;
+            });
+        }
+        return values;
     }
 
     private static boolean accepts(String hostAndPort) {
