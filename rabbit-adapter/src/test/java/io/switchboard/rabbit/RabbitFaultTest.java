@@ -9,14 +9,14 @@ import io.switchboard.Message;
 import io.switchboard.Publisher;
 import io.switchboard.Subscription;
 import io.switchboard.Switchboard;
+import io.switchboard.testkit.fault.ChildConsumer;
 import io.switchboard.testkit.fault.FaultLedger;
 import io.switchboard.testkit.fault.TcpProxy;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.core.ConditionTimeoutException;
@@ -97,21 +97,19 @@ class RabbitFaultTest extends RabbitTestSupport {
     void consumerKilledMidProcessing(@TempDir Path dir) throws Exception {
         FaultLedger ledger = new FaultLedger("consumer-killed", "rabbitmq");
         String destination = scratch.name("killed");
-        Path handledByChild = dir.resolve("handled.txt");
-        Process child = startConsumer(destination, "g", handledByChild, 10);
+        ChildConsumer child = ChildConsumer.start("rabbitmq", Map.of("rabbitmq.uri", SERVER.uriWithCredentials(),
+                "rabbitmq.connection-name", connectionName() + "-child"), destination, "g", dir.resolve("handled.txt"), 10);
         try {
-            await().atMost(SETTLE).until(() -> Files.exists(Path.of(handledByChild + ".ready")) || !child.isAlive());
-            assertThat(child.isAlive()).as("child consumer started (log in target/)").isTrue();
+            child.awaitReady(SETTLE);
 
             Switchboard sb = switchboard();
             Publisher<String> publisher = sb.publisher(destination, Codec.utf8()).delivery(Delivery.AT_LEAST_ONCE).build();
             List<CompletableFuture<?>> sent = publishPaced(publisher, ledger, 2_000, -1, null);
-            await().atMost(SETTLE).until(() -> completeLines(handledByChild).size() >= 600 || !child.isAlive());
-            assertThat(child.isAlive()).as("child consumer still handling").isTrue();
+            await().atMost(SETTLE).until(() -> child.handledPayloads().size() >= 600 || !child.isAlive());
+            assertThat(child.isAlive()).as("child consumer still handling (output in " + child.logFile() + ")").isTrue();
 
-            child.destroyForcibly();
-            assertThat(child.waitFor(30, TimeUnit.SECONDS)).as("child consumer gone").isTrue();
-            List<String> handled = completeLines(handledByChild);
+            child.kill();
+            List<String> handled = child.handledPayloads();
             handled.forEach(ledger::consumed);
             assertThat(handled.size()).as("killed mid-processing, not after").isLessThan(2_000);
 
@@ -120,8 +118,7 @@ class RabbitFaultTest extends RabbitTestSupport {
             drain.ready().toCompletableFuture().get(SETTLE.toSeconds(), TimeUnit.SECONDS);
             settle(sent, ledger);
         } finally {
-            child.destroyForcibly();
-            child.waitFor(30, TimeUnit.SECONDS);
+            child.kill();
         }
     }
 
@@ -195,27 +192,6 @@ class RabbitFaultTest extends RabbitTestSupport {
 
     private String viaProxy(TcpProxy proxy, String query) {
         return "amqp://guest:guest@127.0.0.1:" + proxy.port() + "/" + query;
-    }
-
-    private Process startConsumer(String destination, String group, Path out, int sleepMillis) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Path log = Files.createDirectories(Path.of("target")).resolve("rabbit-consumer-" + destination + ".log");
-        return new ProcessBuilder(java, "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                RabbitConsumerApp.class.getName(), SERVER.uriWithCredentials(), connectionName() + "-child",
-                destination, group, out.toString(), Integer.toString(sleepMillis))
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
-    }
-
-    /** The lines of {@code file} that end with a newline (a kill may leave half a line). */
-    private static List<String> completeLines(Path file) throws Exception {
-        if (!Files.exists(file)) {
-            return List.of();
-        }
-        String text = Files.readString(file, StandardCharsets.UTF_8);
-        int end = text.lastIndexOf('\n');
-        return end < 0 ? List.of() : List.of(text.substring(0, end).split("\n"));
     }
 
     private static void sleep(Duration d) {
