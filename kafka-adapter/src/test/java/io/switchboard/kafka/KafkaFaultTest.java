@@ -12,6 +12,7 @@ import io.switchboard.Publisher;
 import io.switchboard.Subscription;
 import io.switchboard.Switchboard;
 import io.switchboard.spi.DestinationSpec;
+import io.switchboard.testkit.fault.ChildConsumer;
 import io.switchboard.testkit.fault.FaultLedger;
 import io.switchboard.testkit.fault.TcpProxy;
 import io.switchboard.testkit.kafka.EmbeddedKafka;
@@ -19,8 +20,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.TreeMap;
@@ -45,6 +49,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Faults survived, nothing lost: each test publishes a known keyed stream at-least-once through a
@@ -68,6 +73,9 @@ class KafkaFaultTest {
     private static final int RATE = 250;
     private static final Duration OUTAGE = Duration.ofSeconds(3);
     private static final Duration SETTLE = Duration.ofSeconds(60);
+    /** The consumer-killed test: messages published, and how many the child handles before it is killed. */
+    private static final int KILLED_MESSAGES = 2_000;
+    private static final int KILL_AFTER = 300;
 
     private static EmbeddedKafka restartable;
     private static TcpProxy proxy;
@@ -148,6 +156,74 @@ class KafkaFaultTest {
                 .as("circuit breaker state after the restore")
                 .isEqualTo(CircuitBreaker.State.CLOSED);
         stream.assertSurvived();
+    }
+
+    @Test
+    @DisplayName("a consumer killed with kill -9 mid-processing loses no acknowledged message: another member of its group gets the rest")
+    void consumerKilledMidProcessing(@TempDir Path dir) throws Exception {
+        FaultLedger ledger = new FaultLedger("consumer-killed", "kafka");
+        String topic = "killed-" + UUID.randomUUID().toString().substring(0, 8);
+        String group = "g-" + topic;
+        // the group notices the killed member after the session timeout (the broker's minimum, 6 s), not Kafka's 45 s
+        Map<String, String> membership = Map.of(
+                "kafka.session.timeout.ms", "6000",
+                "kafka.heartbeat.interval.ms", "1000");
+        Map<String, String> childProperties = new LinkedHashMap<>(membership);
+        childProperties.put("kafka.bootstrap.servers", restartable.bootstrapServers());
+        try (Switchboard sb = switchboard(restartable.bootstrapServers(), membership)) {
+            sb.provisioning().ensureDestination(DestinationSpec.of(topic, PARTITIONS));
+            ChildConsumer child = ChildConsumer.start("kafka", childProperties, topic, group, dir.resolve("handled.txt"),
+                    10);
+            try {
+                child.awaitReady(SETTLE);
+                List<CompletableFuture<?>> sent = new ArrayList<>(KILLED_MESSAGES);
+                try (Publisher<String> publisher = sb.publisher(topic, Codec.utf8()).delivery(Delivery.AT_LEAST_ONCE)
+                        .build()) {
+                    for (int i = 0; i < KILLED_MESSAGES; i++) {
+                        sent.add(publishTo(publisher, "k-" + (i % KEYS), "m-" + i, ledger));
+                    }
+                    awaitQuietly(() -> child.handledPayloads().size() >= KILL_AFTER || !child.isAlive());
+                    assertThat(child.isAlive()).as("child consumer still handling (output in " + child.logFile() + ")")
+                            .isTrue();
+
+                    child.kill();
+                    List<String> handled = child.handledPayloads();
+                    handled.forEach(ledger::consumed);
+                    assertThat(handled.size()).as("handled by the child before the kill").isGreaterThanOrEqualTo(KILL_AFTER);
+                    assertThat(handled.size()).as("killed mid-processing, not after").isLessThan(KILLED_MESSAGES);
+
+                    try (Subscription successor = sb.subscriber(topic, Codec.utf8()).group(group)
+                            .delivery(Delivery.AT_LEAST_ONCE)
+                            .subscribe((message, context) -> ledger.consumed(message.payload()))) {
+                        awaitQuietly(() -> sent.stream().allMatch(CompletableFuture::isDone) && ledger.nothingLost());
+                    }
+                }
+                System.out.println(ledger.line());
+                assertThat(sent).as("every publish completed: " + ledger.line()).allMatch(CompletableFuture::isDone);
+                assertThat(ledger.ackedCount()).as(ledger.line()).isEqualTo(KILLED_MESSAGES);
+                assertThat(ledger.lostCount()).as(ledger.line()).isZero();
+                assertThat(ledger.line()).contains(" lost=0 ");
+            } finally {
+                child.kill();
+            }
+        }
+    }
+
+    private static CompletableFuture<?> publishTo(Publisher<String> publisher, String key, String payload,
+            FaultLedger ledger) {
+        ledger.published(payload);
+        try {
+            return publisher.publish(Message.of(key, payload)).toCompletableFuture().whenComplete((receipt, error) -> {
+                if (error == null) {
+                    ledger.acked(payload);
+                } else {
+                    ledger.failed(payload);
+                }
+            });
+        } catch (RuntimeException e) {
+            ledger.failed(payload);
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     /** What one stream did: the ledger and the figures taken around the fault. */
