@@ -177,6 +177,7 @@ class KafkaFaultTest {
             try {
                 child.awaitReady(SETTLE);
                 List<CompletableFuture<?>> sent = new ArrayList<>(KILLED_MESSAGES);
+                int handledByChild;
                 try (Publisher<String> publisher = sb.publisher(topic, Codec.utf8()).delivery(Delivery.AT_LEAST_ONCE)
                         .build()) {
                     for (int i = 0; i < KILLED_MESSAGES; i++) {
@@ -189,6 +190,7 @@ class KafkaFaultTest {
                     child.kill();
                     List<String> handled = child.handledPayloads();
                     handled.forEach(ledger::consumed);
+                    handledByChild = handled.size();
                     assertThat(handled.size()).as("handled by the child before the kill").isGreaterThanOrEqualTo(KILL_AFTER);
                     assertThat(handled.size()).as("killed mid-processing, not after").isLessThan(KILLED_MESSAGES);
 
@@ -199,6 +201,7 @@ class KafkaFaultTest {
                     }
                 }
                 System.out.println(ledger.line());
+                System.out.println("consumer-killed: the child handled " + handledByChild + " before the kill");
                 assertThat(sent).as("every publish completed: " + ledger.line()).allMatch(CompletableFuture::isDone);
                 assertThat(ledger.ackedCount()).as(ledger.line()).isEqualTo(KILLED_MESSAGES);
                 assertThat(ledger.lostCount()).as(ledger.line()).isZero();
