@@ -208,7 +208,9 @@ class MirrorFailoverMigrateTest extends RoutingTestSupport {
         }
         sb.routing().drained(orders).toCompletableFuture().get(60, TimeUnit.SECONDS);
         await().atMost(TIMEOUT).until(() -> handled.size() == 2500);
-        Thread.sleep(500);
+        // a late duplicate would show within this time: the handled counts must stay at one per id throughout
+        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5))
+                .until(() -> handled.size() == 2500 && handled.values().stream().allMatch(n -> n == 1));
         System.out.printf("migrate: %d ids handled, max handled per id %d, drained%n", handled.size(),
                 handled.values().stream().mapToInt(Integer::intValue).max().orElse(0));
         assertThat(handled.values()).containsOnly(1);

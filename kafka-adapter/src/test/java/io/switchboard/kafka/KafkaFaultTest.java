@@ -30,7 +30,6 @@ import java.util.Queue;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -214,19 +213,7 @@ class KafkaFaultTest {
 
     private static CompletableFuture<?> publishTo(Publisher<String> publisher, String key, String payload,
             FaultLedger ledger) {
-        ledger.published(payload);
-        try {
-            return publisher.publish(Message.of(key, payload)).toCompletableFuture().whenComplete((receipt, error) -> {
-                if (error == null) {
-                    ledger.acked(payload);
-                } else {
-                    ledger.failed(payload);
-                }
-            });
-        } catch (RuntimeException e) {
-            ledger.failed(payload);
-            return CompletableFuture.failedFuture(e);
-        }
+        return ledger.track(payload, () -> publisher.publish(Message.of(key, payload)));
     }
 
     /** What one stream did: the ledger and the figures taken around the fault. */
@@ -359,40 +346,30 @@ class KafkaFaultTest {
         boolean beforeFault = !stream.faultStarted;
         boolean duringFault = stream.faultInjected && !stream.healing;
         boolean afterRestore = stream.restored;
-        ledger.published(payload);
-        long called = System.nanoTime();
-        stream.callsInProgress.incrementAndGet();
-        try {
-            CompletableFuture<?> result;
+        return ledger.track(payload, () -> {
+            long called = System.nanoTime();
+            stream.callsInProgress.incrementAndGet();
             try {
-                result = publisher.publish(Message.of(key, payload)).toCompletableFuture();
+                return publisher.publish(Message.of(key, payload));
             } finally {
                 stream.callsInProgress.decrementAndGet();
                 stream.longestCallNanos.accumulateAndGet(System.nanoTime() - called, Math::max);
             }
-            return result.whenComplete((receipt, error) -> {
-                if (error == null) {
-                    ledger.acked(payload);
-                    if (beforeFault) {
-                        stream.ackedBeforeFault.incrementAndGet();
-                    }
-                    if (duringFault && !stream.healing) {
-                        stream.ackedDuringFault.incrementAndGet();
-                    }
-                    if (afterRestore) {
-                        stream.ackedAfterRestore.incrementAndGet();
-                    }
-                } else {
-                    ledger.failed(payload);
-                    stream.errors.add(error instanceof CompletionException && error.getCause() != null
-                            ? error.getCause() : error);
+        }).whenComplete((receipt, error) -> {
+            if (error == null) {
+                if (beforeFault) {
+                    stream.ackedBeforeFault.incrementAndGet();
                 }
-            });
-        } catch (RuntimeException e) {
-            ledger.failed(payload);
-            stream.errors.add(e);
-            return CompletableFuture.failedFuture(e);
-        }
+                if (duringFault && !stream.healing) {
+                    stream.ackedDuringFault.incrementAndGet();
+                }
+                if (afterRestore) {
+                    stream.ackedAfterRestore.incrementAndGet();
+                }
+            } else {
+                stream.errors.add(error);
+            }
+        });
     }
 
     /** Publishes one more message after the stream and tells whether it was acknowledged within a few seconds. */

@@ -151,20 +151,8 @@ class RabbitFaultTest extends RabbitTestSupport {
                 sleep(PACE);
             }
             String payload = "p" + i;
-            ledger.published(payload);
-            CompletableFuture<?> f;
-            try {
-                f = publisher.publish(Message.of("k" + (i % KEYS), payload)).toCompletableFuture();
-            } catch (RuntimeException e) {
-                f = CompletableFuture.failedFuture(e);
-            }
-            sent.add(f.whenComplete((receipt, error) -> {
-                if (error == null) {
-                    ledger.acked(payload);
-                } else {
-                    ledger.failed(payload);
-                }
-            }));
+            String key = "k" + (i % KEYS);
+            sent.add(ledger.track(payload, () -> publisher.publish(Message.of(key, payload))));
         }
         faulting.get(SETTLE.toSeconds(), TimeUnit.SECONDS);
         return sent;

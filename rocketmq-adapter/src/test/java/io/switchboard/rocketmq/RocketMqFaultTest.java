@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -197,20 +196,10 @@ class RocketMqFaultTest {
                 Thread.sleep(PACE.toMillis());
             }
             String payload = "p" + i;
-            ledger.published(payload);
-            CompletableFuture<?> f;
-            try {
-                f = publisher.publish(Message.of("k" + (i % KEYS), payload)).toCompletableFuture();
-            } catch (RuntimeException e) {
-                f = CompletableFuture.failedFuture(e);
-            }
-            sent.add(f.whenComplete((receipt, error) -> {
-                if (error == null) {
-                    ledger.acked(payload);
-                } else {
-                    ledger.failed(payload);
-                    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-                    errors.merge(cause.getClass().getSimpleName() + ": " + cause.getMessage(), 1, Integer::sum);
+            String key = "k" + (i % KEYS);
+            sent.add(ledger.track(payload, () -> publisher.publish(Message.of(key, payload))).whenComplete((receipt, error) -> {
+                if (error != null) {
+                    errors.merge(error.getClass().getSimpleName() + ": " + error.getMessage(), 1, Integer::sum);
                 }
             }));
         }

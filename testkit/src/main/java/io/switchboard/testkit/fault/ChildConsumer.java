@@ -17,6 +17,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -98,16 +100,15 @@ public final class ChildConsumer {
      */
     public void awaitReady(Duration timeout) throws InterruptedException {
         Path ready = Path.of(out + ".ready");
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!Files.exists(ready)) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("Child consumer exited with " + process.exitValue() + " before it was "
-                        + "ready; its output: " + logFile);
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException("Child consumer not ready within " + timeout + "; its output: " + logFile);
-            }
-            Thread.sleep(50);
+        try {
+            Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(50))
+                    .until(() -> Files.exists(ready) || !process.isAlive());
+        } catch (ConditionTimeoutException e) {
+            throw new IllegalStateException("Child consumer not ready within " + timeout + "; its output: " + logFile, e);
+        }
+        if (!Files.exists(ready)) {
+            throw new IllegalStateException("Child consumer exited with " + process.exitValue() + " before it was "
+                    + "ready; its output: " + logFile);
         }
     }
 

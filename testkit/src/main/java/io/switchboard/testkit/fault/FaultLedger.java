@@ -2,9 +2,13 @@ package io.switchboard.testkit.fault;
 
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 /**
  * The books of a fault test: what was published, what the broker acknowledged, what the handlers
@@ -39,6 +43,35 @@ public final class FaultLedger {
     /** A publish call was made for {@code payload}. */
     public void published(String payload) {
         published.increment();
+    }
+
+    /**
+     * Publishes {@code payload} through {@code publish} and books it: published now, then acked or
+     * failed when the publish completes (a publish call that throws is a failed publish). The returned
+     * future completes after the books, with the receipt or with the failure (a
+     * {@link CompletionException} unwrapped), so a caller can count more on top.
+     */
+    public CompletableFuture<Object> track(String payload, Supplier<? extends CompletionStage<?>> publish) {
+        published(payload);
+        CompletionStage<?> stage;
+        try {
+            stage = publish.get();
+        } catch (RuntimeException e) {
+            failed(payload);
+            return CompletableFuture.failedFuture(e);
+        }
+        CompletableFuture<Object> booked = new CompletableFuture<>();
+        stage.whenComplete((receipt, error) -> {
+            if (error == null) {
+                acked(payload);
+                booked.complete(receipt);
+            } else {
+                failed(payload);
+                booked.completeExceptionally(error instanceof CompletionException && error.getCause() != null
+                        ? error.getCause() : error);
+            }
+        });
+        return booked;
     }
 
     /** The broker acknowledged {@code payload}. */

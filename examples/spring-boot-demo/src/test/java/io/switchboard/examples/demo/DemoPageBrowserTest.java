@@ -75,10 +75,11 @@ class DemoPageBrowserTest {
 
             double aBefore = decisions("a");
             double bBefore = decisions("b");
-            Thread.sleep(3000);
+            await().atMost(Duration.ofSeconds(30)).until(() -> decisions("b") - bBefore > 50);
             double aAfter = decisions("a");
             double bAfter = decisions("b");
-            System.out.printf("decisions after the page's change, over 3 s: a %+.0f, b %+.0f%n", aAfter - aBefore, bAfter - bBefore);
+            System.out.printf("decisions after the page's change, until b had 50 more: a %+.0f, b %+.0f%n", aAfter - aBefore,
+                    bAfter - bBefore);
             assertThat(aAfter).as("no new orders on a after weights a=0").isEqualTo(aBefore);
             assertThat(bAfter - bBefore).as("the next orders go to b").isGreaterThan(50);
 
