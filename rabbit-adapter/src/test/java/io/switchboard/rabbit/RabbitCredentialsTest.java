@@ -1,21 +1,20 @@
 package io.switchboard.rabbit;
 
+import static io.switchboard.testkit.TestSecrets.allMessages;
+import static io.switchboard.testkit.TestSecrets.randomPassword;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.rabbitmq.client.AuthenticationFailureException;
 import io.switchboard.Codec;
 import io.switchboard.Delivery;
-import io.switchboard.Message;
 import io.switchboard.Publisher;
 import io.switchboard.Switchboard;
 import io.switchboard.SwitchboardException;
-import io.switchboard.testkit.Recorder;
+import io.switchboard.testkit.RoundTrip;
 import io.switchboard.testkit.rabbit.RabbitMqServer;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -79,20 +78,10 @@ class RabbitCredentialsTest {
     void publishesAndConsumesInOwnVhost() throws Exception {
         Switchboard sb = switchboard(USER, PASSWORD);
         String destination = "creds-orders-" + SUFFIX;
-        Recorder<String> received = new Recorder<>(TIMEOUT);
-        sb.subscriber(destination, TEXT).group("billing").delivery(Delivery.AT_LEAST_ONCE).subscribe(received)
-                .ready().toCompletableFuture().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        Publisher<String> publisher = sb.publisher(destination, TEXT).delivery(Delivery.AT_LEAST_ONCE).build();
 
-        List<String> sent = new ArrayList<>();
-        for (int i = 0; i < 20; i++) {
-            String payload = "order-" + i;
-            publisher.publish(Message.of("customer-" + (i % 4), payload)).toCompletableFuture()
-                    .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            sent.add(payload);
-        }
+        RoundTrip.Result trip = RoundTrip.run(sb, destination, "billing", Delivery.AT_LEAST_ONCE, 20, TIMEOUT);
 
-        assertThat(received.awaitCount(sent.size()).payloads()).hasSameElementsAs(sent);
+        assertThat(trip.received()).hasSameElementsAs(trip.sent());
         assertThat(SERVER.queuesOf(VHOST)).contains(destination + ".billing");
         assertThat(SERVER.exchangesOf(VHOST)).contains(destination, destination + ".dlq");
         assertThat(SERVER.queuesOf("/")).noneMatch(name -> name.startsWith(destination));
@@ -186,23 +175,5 @@ class RabbitCredentialsTest {
         Switchboard sb = builder.build();
         switchboards.add(sb);
         return sb;
-    }
-
-    /** The messages of an exception and all its causes and suppressed exceptions, as one text. */
-    private static String allMessages(Throwable failure) {
-        StringBuilder text = new StringBuilder();
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            text.append(t).append('\n');
-            for (Throwable suppressed : t.getSuppressed()) {
-                text.append(allMessages(suppressed));
-            }
-        }
-        return text.toString();
-    }
-
-    private static String randomPassword() {
-        byte[] bytes = new byte[12];
-        new SecureRandom().nextBytes(bytes);
-        return "pw" + HexFormat.of().formatHex(bytes);
     }
 }

@@ -32,6 +32,8 @@ import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.SslAuthenticationException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
@@ -84,15 +86,48 @@ final class KafkaProvisioner implements Provisioner, AutoCloseable {
             admin().describeCluster(new DescribeClusterOptions().timeoutMs((int) Math.min(Integer.MAX_VALUE,
                     connectTimeout.toMillis()))).nodes().get(connectTimeout.toMillis() + 500, TimeUnit.MILLISECONDS);
             reached = true;
-        } catch (TimeoutException | ExecutionException e) {
+        } catch (ExecutionException e) {
             closeAdmin();
-            throw new SwitchboardException("No Kafka broker answered at " + servers + " within " + connectTimeout
-                    + " (broker instance '" + config.brokerConfig().instanceName() + "'); start the broker or correct "
-                    + "kafka.bootstrap.servers (kafka.connect-timeout sets how long to wait)", e);
+            if (e.getCause() instanceof AuthenticationException refused) {
+                throw refused(servers, refused);
+            }
+            throw noAnswer(servers, e);
+        } catch (TimeoutException e) {
+            closeAdmin();
+            throw noAnswer(servers, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SwitchboardException("Interrupted while connecting to Kafka at " + servers, e);
         }
+    }
+
+    private SwitchboardException noAnswer(String servers, Exception cause) {
+        String protocol = config.brokerConfig().get(KafkaClientConfig.PREFIX + "security.protocol", "PLAINTEXT");
+        String hint = protocol.trim().equalsIgnoreCase("PLAINTEXT") ? "; if the broker's listener at that address "
+                + "requires TLS or SASL, set kafka.security.protocol (SSL, SASL_SSL or SASL_PLAINTEXT) with its "
+                + "kafka.ssl.* and kafka.sasl.* properties" : "";
+        return new SwitchboardException("No Kafka broker answered at " + servers + " within " + connectTimeout
+                + " (broker instance '" + config.brokerConfig().instanceName() + "'); start the broker or correct "
+                + "kafka.bootstrap.servers (kafka.connect-timeout sets how long to wait)" + hint, cause);
+    }
+
+    /**
+     * The broker answered but refused the client: a TLS handshake that failed (a certificate not
+     * trusted, a host name that does not match) or a SASL login with wrong credentials. Kafka's
+     * messages name neither password, so the cause's message is kept.
+     */
+    private SwitchboardException refused(String servers, AuthenticationException cause) {
+        String instance = " (broker instance '" + config.brokerConfig().instanceName() + "')";
+        if (cause instanceof SslAuthenticationException) {
+            return new SwitchboardException("The TLS handshake with the Kafka broker at " + servers + " failed" + instance
+                    + ": " + cause.getMessage() + "; make kafka.ssl.truststore.location (with kafka.ssl.truststore.password "
+                    + "and kafka.ssl.truststore.type) hold the certificate that signed the broker's, and check that the "
+                    + "broker's certificate names the host in kafka.bootstrap.servers", cause);
+        }
+        String mechanism = config.brokerConfig().get(KafkaClientConfig.PREFIX + "sasl.mechanism", "GSSAPI");
+        return new SwitchboardException("The Kafka broker at " + servers + " refused the login" + instance + " with SASL "
+                + "mechanism " + mechanism + ": " + cause.getMessage() + "; correct the user name and password in "
+                + "kafka.sasl.jaas.config, or kafka.sasl.mechanism if the broker expects another one", cause);
     }
 
     private void closeAdmin() {

@@ -86,6 +86,12 @@ public final class RabbitAdapter implements BrokerAdapter {
 
     private static ConnectionFactory connectionFactory(RabbitSettings settings, String instance) {
         ConnectionFactory factory = new ConnectionFactory();
+        RabbitTls.check(settings.config, settings.uri);
+        if (RabbitTls.wanted(settings.uri)) {
+            // before setUri: with a TLS context set, amqp-client does not install its trust-everything default for amqps
+            factory.useSslProtocol(RabbitTls.context(settings.config));
+            factory.enableHostnameVerification();
+        }
         try {
             factory.setUri(settings.uri);
         } catch (Exception e) {
@@ -109,6 +115,15 @@ public final class RabbitAdapter implements BrokerAdapter {
         factory.setTopologyRecoveryFilter(new LiveChannelsOnly());
         factory.setThreadFactory(daemon("switchboard-rabbit-" + instance));
         return factory;
+    }
+
+    private static boolean isTlsFailure(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t instanceof javax.net.ssl.SSLException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static ThreadFactory daemon(String prefix) {
@@ -224,12 +239,19 @@ public final class RabbitAdapter implements BrokerAdapter {
                             + factory.getVirtualHost() + " " + factory.getUsername() + " '.*' '.*' '.*'), or fix the "
                             + "vhost in property rabbitmq.uri", e);
                 }
+                if (isTlsFailure(e)) {
+                    throw new SwitchboardException("The TLS handshake with RabbitMQ at " + printableUri() + " failed: "
+                            + AmqpErrors.describe(e) + ". Make " + RabbitTls.TRUSTSTORE + " (with " + RabbitTls.TRUSTSTORE_PASSWORD
+                            + " and " + RabbitTls.TRUSTSTORE_TYPE + ") hold the certificate that signed the server's, and "
+                            + "check that the server's certificate names the host in rabbitmq.uri", e);
+                }
                 String what = e instanceof TimeoutException || e instanceof java.net.SocketTimeoutException
                         ? "no AMQP answer within " + settings.connectTimeout + " (property rabbitmq.connect-timeout)"
                         : AmqpErrors.describe(e);
                 throw new SwitchboardException("Cannot connect to RabbitMQ at " + printableUri() + " (property rabbitmq.uri): "
                         + what + ". Is the server running? Start it (rabbitmq-server -detached on this "
-                        + "machine's Debian package) or point rabbitmq.uri at a running server", e);
+                        + "machine's Debian package) or point rabbitmq.uri at a running server"
+                        + (RabbitTls.wanted(settings.uri) ? "" : "; if that port is a TLS listener, use an amqps:// URI"), e);
             }
             log.info("Connected to RabbitMQ at {} as '{}'", printableUri(), name);
             if (publishing) {

@@ -8,6 +8,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
@@ -31,16 +32,32 @@ final class BrokerSettings {
     private static final String HOST = "127.0.0.1";
     private static final String CONTROLLER_LISTENER = "CONTROLLER";
 
+    private static final String SASL_SSL_LISTENER = "SASL_SSL";
+    /** The one SASL mechanism the SASL_SSL listener enables. */
+    static final String SCRAM_MECHANISM = "SCRAM-SHA-512";
+
     private final int nodeId;
     private final Path logDirectory;
     private final String bootstrapServers;
+    private final SaslSsl saslSsl;
     private final Properties properties = new Properties();
 
+    /**
+     * A SASL_SSL listener with SCRAM-SHA-512: the port clients use, the server's PKCS12 key store
+     * and its password, and the SCRAM users (name to password) bootstrapped when the storage is formatted.
+     */
+    record SaslSsl(int port, Path keyStore, String keyStorePassword, Map<String, String> users) {
+        String address() {
+            return HOST + ":" + port;
+        }
+    }
+
     private BrokerSettings(int nodeId, Path logDirectory, int brokerPort, int advertisedPort, int controllerPort,
-            Map<String, String> overrides) {
+            SaslSsl saslSsl, Map<String, String> overrides) {
         this.nodeId = nodeId;
         this.logDirectory = logDirectory;
         this.bootstrapServers = HOST + ":" + brokerPort;
+        this.saslSsl = saslSsl;
         putDefaults();
         properties.putAll(overrides);
         // identity, listeners and storage are not overridable: the embedded broker owns them
@@ -54,25 +71,61 @@ final class BrokerSettings {
         properties.put("controller.listener.names", CONTROLLER_LISTENER);
         properties.put("inter.broker.listener.name", "PLAINTEXT");
         properties.put("log.dirs", logDirectory.toString());
+        if (saslSsl != null) {
+            putSaslSsl(saslSsl);
+        }
+    }
+
+    /** The SASL_SSL listener next to PLAINTEXT (which stays the inter-broker listener and the testkit's own way in). */
+    private void putSaslSsl(SaslSsl listener) {
+        String prefix = "listener.name." + SASL_SSL_LISTENER.toLowerCase(java.util.Locale.ROOT) + ".";
+        properties.put("listeners", properties.getProperty("listeners") + "," + SASL_SSL_LISTENER + "://" + listener.address());
+        properties.put("advertised.listeners", properties.getProperty("advertised.listeners") + "," + SASL_SSL_LISTENER
+                + "://" + listener.address());
+        properties.put("listener.security.protocol.map", properties.getProperty("listener.security.protocol.map") + ","
+                + SASL_SSL_LISTENER + ":SASL_SSL");
+        properties.put(prefix + "sasl.enabled.mechanisms", SCRAM_MECHANISM);
+        properties.put(prefix + SCRAM_MECHANISM.toLowerCase(java.util.Locale.ROOT) + ".sasl.jaas.config",
+                "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+        properties.put(prefix + "ssl.keystore.type", "PKCS12");
+        properties.put(prefix + "ssl.keystore.location", listener.keyStore().toString());
+        properties.put(prefix + "ssl.keystore.password", listener.keyStorePassword());
+        properties.put(prefix + "ssl.key.password", listener.keyStorePassword());
+        properties.put(prefix + "ssl.client.auth", "none");
     }
 
     static BrokerSettings onFreePorts(int nodeId, Path logDirectory, Map<String, String> overrides) {
-        return onPorts(nodeId, logDirectory, 0, 0, overrides);
+        return onPorts(nodeId, logDirectory, 0, 0, null, overrides);
     }
 
     /**
      * Settings with the client listener on {@code brokerPort} (0: a free one), advertising
-     * {@code advertisedPort} to clients (0: the listener's own port), and the controller on a free port.
+     * {@code advertisedPort} to clients (0: the listener's own port), the controller on a free port, and,
+     * when {@code saslSsl} is not null, a SASL_SSL listener with its key store and users on a free port
+     * (whatever port {@code saslSsl} names).
      */
     static BrokerSettings onPorts(int nodeId, Path logDirectory, int brokerPort, int advertisedPort,
-            Map<String, String> overrides) {
+            SaslSsl saslSsl, Map<String, String> overrides) {
         int listenerPort = brokerPort == 0 ? freePort() : brokerPort;
         int controllerPort = freePort();
         while (controllerPort == listenerPort || controllerPort == advertisedPort) {
             controllerPort = freePort();
         }
+        SaslSsl listener = null;
+        if (saslSsl != null) {
+            int port = freePort();
+            while (port == listenerPort || port == advertisedPort || port == controllerPort) {
+                port = freePort();
+            }
+            listener = new SaslSsl(port, saslSsl.keyStore(), saslSsl.keyStorePassword(), Map.copyOf(saslSsl.users()));
+        }
         return new BrokerSettings(nodeId, logDirectory, listenerPort, advertisedPort == 0 ? listenerPort : advertisedPort,
-                controllerPort, overrides);
+                controllerPort, listener, overrides);
+    }
+
+    /** The SASL_SSL listener, or null when the broker has none. */
+    SaslSsl saslSsl() {
+        return saslSsl;
     }
 
     private void putDefaults() {
@@ -118,11 +171,25 @@ final class BrokerSettings {
                     .setControllerListenerName(CONTROLLER_LISTENER)
                     .setMetadataLogDirectory(logDirectory.toString())
                     .addDirectory(logDirectory.toString())
+                    .setScramArguments(scramArguments())
                     .run();
         } catch (Exception e) {
             throw new IllegalStateException("Could not format the embedded Kafka log directory " + logDirectory, e);
         }
         log.debug("Formatted embedded Kafka storage: {}", output.toString(StandardCharsets.UTF_8).trim());
+    }
+
+    /**
+     * The SCRAM credentials to bootstrap, in {@code kafka-storage format --add-scram} syntax. Names and
+     * passwords are restricted (see {@code EmbeddedKafka.Builder#saslSslScram}) so that they need no quoting.
+     */
+    private List<String> scramArguments() {
+        if (saslSsl == null) {
+            return List.of();
+        }
+        return saslSsl.users().entrySet().stream()
+                .map(user -> SCRAM_MECHANISM + "=[name=" + user.getKey() + ",password=" + user.getValue() + "]")
+                .toList();
     }
 
     /** Waits until the broker is registered, unfenced and answers clients. */

@@ -1,5 +1,6 @@
 package io.switchboard.testkit.kafka;
 
+import io.switchboard.testkit.tls.TestCertificates;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -69,6 +70,17 @@ import org.slf4j.LoggerFactory;
  * With {@link Builder#port(int)} and {@link Builder#advertisedPort(int)} clients reach it only
  * through a proxy in front of it (testkit's {@code TcpProxy}), whose faults they then see.
  *
+ * <p>A broker of its own can also require TLS and a login: {@link Builder#saslSslScram(String, String)}
+ * adds a SASL_SSL listener (SCRAM-SHA-512, a self-signed certificate made at start) next to the
+ * PLAINTEXT one, and {@link #saslSslClientProperties(String, String)} gives what a client sets to use it:
+ *
+ * <pre>{@code
+ * try (EmbeddedKafka kafka = EmbeddedKafka.builder().saslSslScram("app", "app-secret").start()) {
+ *     Map<String, String> client = kafka.saslSslClientProperties("app", "app-secret");
+ *     // bootstrap.servers, security.protocol, sasl.mechanism, sasl.jaas.config, ssl.truststore.*
+ * }
+ * }</pre>
+ *
  * <p>Starting the first broker replaces Kafka's process-exit and halt procedures with ones that
  * only log, so that a broker fault cannot terminate the test JVM; they stay replaced for the
  * life of the JVM.
@@ -88,15 +100,18 @@ public final class EmbeddedKafka implements AutoCloseable {
     private final Path directory;
     private final String bootstrapServers;
     private final boolean shared;
+    private final TestCertificates tls; // null without a SASL_SSL listener
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile KafkaRaftServer server; // null while stopped; changed only under this object's lock
 
-    private EmbeddedKafka(KafkaRaftServer server, BrokerSettings settings, Path directory, boolean shared) {
+    private EmbeddedKafka(KafkaRaftServer server, BrokerSettings settings, Path directory, boolean shared,
+            TestCertificates tls) {
         this.server = server;
         this.settings = settings;
         this.directory = directory;
         this.bootstrapServers = settings.bootstrapServers();
         this.shared = shared;
+        this.tls = tls;
     }
 
     /**
@@ -144,6 +159,74 @@ public final class EmbeddedKafka implements AutoCloseable {
      */
     public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    /**
+     * Returns the address of the SASL_SSL listener that {@link Builder#saslSslScram(String, String)} added.
+     *
+     * @return {@code host:port} of the SASL_SSL listener
+     * @throws IllegalStateException if the broker was built without one
+     */
+    public String saslSslBootstrapServers() {
+        return requireSaslSsl().address();
+    }
+
+    /**
+     * Returns the PKCS12 trust store that holds the SASL_SSL listener's self-signed certificate (made at
+     * start, deleted on close), for the clients' {@code ssl.truststore.location}.
+     *
+     * @return the trust store's path
+     * @throws IllegalStateException if the broker was built without a SASL_SSL listener
+     */
+    public Path trustStore() {
+        requireSaslSsl();
+        return tls.trustStore();
+    }
+
+    /**
+     * Returns the password of {@link #trustStore()}.
+     *
+     * @return the trust store's password
+     * @throws IllegalStateException if the broker was built without a SASL_SSL listener
+     */
+    public String trustStorePassword() {
+        requireSaslSsl();
+        return tls.password();
+    }
+
+    /**
+     * Returns the kafka-clients properties for the SASL_SSL listener as the given SCRAM user:
+     * {@code bootstrap.servers}, {@code security.protocol=SASL_SSL}, {@code sasl.mechanism=SCRAM-SHA-512},
+     * {@code sasl.jaas.config} and the trust store ({@code ssl.truststore.*}). The password is not
+     * checked here: a wrong one is refused by the broker.
+     *
+     * @param username the SCRAM user
+     * @param password the password to log in with
+     * @return the client properties, without any prefix
+     * @throws IllegalStateException if the broker was built without a SASL_SSL listener
+     */
+    public Map<String, String> saslSslClientProperties(String username, String password) {
+        BrokerSettings.SaslSsl listener = requireSaslSsl();
+        Map<String, String> client = new LinkedHashMap<>();
+        client.put("bootstrap.servers", listener.address());
+        client.put("security.protocol", "SASL_SSL");
+        client.put("sasl.mechanism", BrokerSettings.SCRAM_MECHANISM);
+        client.put("sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required username=\""
+                + Objects.requireNonNull(username, "username") + "\" password=\""
+                + Objects.requireNonNull(password, "password") + "\";");
+        client.put("ssl.truststore.type", tls.storeType());
+        client.put("ssl.truststore.location", tls.trustStore().toString());
+        client.put("ssl.truststore.password", tls.password());
+        return client;
+    }
+
+    private BrokerSettings.SaslSsl requireSaslSsl() {
+        BrokerSettings.SaslSsl listener = settings.saslSsl();
+        if (listener == null) {
+            throw new IllegalStateException("This embedded Kafka (" + bootstrapServers + ") has no SASL_SSL listener; "
+                    + "build it with EmbeddedKafka.builder().saslSslScram(user, password)");
+        }
+        return listener;
     }
 
     /**
@@ -275,6 +358,9 @@ public final class EmbeddedKafka implements AutoCloseable {
         } finally {
             server = null;
             deleteDirectory(directory);
+            if (tls != null) {
+                tls.close();
+            }
             log.info("Embedded Kafka broker at {} stopped", bootstrapServers);
         }
     }
@@ -330,7 +416,10 @@ public final class EmbeddedKafka implements AutoCloseable {
     /** Settings of an {@link EmbeddedKafka} broker before it starts. */
     public static final class Builder {
 
+        private static final java.util.regex.Pattern SCRAM_TOKEN = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{1,128}");
+
         private final Map<String, String> overrides = new LinkedHashMap<>();
+        private final Map<String, String> scramUsers = new LinkedHashMap<>();
         private int port;
         private int advertisedPort;
 
@@ -374,6 +463,33 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
 
         /**
+         * Adds a second client listener, SASL_SSL with SCRAM-SHA-512 only, on a free port of
+         * {@code 127.0.0.1}, and a SCRAM-SHA-512 user that may log in there; call it again for more users.
+         * The listener's certificate is self-signed for {@code 127.0.0.1} and {@code localhost}, made with
+         * {@code keytool} at start and deleted on close; clients trust it through {@link #trustStore()}
+         * ({@link #saslSslClientProperties(String, String)} gives every client property). The users are
+         * written into the cluster metadata when the storage is formatted, so they can log in as soon as
+         * the broker is ready. The PLAINTEXT listener stays, for the broker itself and for tests.
+         *
+         * @param username the user's name: letters, digits, {@code _} and {@code -}
+         * @param password the user's password: letters, digits, {@code _} and {@code -}
+         * @return this builder
+         * @throws IllegalArgumentException if the name or password has other characters (never shown)
+         */
+        public Builder saslSslScram(String username, String password) {
+            if (!SCRAM_TOKEN.matcher(Objects.requireNonNull(username, "username")).matches()) {
+                throw new IllegalArgumentException("SCRAM user name '" + username + "' must be 1 to 128 letters, digits, "
+                        + "'_' or '-'");
+            }
+            if (!SCRAM_TOKEN.matcher(Objects.requireNonNull(password, "password")).matches()) {
+                throw new IllegalArgumentException("The password of SCRAM user '" + username + "' must be 1 to 128 "
+                        + "letters, digits, '_' or '-' (it is not shown here)");
+            }
+            scramUsers.put(username, password);
+            return this;
+        }
+
+        /**
          * Sets a broker property (as in {@code server.properties}), overriding the embedded
          * default. Listener, node and directory settings are chosen by {@link EmbeddedKafka}.
          *
@@ -398,31 +514,38 @@ public final class EmbeddedKafka implements AutoCloseable {
 
         EmbeddedKafka start(boolean shared) {
             replaceExitProcedures();
+            TestCertificates tls = scramUsers.isEmpty() ? null : TestCertificates.generate();
             RuntimeException failure = null;
             for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
                 try {
-                    return startOnce(shared);
+                    return startOnce(shared, tls);
                 } catch (RuntimeException e) {
                     // most likely a free port taken by someone else between probing and binding
                     log.warn("Embedded Kafka start attempt {} of {} failed", attempt, START_ATTEMPTS, e);
                     failure = e;
                 }
             }
+            if (tls != null) {
+                tls.close();
+            }
             throw new IllegalStateException("Embedded Kafka did not start after " + START_ATTEMPTS
                     + " attempts; see the cause and the log above", failure);
         }
 
-        private EmbeddedKafka startOnce(boolean shared) {
+        private EmbeddedKafka startOnce(boolean shared, TestCertificates tls) {
             Path directory = createDirectory();
             try {
+                BrokerSettings.SaslSsl saslSsl = tls == null ? null
+                        : new BrokerSettings.SaslSsl(0, tls.keyStore(), tls.password(), scramUsers);
                 BrokerSettings settings = BrokerSettings.onPorts(NODE_ID, directory.resolve("data"), port,
-                        advertisedPort, overrides);
+                        advertisedPort, saslSsl, overrides);
                 settings.formatStorage();
                 long started = System.nanoTime();
                 KafkaRaftServer server = startServer(settings);
-                log.info("Embedded Kafka broker ready at {} in {} ms", settings.bootstrapServers(),
+                log.info("Embedded Kafka broker ready at {}{} in {} ms", settings.bootstrapServers(),
+                        settings.saslSsl() == null ? "" : " (SASL_SSL at " + settings.saslSsl().address() + ")",
                         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
-                return new EmbeddedKafka(server, settings, directory, shared);
+                return new EmbeddedKafka(server, settings, directory, shared, tls);
             } catch (RuntimeException e) {
                 deleteDirectory(directory);
                 throw e;

@@ -281,6 +281,32 @@ public final class RabbitMqServer {
     Rabbitmqctl.run("set_permissions", "-p", vhost, user, configure, write, read);
   }
 
+  /**
+   * Starts an extra TLS (amqps) listener on this local server, at run time through
+   * {@code rabbitmqctl eval}, with the certificate and key of {@code tls}; the server's
+   * configuration is not changed and it is not restarted. Close the listener to stop it.
+   *
+   * @param tls the certificate (for {@code 127.0.0.1}) and key the listener presents
+   * @return the running listener
+   * @throws IllegalStateException if the server is not local or does not start the listener
+   */
+  public RabbitTlsListener startTlsListener(io.switchboard.testkit.tls.TestCertificates tls) {
+    requireLocal("start a TLS listener");
+    return RabbitTlsListener.start(tls);
+  }
+
+  /**
+   * The connections a user has open, as the server sees them ({@code rabbitmqctl list_connections},
+   * local server only): one line per connection, {@code user<TAB>ssl<TAB>port}, where
+   * {@code ssl} is {@code true} for a TLS connection and {@code port} is the server's listener port.
+   */
+  public List<String> connectionsOf(String user) {
+    requireLocal("list connections");
+    return Rabbitmqctl.run("list_connections", "user", "ssl", "port").stream()
+        .filter(line -> line.split("\t", 2)[0].equals(user))
+        .toList();
+  }
+
   /** Names of the queues on a vhost ({@code rabbitmqctl list_queues -p}, local server only). */
   public List<String> queuesOf(String vhost) {
     requireLocal("list queues");
