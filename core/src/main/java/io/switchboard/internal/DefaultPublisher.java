@@ -28,6 +28,13 @@ import java.util.function.Consumer;
 /** The publisher core hands out: codec, envelope and checks around an adapter's {@link RawPublisher}. */
 public final class DefaultPublisher<T> implements Publisher<T> {
 
+    /**
+     * Property: {@code true} stamps a random W3C traceparent on every message that no tracer
+     * stamped (the behaviour before 2026-11-23); default {@code false}, so a message carries a
+     * traceparent only when tracing is on.
+     */
+    public static final String STAMP_TRACEPARENT = "switchboard.tracing.stamp-traceparent";
+
     /** Room for the envelope's own headers (names and values, trace headers included). */
     private static final int ENVELOPE_ALLOWANCE = 512;
 
@@ -43,6 +50,8 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     private final String broker;
     private final PublishRecorder meters;
     private final ObservationRegistry observations;
+    /** Property {@value #STAMP_TRACEPARENT}: a random traceparent on messages that tracing did not stamp. */
+    private final boolean stampTraceparent;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /** Wraps a raw publisher. */
@@ -60,6 +69,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         this.broker = capabilities.brokerId();
         this.meters = telemetry.publisherMeters(destination);
         this.observations = telemetry.observationsOrNull();
+        this.stampTraceparent = config.getBoolean(STAMP_TRACEPARENT, false);
     }
 
     @Override
@@ -84,7 +94,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         long deliverAt = deliverAt(message);
         Observation observation = observations == null ? null
                 : Tracing.startPublish(observations, headers, broker, instance, destination);
-        if (!headers.containsKey(Envelope.TRACEPARENT)) {
+        if (stampTraceparent && !headers.containsKey(Envelope.TRACEPARENT)) {
             headers.put(Envelope.TRACEPARENT, MessageIds.newTraceparent());
         }
         OutboundRecord record = new OutboundRecord(destination, message.key(), headers, bytes, deliverAt);
@@ -92,13 +102,14 @@ public final class DefaultPublisher<T> implements Publisher<T> {
             return raw.send(record).thenApply(r -> new PublishReceipt(id, destination, instance, r.partition(), r.offset()));
         }
         long start = System.nanoTime();
-        CompletableFuture<PublishReceipt> result = new CompletableFuture<>();
         CompletableFuture<io.switchboard.spi.SendResult> sent;
         try {
             sent = raw.send(record);
         } catch (RuntimeException e) {
             sent = CompletableFuture.failedFuture(e);
         }
+        // the caller's future completes with the adapter's own exception, not a CompletionException around it
+        CompletableFuture<PublishReceipt> result = new CompletableFuture<>();
         sent.whenComplete((r, error) -> {
             if (meters != null) {
                 meters.published(start, bytes.length, error == null);

@@ -56,6 +56,8 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
     private final IdempotencyStore store;
     private final String scope;
     private final Lane[] lanes;
+    /** True when the handler runs on the adapter's delivery threads (no lanes); decided in {@link #start()}. */
+    private boolean inline;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger roundRobin = new AtomicInteger();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -96,8 +98,11 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
                     () -> adapter.createPublisher(new PublisherSpec(settings.deadLetter(), Delivery.AT_LEAST_ONCE, spec.properties())));
             consumer = instance.created("a consumer", spec.destination(), () -> adapter.createConsumer(spec));
             meters = settings.telemetry().subscriptionMeters(spec.destination(), spec.group(), inFlight, consumer);
-            for (Lane lane : lanes) {
-                lane.start();
+            inline = settings.dispatch() != Dispatch.LANES && consumer.handleOnDeliveryThreads(lanes.length);
+            if (!inline) {
+                for (Lane lane : lanes) {
+                    lane.start();
+                }
             }
             consumer.start(this).whenComplete((ignored, error) -> {
                 if (error == null) {
@@ -123,7 +128,21 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
         }
         inFlight.incrementAndGet();
         lastRecordNanos = System.nanoTime();
-        lanes[laneOf(record)].offer(record);
+        if (inline) {
+            processInline(record);
+        } else {
+            lanes[laneOf(record)].offer(record);
+        }
+    }
+
+    /** The adapter's delivery thread runs the handler (it agreed to): no hand-off, no wake-up. */
+    private void processInline(InboundRecord record) {
+        try {
+            process(record);
+        } catch (RuntimeException | Error e) {
+            log.error("Unexpected failure while processing a record of '{}'; it is returned to the broker", spec.destination(), e);
+            returnToBroker(record);
+        }
     }
 
     @Override
@@ -379,12 +398,16 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
             if (consumer != null) {
                 consumer.stop();
             }
-            for (Lane lane : lanes) {
-                lane.stop();
+            if (!inline) {
+                for (Lane lane : lanes) {
+                    lane.stop();
+                }
             }
             awaitDrained(settings.drainTimeout());
-            for (Lane lane : lanes) {
-                lane.join(1000);
+            if (!inline) {
+                for (Lane lane : lanes) {
+                    lane.join(1000);
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

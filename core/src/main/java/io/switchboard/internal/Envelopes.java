@@ -34,7 +34,7 @@ public final class Envelopes {
         String time = record.headers().get(Envelope.TIME);
         if (time != null) {
             try {
-                return Instant.parse(time);
+                return Envelope.parseTime(time);
             } catch (DateTimeParseException ignored) {
                 // not ours: fall back to the broker's clock
             }
@@ -45,13 +45,20 @@ public final class Envelopes {
 
     /** The message the handler sees: decoded payload, application headers only. */
     public static <T> Message<T> toMessage(T payload, InboundRecord record, String id) {
-        Map<String, String> all = record.headers();
-        Map<String, String> user = new HashMap<>();
+        return MessageAccess.received(payload, record.key(), userHeaders(record.headers()), id, time(record));
+    }
+
+    /** The application's headers: a copy without the envelope's, or the empty map when there are none (the usual case). */
+    static Map<String, String> userHeaders(Map<String, String> all) {
+        Map<String, String> user = null;
         for (Map.Entry<String, String> e : all.entrySet()) {
             if (!Envelope.isCloudEventsHeader(e.getKey())) {
+                if (user == null) {
+                    user = new HashMap<>();
+                }
                 user.put(e.getKey(), e.getValue());
             }
         }
-        return MessageAccess.received(payload, record.key(), user, id, time(record));
+        return user == null ? Map.of() : user;
     }
 }

@@ -159,6 +159,7 @@ public final class Instance implements BrokerInstance, AutoCloseable {
     public <T> DefaultSubscription<T> subscribe(SubscriptionRequest<T> request, MessageHandler<T> handler,
             Consumer<AutoCloseable> onClose) {
         check(request);
+        Dispatch dispatch = Dispatch.of(request.properties(), config);
         String dlq = deadLetterOf(request);
         Validation.autoProvision(config, capabilities(), adapter.provisioner(), request.destination());
         Validation.autoProvision(config, capabilities(), adapter.provisioner(), dlq);
@@ -166,7 +167,7 @@ public final class Instance implements BrokerInstance, AutoCloseable {
                 request.delivery(), request.maxInFlight(), request.filter(), request.properties());
         SubscriptionSettings settings = new SubscriptionSettings(name(), spec, request.concurrency(), request.retry(), dlq,
                 request.drainTimeout(), request.idempotencyStore() != null ? request.idempotencyStore() : shared.idempotencyStore(),
-                telemetry());
+                telemetry(), dispatch);
         DefaultSubscription<T> subscription = new DefaultSubscription<>(this, settings, request.codec(), handler, onClose);
         subscription.start();
         return subscription;

@@ -88,6 +88,59 @@ public final class MessageIds {
         return new String(out, StandardCharsets.ISO_8859_1);
     }
 
+    /**
+     * The instant of a time in exactly the form {@link #formatMicros} writes (27 characters, UTC,
+     * six fraction digits), without the general parser; null for any other form, which callers
+     * then give to {@link Instant#parse}.
+     */
+    public static Instant parseMicros(String text) {
+        if (text.length() != 27 || text.charAt(4) != '-' || text.charAt(7) != '-' || text.charAt(10) != 'T'
+                || text.charAt(13) != ':' || text.charAt(16) != ':' || text.charAt(19) != '.' || text.charAt(26) != 'Z') {
+            return null;
+        }
+        int year = number(text, 0, 4);
+        int month = number(text, 5, 2);
+        int day = number(text, 8, 2);
+        int hour = number(text, 11, 2);
+        int minute = number(text, 14, 2);
+        int second = number(text, 17, 2);
+        int micros = number(text, 20, 6);
+        if (year < 0 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59
+                || second > 59 || micros < 0) {
+            return null;
+        }
+        // days since 1970-01-01 from the civil date (proleptic Gregorian), the inverse of formatMicros
+        long y = month <= 2 ? year - 1 : year;
+        long era = Math.floorDiv(y, 400);
+        long yoe = y - era * 400;
+        long mp = month > 2 ? month - 3 : month + 9;
+        long doy = (153 * mp + 2) / 5 + day - 1;
+        long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        long days = era * 146_097 + doe - 719_468;
+        return Instant.ofEpochSecond(days * 86_400L + hour * 3600L + minute * 60L + second, micros * 1000L);
+    }
+
+    private static int daysIn(int year, int month) {
+        if (month == 2) {
+            boolean leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+            return leap ? 29 : 28;
+        }
+        return month == 4 || month == 6 || month == 9 || month == 11 ? 30 : 31;
+    }
+
+    /** The decimal number in {@code width} characters at {@code at}, or -1 when one is not a digit. */
+    private static int number(String text, int at, int width) {
+        int value = 0;
+        for (int i = at; i < at + width; i++) {
+            int d = text.charAt(i) - '0';
+            if (d < 0 || d > 9) {
+                return -1;
+            }
+            value = value * 10 + d;
+        }
+        return value;
+    }
+
     private static void digits(long value, int width, byte[] out, int at) {
         for (int i = at + width - 1; i >= at; i--) {
             out[i] = (byte) ('0' + value % 10);

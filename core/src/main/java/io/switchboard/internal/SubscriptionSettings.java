@@ -16,7 +16,8 @@ import java.time.Duration;
  * @param drainTimeout how long close waits for handlers in flight
  * @param idempotencyStore store for exactly-once deduplication
  * @param telemetry meters and observations, or {@link Telemetry#NONE}
+ * @param dispatch where the handler runs
  */
 public record SubscriptionSettings(
         String instance, ConsumerSpec spec, int concurrency, RetryPolicy retry, String deadLetter, Duration drainTimeout,
-        IdempotencyStore idempotencyStore, Telemetry telemetry) {}
+        IdempotencyStore idempotencyStore, Telemetry telemetry, Dispatch dispatch) {}

@@ -29,6 +29,24 @@ public interface RawConsumer extends AutoCloseable {
     void close();
 
     /**
+     * Core asks, before {@link #start}, whether it may run the application's handler on the threads
+     * that call {@link RecordListener#onRecord} instead of handing each record to a handler thread of
+     * its own and back (two thread wake-ups per record saved). An adapter agrees only when those
+     * threads are its own delivery threads, never a network I/O thread; each partition's records
+     * reach them in order from one thread at a time; waiting on them holds back only this
+     * consumer's records; and at most {@code concurrency} of them call {@code onRecord} at once (it
+     * may size its thread pool to {@code concurrency} to agree). After agreeing, {@code onRecord}
+     * may block for as long as the handler runs, and acks and nacks may come from inside it.
+     *
+     * @param concurrency the subscription's handler concurrency (1 or more)
+     * @return true when core may handle records on the delivery threads; false (the default) keeps
+     *     core's own handler threads and the non-blocking {@code onRecord} contract
+     */
+    default boolean handleOnDeliveryThreads(int concurrency) {
+        return false;
+    }
+
+    /**
      * Records waiting for this group (consumer lag, queue depth or backlog) if the broker tells,
      * for a gauge. Called rarely, never on the delivery path; may talk to the broker.
      */

@@ -4,12 +4,13 @@ package io.switchboard.spi;
  * Receives records from a {@link RawConsumer}. Implemented by core.
  *
  * <p>{@link #onRecord} never blocks: core queues the record and returns at once, so adapters may
- * call it from their client's delivery thread. Records of one partition must be passed in offset
- * order from one thread at a time.
+ * call it from their client's delivery thread. The exception: a consumer that agreed to
+ * {@link RawConsumer#handleOnDeliveryThreads(int)} has core run the handler inside {@code onRecord}.
+ * Records of one partition must be passed in offset order from one thread at a time.
  */
 public interface RecordListener {
 
-    /** Takes one record; returns quickly without blocking. */
+    /** Takes one record; returns quickly without blocking (unless the consumer agreed to inline handling). */
     void onRecord(InboundRecord record);
 
     /**

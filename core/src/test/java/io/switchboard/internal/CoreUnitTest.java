@@ -109,6 +109,30 @@ class CoreUnitTest {
         }
 
         @Test
+        @DisplayName("the receipt-side parser reads back what formatMicros wrote, as Instant.parse does, and refuses other forms")
+        void timeParse() {
+            java.util.Random random = new java.util.Random(42);
+            for (int i = 0; i < 20_000; i++) {
+                Instant t = Instant.ofEpochSecond(random.nextLong(-62_135_596_800L + 86_400, 253_402_300_799L),
+                        random.nextInt(1_000_000) * 1000);
+                String text = MessageIds.formatMicros(t.getEpochSecond(), t.getNano());
+                if (t.getEpochSecond() < -62_135_596_800L + 366 * 86_400L) {
+                    continue; // year 0000 prints as 4 digits but Instant.parse wants it too; skip the edge
+                }
+                assertThat(MessageIds.parseMicros(text)).as(text).isEqualTo(Instant.parse(text)).isEqualTo(t);
+            }
+            assertThat(MessageIds.parseMicros("2024-02-29T23:59:59.999999Z")).isEqualTo(Instant.parse("2024-02-29T23:59:59.999999Z"));
+            assertThat(MessageIds.parseMicros("2023-02-29T00:00:00.000000Z")).isNull();
+            assertThat(MessageIds.parseMicros("2026-13-01T00:00:00.000000Z")).isNull();
+            assertThat(MessageIds.parseMicros("2026-11-22T24:00:00.000000Z")).isNull();
+            assertThat(MessageIds.parseMicros("2026-11-22T10:00:00.12345xZ")).isNull();
+            assertThat(MessageIds.parseMicros("2026-11-22T10:00:00Z")).isNull();
+            assertThat(MessageIds.parseMicros("2026-11-22T10:00:00.123456+01:00")).isNull();
+            assertThat(Envelopes.userHeaders(java.util.Map.of("ce_id", "x", "content-type", "t"))).isEmpty();
+            assertThat(Envelopes.userHeaders(java.util.Map.of("ce_id", "x", "tenant", "t1"))).containsExactly(java.util.Map.entry("tenant", "t1"));
+        }
+
+        @Test
         @DisplayName("message ids are valid UUIDs")
         void uuidParses() {
             String id = MessageIds.next();

@@ -31,6 +31,8 @@ public final class SdkDriver implements BenchDriver {
     private final String broker;
     private final Delivery delivery;
     private final int prefetch;
+    /** Handlers per consumer, as many as the native driver's consumer runs: RocketMQ's consume threads, else one. */
+    private final int concurrency;
     private final Map<String, String> topicSettings = new LinkedHashMap<>();
     private final Switchboard switchboard;
 
@@ -47,6 +49,7 @@ public final class SdkDriver implements BenchDriver {
         this.broker = broker;
         this.delivery = delivery;
         this.prefetch = prefetch;
+        this.concurrency = broker.equals("rocketmq") ? Integer.parseInt(passThrough.getOrDefault("consume-threads", "8")) : 1;
         Map<String, String> properties = new LinkedHashMap<>(connectionProperties(broker, endpoints, runId));
         passThrough.forEach((key, value) -> {
             if (key.startsWith("topic.")) {
@@ -112,7 +115,7 @@ public final class SdkDriver implements BenchDriver {
     public AutoCloseable createConsumer(String topic, String subscription, int index, int consumers, ReceiveListener listener)
             throws Exception {
         Subscription s = switchboard.subscriber(topic, Codec.bytes()).group(subscription).delivery(delivery)
-                .maxInFlight(prefetch)
+                .maxInFlight(prefetch).concurrency(concurrency)
                 .subscribe((message, context) ->
                         listener.received(BenchClock.toMicros(message.timestamp()), message.payload().length));
         s.ready().toCompletableFuture().get(READY_TIMEOUT.toSeconds(), TimeUnit.SECONDS);

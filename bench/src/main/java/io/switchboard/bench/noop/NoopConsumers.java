@@ -32,6 +32,12 @@ public final class NoopConsumers {
                 return CompletableFuture.completedFuture(null);
             }
 
+            /** The benchmark's thread may run the handler: it hands records over one at a time, in order. */
+            @Override
+            public boolean handleOnDeliveryThreads(int concurrency) {
+                return true;
+            }
+
             @Override
             public void stop() {
                 LISTENERS.remove(name);

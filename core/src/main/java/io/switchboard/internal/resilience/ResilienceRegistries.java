@@ -3,7 +3,6 @@ package io.switchboard.internal.resilience;
 import io.github.resilience4j.bulkhead.BulkheadRegistry;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.micrometer.tagged.TaggedBulkheadMetrics;
-import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
 import io.github.resilience4j.micrometer.tagged.TaggedRateLimiterMetrics;
 import io.github.resilience4j.micrometer.tagged.TaggedRetryMetrics;
 import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
@@ -15,7 +14,8 @@ import java.util.concurrent.ScheduledExecutorService;
 /**
  * The Resilience4j registries of one Switchboard. Their event publishers are the typed listener
  * callbacks ({@code circuitBreakers().circuitBreaker(name).getEventPublisher().onStateTransition(..)});
- * with a meter registry their events are exported as {@code resilience4j.*} meters.
+ * with a meter registry they are exported as {@code resilience4j.*} meters (circuit breakers as
+ * gauges of their state, see {@link CircuitBreakerMeters}).
  */
 public final class ResilienceRegistries implements AutoCloseable {
 
@@ -28,7 +28,7 @@ public final class ResilienceRegistries implements AutoCloseable {
     /** Exports the registries' events as meters in {@code meterRegistry}. */
     public void bindTo(MeterRegistry meterRegistry) {
         {
-            TaggedCircuitBreakerMetrics.ofCircuitBreakerRegistry(circuitBreakers).bindTo(meterRegistry);
+            CircuitBreakerMeters.bind(circuitBreakers, meterRegistry); // gauges only: no event per call
             TaggedRetryMetrics.ofRetryRegistry(retries).bindTo(meterRegistry);
             TaggedRateLimiterMetrics.ofRateLimiterRegistry(rateLimiters).bindTo(meterRegistry);
             TaggedBulkheadMetrics.ofBulkheadRegistry(bulkheads).bindTo(meterRegistry);

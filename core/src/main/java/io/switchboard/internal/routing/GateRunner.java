@@ -70,8 +70,8 @@ final class GateRunner implements Promotion {
 
     /** One judgement. */
     synchronized void tick(long nowSecond) {
-        if (state != State.RUNNING) {
-            return;
+        if (state != State.RUNNING || step < 0) {
+            return; // a tick of the routing thread can come before start() applied the first step
         }
         long holdSeconds = gate.hold().toSeconds();
         long from = Math.max(stepStartSecond, nowSecond - holdSeconds);

@@ -107,6 +107,19 @@ final class KafkaRawConsumer implements RawConsumer, ConsumerRebalanceListener, 
         return ready;
     }
 
+    /**
+     * Agrees to core running the handler on the poll thread (as a plain Kafka poll loop, or Spring
+     * Kafka's listener container, does) when the subscription handles one record at a time: the
+     * thread is the consumer's own, delivers each partition in offset order, and acks from inside
+     * the handler only flip flags that the same thread reads next. A handler slower than
+     * {@code max.poll.interval.ms} (five minutes by default) costs the group membership, as it would
+     * natively. Higher concurrency keeps core's lanes, which spread partitions over threads.
+     */
+    @Override
+    public boolean handleOnDeliveryThreads(int concurrency) {
+        return concurrency == 1;
+    }
+
     // ---- the poll thread ----
 
     private void run() {

@@ -1,10 +1,12 @@
 package io.switchboard.kafka.internal;
 
+import io.switchboard.Envelope;
 import io.switchboard.spi.OutboundRecord;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
@@ -25,19 +27,45 @@ final class KafkaRecords {
         Map<String, String> headers = record.headers();
         ArrayList<Header> kafkaHeaders = new ArrayList<>(headers.size());
         // forEach: core's envelope map hands its fields over without entry objects
-        headers.forEach((name, value) -> kafkaHeaders.add(new RecordHeader(name, value.getBytes(StandardCharsets.UTF_8))));
+        headers.forEach((name, value) -> kafkaHeaders.add(header(name, value)));
         byte[] key = record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
         return new ProducerRecord<>(record.destination(), null, null, key, record.payload(), new RecordHeaders(kafkaHeaders));
     }
 
-    /** Headers as strings; a header repeated by a plain producer keeps its last value, as Kafka's lastHeader does. */
-    static Map<String, String> fromKafka(Headers headers) {
-        Map<String, String> result = new HashMap<>();
-        for (Header header : headers) {
-            byte[] value = header.value();
-            result.put(header.key(), value == null ? "" : new String(value, StandardCharsets.UTF_8));
+    /** Envelope attributes whose values are the same on every message of a publisher. */
+    private static final Set<String> CONSTANT_HEADERS =
+            Set.of(Envelope.SPEC_VERSION, Envelope.SOURCE, Envelope.TYPE, Envelope.CONTENT_TYPE, Envelope.ATTEMPT);
+    /** Bound of the cache below: distinct constant headers seen (sources, types, content types). */
+    private static final int MAX_CACHED = 1024;
+    private static final ConcurrentHashMap<String, ConcurrentHashMap<String, Header>> CACHE = new ConcurrentHashMap<>();
+
+    /**
+     * One outbound header. The constant envelope attributes reuse one immutable {@link RecordHeader}
+     * per name and value (Kafka only reads a header while serializing it), so a publish encodes
+     * and allocates only the headers that change per message.
+     */
+    static Header header(String name, String value) {
+        if (!CONSTANT_HEADERS.contains(name)) {
+            return new RecordHeader(name, value.getBytes(StandardCharsets.UTF_8));
         }
-        return result;
+        ConcurrentHashMap<String, Header> byValue = CACHE.computeIfAbsent(name, n -> new ConcurrentHashMap<>());
+        Header cached = byValue.get(value);
+        if (cached != null) {
+            return cached;
+        }
+        Header made = new RecordHeader(name, value.getBytes(StandardCharsets.UTF_8));
+        if (byValue.size() < MAX_CACHED) {
+            byValue.putIfAbsent(value, made);
+        }
+        return made;
+    }
+
+    /**
+     * Headers as strings, decoded when read ({@link LazyHeaderMap}); a header repeated by a plain
+     * producer keeps its last value, as Kafka's lastHeader does.
+     */
+    static Map<String, String> fromKafka(Headers headers) {
+        return new LazyHeaderMap(headers.toArray());
     }
 
     static String key(byte[] key) {

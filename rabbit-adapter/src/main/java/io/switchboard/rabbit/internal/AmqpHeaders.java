@@ -164,7 +164,7 @@ final class AmqpHeaders {
 
     private static Date wholeSeconds(String rfc3339) {
         try {
-            return new Date(Instant.parse(rfc3339).getEpochSecond() * 1000);
+            return new Date(Envelope.parseTime(rfc3339).getEpochSecond() * 1000);
         } catch (DateTimeParseException e) {
             return null;
         }

@@ -58,6 +58,12 @@ public final class RabbitAdapter implements BrokerAdapter {
     private final Capabilities capabilities;
     private final ConnectionFactory factory;
     private final ExecutorService events;
+    /**
+     * Runs the consume connection's deliveries: one thread per busy channel (amqp-client hands a
+     * channel's deliveries to one thread at a time), so a handler that core runs on a delivery
+     * thread holds back only its own channel, never another subscription's.
+     */
+    private final ExecutorService deliveries;
     private final ConcurrentHashMap<String, Integer> partitions = new ConcurrentHashMap<>();
     private final RabbitProvisioner provisioner;
     private final Object connecting = new Object();
@@ -81,6 +87,7 @@ public final class RabbitAdapter implements BrokerAdapter {
                 .build();
         this.factory = connectionFactory(settings, config.instanceName());
         this.events = Executors.newSingleThreadExecutor(daemon("switchboard-rabbit-events-" + config.instanceName()));
+        this.deliveries = Executors.newCachedThreadPool(daemon("switchboard-rabbit-deliver-" + config.instanceName()));
         this.provisioner = new RabbitProvisioner(this, settings);
     }
 
@@ -225,7 +232,7 @@ public final class RabbitAdapter implements BrokerAdapter {
             String name = settings.connectionName + (publishing ? "-publish" : "-consume");
             Connection connection;
             try {
-                connection = factory.newConnection(name);
+                connection = publishing ? factory.newConnection(name) : factory.newConnection(deliveries, name);
             } catch (AuthenticationFailureException e) {
                 throw new SwitchboardException("RabbitMQ at " + printableUri() + " refused the login of user '"
                         + factory.getUsername() + "': " + AmqpErrors.sentence(AmqpErrors.describe(e))
@@ -395,6 +402,7 @@ public final class RabbitAdapter implements BrokerAdapter {
             closeQuietly(consumeConnection);
         }
         events.shutdown();
+        deliveries.shutdown();
     }
 
     private static void closeQuietly(Connection connection) {

@@ -68,6 +68,18 @@ final class RabbitConsumer implements RawConsumer {
         return spec.destination();
     }
 
+    /**
+     * Agrees to core running the handler on the delivery thread (as a plain amqp-client consumer,
+     * or Spring AMQP's direct container, does) when the subscription handles one record at a time:
+     * amqp-client delivers a channel's records from one thread at a time in queue order, the
+     * adapter gives each busy channel a thread of its own, and acks from inside the handler are
+     * plain {@code basic.ack} frames. Higher concurrency keeps core's lanes.
+     */
+    @Override
+    public boolean handleOnDeliveryThreads(int concurrency) {
+        return concurrency == 1;
+    }
+
     @Override
     public synchronized CompletionStage<Void> start(RecordListener recordListener) {
         this.listener = recordListener;

@@ -1,62 +1,83 @@
 package io.switchboard.rocketmq.internal;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Keeps one send in flight per key lane, so that a key's messages are stored in publish order.
+ * Keeps one round of sends in flight per key lane, so that a key's messages are stored in publish
+ * order, and sends everything that waited in a lane meanwhile as the next round.
  *
  * <p>rocketmq-client runs asynchronous sends on a thread pool and the broker handles a
  * connection's requests on several threads, so two pipelined sends may be stored in either
- * order. Keys are hashed onto {@value #LANES} lanes; a lane sends its next message when the
- * previous one is answered (from RocketMQ's callback thread, which only hands the send to the
- * client's executor). Different keys still travel in parallel. Lock-free: a queue and a flag
- * per lane.
+ * order. Keys are hashed onto {@value #LANES} lanes; a lane starts its next round when every send
+ * of the previous one is answered (from RocketMQ's callback thread, which only hands the work to
+ * the client's executor). A round is the lane's waiting messages in publish order, at most
+ * {@link Sender#maxRound()} of them: the sender stores each queue's share of a round as one batch,
+ * which RocketMQ appends in order. Different lanes still travel in parallel. Lock-free: a queue
+ * and a flag per lane.
+ *
+ * @param <T> what one waiting send is
  */
-final class KeyLanes {
+final class KeyLanes<T> {
 
-    /** Starts one send. */
-    interface Send {
+    /** Sends rounds. */
+    interface Sender<T> {
+        /** The most messages a round may take now (1 while the topic's queues are not known yet). */
+        int maxRound();
+
         /**
-         * @param done to call once when the broker answered or the send failed later
-         * @return true when the send is in flight (and {@code done} will be called); false when it
-         *     failed at once (and {@code done} must not be called)
+         * Starts sending one round, in order; never throws.
+         *
+         * @param done to call once, when every send of the round was answered or failed
+         * @return true when {@code done} will be called; false when the round is over already (every
+         *     send failed at once, or was answered before this returned) and {@code done} is not called
          */
-        boolean start(Runnable done);
+        boolean send(List<T> round, Runnable done);
     }
 
     private static final int LANES = 64;
 
-    private final Lane[] lanes = new Lane[LANES];
+    private final List<Lane> lanes = new ArrayList<>(LANES);
+    private final Sender<T> sender;
 
-    KeyLanes() {
+    KeyLanes(Sender<T> sender) {
+        this.sender = sender;
         for (int i = 0; i < LANES; i++) {
-            lanes[i] = new Lane();
+            lanes.add(new Lane());
         }
     }
 
-    void submit(String key, Send send) {
-        Lane lane = lanes[Math.floorMod(key.hashCode(), LANES)];
+    void submit(String key, T send) {
+        Lane lane = lanes.get(Math.floorMod(key.hashCode(), LANES));
         lane.waiting.offer(send);
         lane.drain();
     }
 
-    private static final class Lane {
-        private final Queue<Send> waiting = new ConcurrentLinkedQueue<>();
+    private final class Lane {
+        private final Queue<T> waiting = new ConcurrentLinkedQueue<>();
         private final AtomicBoolean busy = new AtomicBoolean();
 
         void drain() {
             while (busy.compareAndSet(false, true)) {
-                Send next = waiting.poll();
-                if (next == null) {
+                T first = waiting.poll();
+                if (first == null) {
                     busy.set(false);
                     if (waiting.isEmpty()) {
                         return;
                     }
                     continue;
                 }
-                if (next.start(this::finished)) {
+                List<T> round = new ArrayList<>(4);
+                round.add(first);
+                int max = sender.maxRound();
+                T next;
+                while (round.size() < max && (next = waiting.poll()) != null) {
+                    round.add(next);
+                }
+                if (sender.send(round, this::finished)) {
                     return;
                 }
                 busy.set(false);

@@ -119,6 +119,23 @@ final class RocketMqConsumer implements RawConsumer {
         return c;
     }
 
+    /**
+     * Agrees to core running the handler on RocketMQ's consume threads, as a native listener does:
+     * they are not network threads, the orderly listener gives each queue to one of them at a time,
+     * and the batch they hand over is theirs to wait for anyway. The pool is sized to the
+     * subscription's concurrency unless {@code rocketmq.consume-threads} says otherwise (then only
+     * a matching concurrency agrees).
+     */
+    @Override
+    public boolean handleOnDeliveryThreads(int concurrency) {
+        if (settings.consumeThreadsConfigured()) {
+            return settings.consumeThreads() == concurrency;
+        }
+        consumer.setConsumeThreadMin(concurrency);
+        consumer.setConsumeThreadMax(concurrency);
+        return true;
+    }
+
     @Override
     public CompletionStage<Void> start(RecordListener listener) {
         if (!started.compareAndSet(false, true)) {

@@ -8,7 +8,10 @@ import io.switchboard.spi.OutboundRecord;
 import io.switchboard.spi.PublisherSpec;
 import io.switchboard.spi.RawPublisher;
 import io.switchboard.spi.SendResult;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -17,6 +20,7 @@ import org.apache.rocketmq.client.producer.MessageQueueSelector;
 import org.apache.rocketmq.client.producer.SendCallback;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.client.impl.producer.TopicPublishInfo;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,8 +37,9 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p>A keyed message goes to the queue chosen by the key's hash, so one key keeps one queue, and
- * {@link KeyLanes} keeps one send per key in flight, so the broker stores a key's messages in
- * publish order. Sends in flight are bounded per adapter ({@code rocketmq.max-pending-sends}); when
+ * {@link KeyLanes} keeps one round of sends per key lane in flight, so the broker stores a key's
+ * messages in publish order; what waited in a lane meanwhile goes as the next round, one batch per
+ * queue, so a busy key still pipelines. Sends in flight are bounded per adapter ({@code rocketmq.max-pending-sends}); when
  * the bound is reached, {@link #send} waits up to {@code rocketmq.buffer-timeout}, then fails with
  * {@link BackPressureException}. Callbacks only complete futures: nothing blocks RocketMQ's
  * threads.
@@ -47,6 +52,12 @@ final class RocketMqPublisher implements RawPublisher {
     static final MessageQueueSelector BY_KEY_HASH = (List<MessageQueue> queues, Message message, Object key) ->
             queues.get(Math.floorMod(key.hashCode(), queues.size()));
 
+    /** The most messages of one key lane sent as one round. */
+    private static final int MAX_ROUND = 256;
+    /** The most bytes (bodies plus an allowance for properties) in one batch; RocketMQ's limit is 4 MiB. */
+    private static final int MAX_BATCH_BYTES = 1024 * 1024;
+    private static final int PROPERTY_ALLOWANCE = 512;
+
     private final Producers producers;
     private final RocketMqSettings settings;
     private final String destination;
@@ -55,7 +66,7 @@ final class RocketMqPublisher implements RawPublisher {
     private final Semaphore window;
     private final long timerPrecisionMillis;
     private final TransactionalSender transactions;
-    private final KeyLanes keyLanes = new KeyLanes();
+    private final KeyLanes<Keyed> keyLanes = new KeyLanes<>(new RoundSender());
     private final AtomicInteger pending = new AtomicInteger();
     private volatile boolean closed;
 
@@ -117,14 +128,23 @@ final class RocketMqPublisher implements RawPublisher {
 
     private void sendAsync(Message message, String key, CompletableFuture<SendResult> future) {
         if (key == null) {
-            startSend(message, null, future, null);
+            startSend(message, (String) null, future, null);
         } else {
-            keyLanes.submit(key, done -> startSend(message, key, future, done));
+            keyLanes.submit(key, new Keyed(message, key, future));
         }
     }
 
     /** Starts an asynchronous send; false when it failed at once (the future is then failed). */
     private boolean startSend(Message message, String key, CompletableFuture<SendResult> future, Runnable done) {
+        return startSend(message, key, null, future, done);
+    }
+
+    private boolean startSend(Message message, MessageQueue queue, CompletableFuture<SendResult> future, Runnable done) {
+        return startSend(message, null, queue, future, done);
+    }
+
+    private boolean startSend(Message message, String key, MessageQueue queue, CompletableFuture<SendResult> future,
+            Runnable done) {
         SendCallback callback = new SendCallback() {
             @Override
             public void onSuccess(org.apache.rocketmq.client.producer.SendResult result) {
@@ -143,7 +163,9 @@ final class RocketMqPublisher implements RawPublisher {
             }
         };
         try {
-            if (key == null) {
+            if (queue != null) {
+                producers.plain().send(message, queue, callback, settings.sendTimeout().toMillis());
+            } else if (key == null) {
                 producers.plain().send(message, callback, settings.sendTimeout().toMillis());
             } else {
                 producers.plain().send(message, BY_KEY_HASH, key, callback, settings.sendTimeout().toMillis());
@@ -156,6 +178,166 @@ final class RocketMqPublisher implements RawPublisher {
             future.completeExceptionally(SendFailures.of(e, destination, settings.nameServer()));
         }
         return false;
+    }
+
+    /** A keyed message waiting in its lane. */
+    private record Keyed(Message message, String key, CompletableFuture<SendResult> future) {}
+
+    /**
+     * Sends a lane's round: its messages grouped by the queue their key selects (the same choice
+     * as {@link #BY_KEY_HASH} on the same queue list), each queue's group as consecutive batches
+     * of at most {@value #MAX_BATCH_BYTES} bytes, one after the other; the groups in parallel.
+     * A delayed message travels alone (RocketMQ does not batch them), still in its place.
+     */
+    private final class RoundSender implements KeyLanes.Sender<Keyed> {
+
+        @Override
+        public int maxRound() {
+            return queues() == null ? 1 : MAX_ROUND;
+        }
+
+        @Override
+        public boolean send(List<Keyed> round, Runnable done) {
+            List<MessageQueue> queues = round.size() == 1 ? null : queues();
+            if (queues == null) {
+                Keyed only = round.get(0);
+                if (round.size() == 1) {
+                    return startSend(only.message(), only.key(), only.future(), done);
+                }
+                queues = List.of(); // the route vanished meanwhile: one queue share, sent one message at a time
+            }
+            Map<Integer, List<List<Keyed>>> shares = new LinkedHashMap<>();
+            for (Keyed k : round) {
+                int index = queues.isEmpty() ? -1 : Math.floorMod(k.key().hashCode(), queues.size());
+                List<List<Keyed>> chunks = shares.computeIfAbsent(index, i -> new ArrayList<>());
+                List<Keyed> last = chunks.isEmpty() ? null : chunks.get(chunks.size() - 1);
+                if (last == null || index < 0 || !fits(last, k)) {
+                    last = new ArrayList<>();
+                    chunks.add(last);
+                }
+                last.add(k);
+            }
+            AtomicInteger open = new AtomicInteger(1);
+            Runnable shareDone = () -> {
+                if (open.decrementAndGet() == 0) {
+                    done.run();
+                }
+            };
+            for (Map.Entry<Integer, List<List<Keyed>>> share : shares.entrySet()) {
+                MessageQueue queue = share.getKey() < 0 ? null : queues.get(share.getKey());
+                open.incrementAndGet();
+                if (!new QueueShare(queue, share.getValue(), shareDone).start()) {
+                    open.decrementAndGet();
+                }
+            }
+            return open.decrementAndGet() != 0;
+        }
+
+        private boolean fits(List<Keyed> chunk, Keyed next) {
+            if (delayed(next.message()) || delayed(chunk.get(0).message())) {
+                return false;
+            }
+            long bytes = 0;
+            for (Keyed k : chunk) {
+                bytes += k.message().getBody().length + PROPERTY_ALLOWANCE;
+            }
+            return bytes + next.message().getBody().length + PROPERTY_ALLOWANCE <= MAX_BATCH_BYTES;
+        }
+
+        private boolean delayed(Message message) {
+            return message.getProperty(org.apache.rocketmq.common.message.MessageConst.PROPERTY_TIMER_DELIVER_MS) != null
+                    || message.getDelayTimeLevel() > 0;
+        }
+    }
+
+    /** One queue's share of a round: its chunks one after another, each in flight alone. */
+    private final class QueueShare {
+        private final MessageQueue queue;
+        private final List<List<Keyed>> chunks;
+        private final Runnable done;
+        private int next;
+
+        QueueShare(MessageQueue queue, List<List<Keyed>> chunks, Runnable done) {
+            this.queue = queue;
+            this.chunks = chunks;
+            this.done = done;
+        }
+
+        /** Starts chunks until one is in flight; false when none could start ({@code done} is then not called). */
+        boolean start() {
+            while (next < chunks.size()) {
+                if (sendChunk(queue, chunks.get(next++), this::answered)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private void answered() {
+            if (!start()) {
+                done.run();
+            }
+        }
+    }
+
+    /** Sends one message (selector or queue) or one batch to {@code queue}; false when it failed at once. */
+    private boolean sendChunk(MessageQueue queue, List<Keyed> chunk, Runnable answered) {
+        if (chunk.size() == 1 || queue == null) {
+            Keyed k = chunk.get(0);
+            if (queue == null) {
+                return startSend(k.message(), k.key(), k.future(), answered);
+            }
+            return startSend(k.message(), queue, k.future(), answered);
+        }
+        List<Message> messages = new ArrayList<>(chunk.size());
+        for (Keyed k : chunk) {
+            messages.add(k.message());
+        }
+        SendCallback callback = new SendCallback() {
+            @Override
+            public void onSuccess(org.apache.rocketmq.client.producer.SendResult result) {
+                answered.run();
+                for (int i = 0; i < chunk.size(); i++) {
+                    completeInBatch(chunk.get(i).future(), result, i);
+                }
+            }
+
+            @Override
+            public void onException(Throwable error) {
+                answered.run();
+                for (Keyed k : chunk) {
+                    k.future().completeExceptionally(SendFailures.of(error, destination, settings.nameServer()));
+                }
+            }
+        };
+        try {
+            producers.plain().send(messages, queue, callback, settings.sendTimeout().toMillis());
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            chunk.forEach(k -> k.future().completeExceptionally(new PublishException("Interrupted while sending to '"
+                    + destination + "'", e)));
+        } catch (Exception e) {
+            chunk.forEach(k -> k.future().completeExceptionally(SendFailures.of(e, destination, settings.nameServer())));
+        }
+        return false;
+    }
+
+    private void completeInBatch(CompletableFuture<SendResult> future, org.apache.rocketmq.client.producer.SendResult result,
+            int index) {
+        if (result.getSendStatus() == SendStatus.SEND_OK) {
+            MessageQueue queue = result.getMessageQueue();
+            long first = result.getQueueOffset();
+            future.complete(new SendResult(queue == null ? -1 : queue.getQueueId(), first < 0 ? -1 : first + index));
+        } else {
+            future.completeExceptionally(SendFailures.notDurable(result.getSendStatus(), destination));
+        }
+    }
+
+    /** The topic's queues as the producer last fetched them, or null before its first send. */
+    private List<MessageQueue> queues() {
+        TopicPublishInfo info = producers.plain().getDefaultMQProducerImpl().getTopicPublishInfoTable().get(destination);
+        return info == null || !info.ok() ? null : info.getMessageQueueList();
     }
 
     private CompletableFuture<SendResult> sendOneway(Message message) {

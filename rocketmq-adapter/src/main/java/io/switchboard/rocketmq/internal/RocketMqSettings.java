@@ -21,7 +21,8 @@ record RocketMqSettings(
         boolean groupPerDestination,
         String cluster,
         Duration adminTimeout,
-        Duration timerPrecision) {
+        Duration timerPrecision,
+        boolean consumeThreadsConfigured) {
 
     static final String NAME_SERVER = "rocketmq.namesrv-addr";
     static final String PRODUCER_GROUP = "rocketmq.producer-group";
@@ -59,7 +60,8 @@ record RocketMqSettings(
                 config.getBoolean(GROUP_PER_DESTINATION, true),
                 config.get(CLUSTER),
                 positive(config, ADMIN_TIMEOUT, config.getDuration(ADMIN_TIMEOUT, Duration.ofSeconds(10))),
-                positive(config, TIMER_PRECISION, config.getDuration(TIMER_PRECISION, Duration.ofSeconds(1))));
+                positive(config, TIMER_PRECISION, config.getDuration(TIMER_PRECISION, Duration.ofSeconds(1))),
+                config.get(CONSUME_THREADS) != null);
     }
 
     /** {@code switchboard_<instance>}, with characters RocketMQ does not allow in group names replaced. */
