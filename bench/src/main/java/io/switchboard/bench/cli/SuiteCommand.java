@@ -46,6 +46,11 @@ abstract class SuiteCommand implements Callable<Integer> {
             err.println("--time-scale must be above 0 but was " + options.timeScale + "; try 0.5 for a quicker run");
             return 2;
         }
+        if (options.heapProbeSeconds < 0) {
+            err.println("--heap-probe-seconds must be 0 (no probes) or more but was " + options.heapProbeSeconds
+                    + "; try 60 for a soak run");
+            return 2;
+        }
         List<Workload> workloads;
         try {
             workloads = workloads().stream().map(w -> w.scaled(options.timeScale)).toList();
@@ -53,7 +58,7 @@ abstract class SuiteCommand implements Callable<Integer> {
             err.println(e.getMessage());
             return 2;
         }
-        List<PlannedRun> plan = SuiteRunner.plan(workloads, options.brokers);
+        List<PlannedRun> plan = SuiteRunner.plan(workloads, options.brokers, options.sdkOnly);
         if (plan.isEmpty()) {
             err.println("Nothing to run: no workload is meant for the brokers " + options.brokers
                     + "; leave out --brokers, or pick brokers the workloads list");
@@ -72,7 +77,8 @@ abstract class SuiteCommand implements Callable<Integer> {
             String command = String.join(" ", commandLine());
             List<RunResult> sofar = new ArrayList<>();
             // the files are rewritten after every run, so an interrupted suite keeps what it measured
-            results = new SuiteRunner(env.endpoints()).run(plan, progress, r -> {
+            results = new SuiteRunner(env.endpoints(), java.time.Duration.ofSeconds(options.heapProbeSeconds),
+                    options.jfr).run(plan, progress, r -> {
                 sofar.add(r);
                 ReportFiles.write(dir, sofar, command + " (partial: " + sofar.size() + " of " + plan.size() + " runs)");
             });

@@ -35,6 +35,18 @@ final class SuiteOptions {
             description = "Multiply every warm-up and duration by this (message counts stay); default ${DEFAULT-VALUE}.")
     double timeScale;
 
+    @Option(names = "--sdk-only", description = "Only through Switchboard, no native runs (soak runs).")
+    boolean sdkOnly;
+
+    @Option(names = "--heap-probe-seconds", paramLabel = "N", defaultValue = "0",
+            description = "Force a full GC and probe the heap every N s while measuring, for the trend of the heap after GC "
+                    + "(soak runs); default ${DEFAULT-VALUE}: no probes.")
+    int heapProbeSeconds;
+
+    @Option(names = "--jfr", paramLabel = "DIR",
+            description = "Record each run with Java Flight Recorder (profile settings) into DIR/<workload>-<broker>-<mode>.jfr.")
+    Path jfr;
+
     @Option(names = "--no-progress", description = "No progress bar; one line per finished run instead.")
     boolean noProgress;
 }

@@ -42,6 +42,13 @@ public final class ConsoleReport {
                     rate(r.consumeRate()), ms(e.p50()), ms(e.p75()), ms(e.p95()), ms(e.p99()), ms(e.p999()), ms(e.max()),
                     ms(r.publishDelay().p99()), r.lost() == 0 ? "0" : String.format(Locale.ROOT, "%,d", r.lost()));
         }
+        for (RunResult r : runs) {
+            if (r.ok() && r.heap().probes() > 0) {
+                out.printf(Locale.ROOT, "   %s %s: rate cv publish %.3f, consume %.3f; heap after GC %.1f -> %.1f MiB, "
+                        + "slope %+.2f MiB/min over %d probes%n", r.broker(), r.mode(), r.publishCv(), r.consumeCv(),
+                        r.heap().startMiB(), r.heap().endMiB(), r.heap().slopeMiBPerMinute(), r.heap().probes());
+            }
+        }
         for (Comparison.Pair p : Comparison.pairs(runs)) {
             if (p.complete()) {
                 out.printf(Locale.ROOT, "%-56s %-8s %-10s %11s %11s %8s %8s %8s %8s%n", shorten(p.sdk().workload().variant()),

@@ -109,6 +109,14 @@ public final class JsonReport {
             samples.add(List.of(round(s.seconds()), round(s.publishRate()), round(s.consumeRate()), round(s.p99Millis())));
         }
         run.put("samples", samples);
+        if (r.heap().probes() > 0) {
+            Map<String, Object> heap = new LinkedHashMap<>();
+            heap.put("probes", r.heap().probes());
+            heap.put("startMiB", finite(r.heap().startMiB()));
+            heap.put("endMiB", finite(r.heap().endMiB()));
+            heap.put("slopeMiBPerMinute", finite(r.heap().slopeMiBPerMinute()));
+            run.put("heap", heap);
+        }
         run.put("error", r.error());
         return run;
     }

@@ -1,5 +1,6 @@
 package io.switchboard.bench.run;
 
+import io.switchboard.bench.measure.HeapTrend;
 import io.switchboard.bench.measure.Percentiles;
 import io.switchboard.bench.workload.Workload;
 import java.util.List;
@@ -24,6 +25,7 @@ import java.util.List;
  * @param publishCv coefficient of variation of the per-second publish rate
  * @param consumeCv coefficient of variation of the per-second consume rate
  * @param samples throughput and p99 over time, warm-up included
+ * @param heap the heap after forced GCs over the measured phase ({@link HeapTrend#NONE} unless probes were asked for)
  * @param error why the run failed, or null
  */
 public record RunResult(
@@ -32,7 +34,7 @@ public record RunResult(
         double publishRate, double consumeRate,
         Percentiles endToEnd, Percentiles publishLatency, Percentiles publishDelay,
         double publishCv, double consumeCv,
-        List<Sample> samples, String error) {
+        List<Sample> samples, HeapTrend heap, String error) {
 
     /** Copies the samples. */
     public RunResult {
@@ -42,7 +44,7 @@ public record RunResult(
     /** A run that could not be carried out. */
     public static RunResult failed(Workload workload, String broker, String mode, String error) {
         return new RunResult(workload, broker, mode, 0, 0, 0, 0, 0, 0, 0, Percentiles.EMPTY, Percentiles.EMPTY,
-                Percentiles.EMPTY, 0, 0, List.of(), error);
+                Percentiles.EMPTY, 0, 0, List.of(), HeapTrend.NONE, error);
     }
 
     /** Copies expected but not received (never negative; duplicates do not offset losses elsewhere). */

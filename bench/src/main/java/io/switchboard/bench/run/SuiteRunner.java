@@ -4,11 +4,18 @@ import io.switchboard.bench.driver.BenchDriver;
 import io.switchboard.bench.driver.BrokerEndpoints;
 import io.switchboard.bench.driver.Drivers;
 import io.switchboard.bench.workload.Workload;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.text.ParseException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
+import jdk.jfr.Configuration;
+import jdk.jfr.Recording;
 
 /**
  * Plans and runs a suite: every workload (grid point) on every broker it is meant for, once
@@ -18,25 +25,38 @@ import java.util.function.Consumer;
 public final class SuiteRunner {
 
     private final BrokerEndpoints endpoints;
+    private final Duration heapProbeInterval;
+    private final Path jfrDir;
     private final String suiteId = Long.toString(ThreadLocalRandom.current().nextLong(36L * 36 * 36 * 36), 36);
     private int counter;
 
-    /** A runner on these brokers. */
-    public SuiteRunner(BrokerEndpoints endpoints) {
+    /**
+     * A runner on these brokers.
+     *
+     * @param heapProbeInterval as in {@link WorkloadRunner}
+     * @param jfrDir where to write a Java Flight Recording ("profile" settings) of each run, or null for none
+     */
+    public SuiteRunner(BrokerEndpoints endpoints, Duration heapProbeInterval, Path jfrDir) {
         this.endpoints = endpoints;
+        this.heapProbeInterval = heapProbeInterval;
+        this.jfrDir = jfrDir;
     }
 
     /**
      * The runs, in order.
      *
      * @param requested the brokers asked for on the command line, or empty for each workload's own
+     * @param sdkOnly only through Switchboard, no native runs
      */
-    public static List<PlannedRun> plan(List<Workload> workloads, List<String> requested) {
+    public static List<PlannedRun> plan(List<Workload> workloads, List<String> requested, boolean sdkOnly) {
         List<PlannedRun> plan = new ArrayList<>();
         int point = 0;
         for (Workload workload : workloads) {
             for (String broker : brokersFor(workload, requested)) {
                 List<String> modes = new ArrayList<>(Drivers.modes(broker));
+                if (sdkOnly) {
+                    modes.retainAll(List.of("sdk"));
+                }
                 if (point % 2 == 1) {
                     java.util.Collections.reverse(modes);
                 }
@@ -77,6 +97,23 @@ public final class SuiteRunner {
         } catch (Exception e) {
             return RunResult.failed(run.workload(), run.broker(), run.mode(), "could not connect: " + e);
         }
-        return new WorkloadRunner(run.workload(), driver, runId, progress).run();
+        WorkloadRunner runner = new WorkloadRunner(run.workload(), driver, runId, progress, heapProbeInterval);
+        if (jfrDir == null) {
+            return runner.run();
+        }
+        Path file = jfrDir.resolve((run.workload().name() + "-" + run.workload().variant()).replaceAll("[^A-Za-z0-9._=-]+", "_")
+                + "-" + run.broker() + "-" + run.mode() + ".jfr");
+        try (Recording recording = new Recording(Configuration.getConfiguration("profile"))) {
+            Files.createDirectories(jfrDir);
+            recording.setToDisk(true);
+            recording.start();
+            RunResult result = runner.run();
+            recording.stop();
+            recording.dump(file);
+            return result;
+        } catch (IOException | ParseException e) {
+            throw new java.io.UncheckedIOException(new IOException("Could not record " + file
+                    + " with Java Flight Recorder; check that the directory is writable: " + e, e));
+        }
     }
 }

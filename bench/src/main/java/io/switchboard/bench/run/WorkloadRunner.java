@@ -3,6 +3,8 @@ package io.switchboard.bench.run;
 import io.switchboard.bench.driver.BenchDriver;
 import io.switchboard.bench.driver.BenchProducer;
 import io.switchboard.bench.measure.BenchClock;
+import io.switchboard.bench.measure.HeapProbe;
+import io.switchboard.bench.measure.HeapTrend;
 import io.switchboard.bench.measure.RateLimiter;
 import io.switchboard.bench.workload.Workload;
 import java.time.Duration;
@@ -37,6 +39,7 @@ public final class WorkloadRunner {
     private final BenchDriver driver;
     private final String runId;
     private final RunProgress progress;
+    private final HeapProbe heapProbe;
     private final RunStats stats = new RunStats();
     private final List<String> topics = new ArrayList<>();
     private final List<AutoCloseable> consumers = new ArrayList<>();
@@ -47,12 +50,15 @@ public final class WorkloadRunner {
      * Prepares a run.
      *
      * @param runId a short id unique among runs on the broker, used in topic and group names
+     * @param heapProbeInterval how often to force a GC and probe the heap while measuring; zero for never
      */
-    public WorkloadRunner(Workload workload, BenchDriver driver, String runId, RunProgress progress) {
+    public WorkloadRunner(Workload workload, BenchDriver driver, String runId, RunProgress progress,
+            Duration heapProbeInterval) {
         this.workload = workload;
         this.driver = driver;
         this.runId = runId;
         this.progress = progress;
+        this.heapProbe = new HeapProbe(heapProbeInterval);
     }
 
     /** Runs it; a failure is reported in the result rather than thrown. */
@@ -103,6 +109,7 @@ public final class WorkloadRunner {
         long measureEndNanos = workload.countBased() ? Long.MAX_VALUE : measureStartNanos + workload.duration().toNanos();
         long measureStartMicros = BenchClock.toMicros(measureStartNanos);
         stats.begin(measureStartMicros, startNanos);
+        heapProbe.start(measureStartNanos, measureEndNanos);
         sampler.scheduleAtFixedRate(() -> progress.sample(stats.sample()),
                 TimeUnit.NANOSECONDS.toMillis(startNanos - System.nanoTime()) + 1000, 1000, TimeUnit.MILLISECONDS);
         progress.phase(workload.warmup().isZero() ? "measuring" : "warm-up");
@@ -128,6 +135,7 @@ public final class WorkloadRunner {
                 }
             }
         }
+        HeapTrend heap = heapProbe.finish(Duration.ofSeconds(60));
         progress.phase("draining");
         drain();
         long start = measureStartMicros;
@@ -138,7 +146,7 @@ public final class WorkloadRunner {
                 RunStats.rate(acked, start, stats.lastAckMicros.get()),
                 RunStats.rate(received, start, stats.lastReceiveMicros.get()),
                 RunStats.summary(stats.endToEnd), RunStats.summary(stats.publishLatency),
-                RunStats.summary(stats.publishDelay), stats.cv(0), stats.cv(1), stats.samples(),
+                RunStats.summary(stats.publishDelay), stats.cv(0), stats.cv(1), stats.samples(), heap,
                 stats.failed.sum() > 0 && acked == 0 ? stats.firstError : null);
     }
 

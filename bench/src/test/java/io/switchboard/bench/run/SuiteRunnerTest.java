@@ -1,0 +1,30 @@
+package io.switchboard.bench.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.switchboard.bench.workload.Workload;
+import io.switchboard.bench.workload.WorkloadParser;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+class SuiteRunnerTest {
+
+    @Test
+    @DisplayName("the soak workload parses, and --sdk-only plans it through Switchboard only, once per broker")
+    void soakSdkOnly() {
+        // the module's directory is the working directory of its tests
+        List<Workload> soak = WorkloadParser.parse(Path.of("workloads/soak/soak.yaml"), false);
+        assertThat(soak).hasSize(1);
+        assertThat(soak.get(0).duration()).hasMinutes(10);
+        assertThat(soak.get(0).producerRate()).isEqualTo(2000);
+
+        List<PlannedRun> sdkOnly = SuiteRunner.plan(soak, List.of(), true);
+        assertThat(sdkOnly).extracting(PlannedRun::broker).containsExactly("kafka", "rabbitmq", "rocketmq");
+        assertThat(sdkOnly).extracting(PlannedRun::mode).containsOnly("sdk");
+
+        List<PlannedRun> both = SuiteRunner.plan(soak, List.of("kafka"), false);
+        assertThat(both).extracting(PlannedRun::mode).containsExactlyInAnyOrder("sdk", "native");
+    }
+}
