@@ -25,7 +25,7 @@ final class ListCommand implements Callable<Integer> {
         double total = 0;
         for (String file : Seeds.files()) {
             List<Workload> points = WorkloadParser.parseResource(Seeds.DIRECTORY + file, full);
-            List<PlannedRun> plan = SuiteRunner.plan(points, List.of(), false);
+            List<PlannedRun> plan = SuiteRunner.plan(points, List.of(), false, false);
             double minutes = plan.stream().mapToDouble(PlannedRun::estimatedSeconds).sum() / 60;
             total += minutes;
             System.out.printf(Locale.ROOT, "%-28s %-24s %7d %6d %8.1f  %s%n", file, points.get(0).name(), points.size(),

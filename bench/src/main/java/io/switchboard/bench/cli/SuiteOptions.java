@@ -38,6 +38,11 @@ final class SuiteOptions {
     @Option(names = "--sdk-only", description = "Only through Switchboard, no native runs (soak runs).")
     boolean sdkOnly;
 
+    @Option(names = "--native-envelope",
+            description = "Also run the native client carrying the SDK's CloudEvents headers (mode native-ce): SDK/native-ce is "
+                    + "the cost of the SDK's code, native-ce/native the cost of the envelope on the wire.")
+    boolean nativeEnvelope;
+
     @Option(names = "--heap-probe-seconds", paramLabel = "N", defaultValue = "0",
             description = "Force a full GC and probe the heap every N s while measuring, for the trend of the heap after GC "
                     + "(soak runs); default ${DEFAULT-VALUE}: no probes.")

@@ -12,6 +12,8 @@ public interface BenchDriver extends AutoCloseable {
     String SDK = "sdk";
     /** The mode name for native-client drivers. */
     String NATIVE = "native";
+    /** The mode name for native drivers that carry the SDK's CloudEvents headers too ({@code --native-envelope}). */
+    String NATIVE_ENVELOPE = "native-ce";
 
     /** The broker id: {@code kafka}, {@code rabbitmq}, {@code rocketmq} or {@code memory}. */
     String broker();

@@ -10,7 +10,16 @@ public final class Drivers {
 
     /** The modes a broker runs in: the SDK, and the native client where there is one. */
     public static List<String> modes(String broker) {
-        return broker.equals("memory") ? List.of(BenchDriver.SDK) : List.of(BenchDriver.SDK, BenchDriver.NATIVE);
+        return modes(broker, false);
+    }
+
+    /** The modes, plus the native client carrying the SDK's envelope ({@link BenchDriver#NATIVE_ENVELOPE}) when asked. */
+    public static List<String> modes(String broker, boolean nativeEnvelope) {
+        if (broker.equals("memory")) {
+            return List.of(BenchDriver.SDK);
+        }
+        return nativeEnvelope ? List.of(BenchDriver.SDK, BenchDriver.NATIVE, BenchDriver.NATIVE_ENVELOPE)
+                : List.of(BenchDriver.SDK, BenchDriver.NATIVE);
     }
 
     /**
@@ -27,10 +36,11 @@ public final class Drivers {
             return new SdkDriver(broker, endpoints, workload.propertiesFor(broker), workload.delivery(),
                     workload.consumerPrefetch(), runId);
         }
+        boolean envelope = mode.equals(BenchDriver.NATIVE_ENVELOPE);
         return switch (broker) {
-            case "kafka" -> new KafkaNativeDriver(endpoints.kafkaBootstrap(), workload, runId);
-            case "rabbitmq" -> new RabbitNativeDriver(endpoints.rabbitUri(), workload, runId);
-            case "rocketmq" -> new RocketMqNativeDriver(endpoints.rocketMqNameServer(), workload, runId);
+            case "kafka" -> new KafkaNativeDriver(endpoints.kafkaBootstrap(), workload, runId, envelope);
+            case "rabbitmq" -> new RabbitNativeDriver(endpoints.rabbitUri(), workload, runId, envelope);
+            case "rocketmq" -> new RocketMqNativeDriver(endpoints.rocketMqNameServer(), workload, runId, envelope);
             default -> throw new IllegalArgumentException("Broker '" + broker + "' has no native driver; run it with mode "
                     + BenchDriver.SDK + " only");
         };

@@ -56,8 +56,8 @@ final class KafkaNativeDriver extends NativeDriver {
     private final Admin admin;
     private final KafkaProducer<byte[], byte[]> producer;
 
-    KafkaNativeDriver(String bootstrap, Workload workload, String runId) {
-        super("kafka");
+    KafkaNativeDriver(String bootstrap, Workload workload, String runId, boolean envelope) {
+        super("kafka", envelope);
         this.workload = workload;
         this.props = workload.propertiesFor("kafka");
         common.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -113,12 +113,24 @@ final class KafkaNativeDriver extends NativeDriver {
 
     @Override
     public BenchProducer createProducer(String topic) {
+        NativeEnvelope ce = envelope ? new NativeEnvelope() : null;
         return new BenchProducer() {
             @Override
             public void send(String key, byte[] payload, long sendMicros, SendCallback callback) {
                 byte[] keyBytes = key == null ? null : key.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, null, keyBytes, payload,
-                        List.<Header>of(new RecordHeader(TIMESTAMP_HEADER, ByteBuffer.allocate(8).putLong(sendMicros).array())));
+                Header timestamp = new RecordHeader(TIMESTAMP_HEADER, ByteBuffer.allocate(8).putLong(sendMicros).array());
+                List<Header> headers;
+                if (ce == null) {
+                    headers = List.of(timestamp);
+                } else {
+                    String[] values = ce.next(sendMicros);
+                    headers = new java.util.ArrayList<>(NativeEnvelope.NAMES.length + 1);
+                    for (int i = 0; i < values.length; i++) {
+                        headers.add(new RecordHeader(NativeEnvelope.NAMES[i], values[i].getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                    }
+                    headers.add(timestamp);
+                }
+                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, null, keyBytes, payload, headers);
                 try {
                     producer.send(record, (metadata, error) -> callback.done(error));
                 } catch (RuntimeException e) {
@@ -147,7 +159,7 @@ final class KafkaNativeDriver extends NativeDriver {
         config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         PollLoop loop = new PollLoop(new KafkaConsumer<>(config), topic, listener,
                 BrokerConfig.parseDuration(props.getOrDefault("poll-timeout", "100ms")),
-                BrokerConfig.parseDuration(props.getOrDefault("commit-interval", "100ms")).toNanos());
+                BrokerConfig.parseDuration(props.getOrDefault("commit-interval", "100ms")).toNanos(), envelope);
         Thread thread = new Thread(loop, "bench-kafka-consumer-" + subscription + "-" + index);
         thread.setDaemon(true);
         thread.start();
@@ -178,10 +190,14 @@ final class KafkaNativeDriver extends NativeDriver {
         private final ReceiveListener listener;
         private final Duration pollTimeout;
         private final long commitIntervalNanos;
+        /** Envelope runs read the id, as the SDK does (the sum keeps the JIT from dropping the decoding). */
+        private final boolean readId;
+        long idLength;
         volatile boolean running = true;
 
         PollLoop(KafkaConsumer<byte[], byte[]> consumer, String topic, ReceiveListener listener, Duration pollTimeout,
-                long commitIntervalNanos) {
+                long commitIntervalNanos, boolean readId) {
+            this.readId = readId;
             this.consumer = consumer;
             this.topic = topic;
             this.listener = listener;
@@ -197,6 +213,10 @@ final class KafkaNativeDriver extends NativeDriver {
                 while (running) {
                     for (ConsumerRecord<byte[], byte[]> record : consumer.poll(pollTimeout)) {
                         Header header = record.headers().lastHeader(TIMESTAMP_HEADER);
+                        if (readId) {
+                            Header id = record.headers().lastHeader(NativeEnvelope.ID);
+                            idLength += id == null ? 0 : new String(id.value(), java.nio.charset.StandardCharsets.UTF_8).length();
+                        }
                         listener.received(ByteBuffer.wrap(header.value()).getLong(), record.value().length);
                         if (commitIntervalNanos == 0) {
                             consumer.commitAsync(Map.of(new TopicPartition(record.topic(), record.partition()),

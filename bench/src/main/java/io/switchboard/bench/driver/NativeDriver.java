@@ -4,9 +4,12 @@ package io.switchboard.bench.driver;
 abstract class NativeDriver implements BenchDriver {
 
     private final String broker;
+    /** True when messages carry the SDK's CloudEvents headers too (mode {@link #NATIVE_ENVELOPE}). */
+    final boolean envelope;
 
-    NativeDriver(String broker) {
+    NativeDriver(String broker, boolean envelope) {
         this.broker = broker;
+        this.envelope = envelope;
     }
 
     @Override
@@ -16,6 +19,6 @@ abstract class NativeDriver implements BenchDriver {
 
     @Override
     public final String mode() {
-        return NATIVE;
+        return envelope ? NATIVE_ENVELOPE : NATIVE;
     }
 }

@@ -52,8 +52,8 @@ final class RocketMqNativeDriver extends NativeDriver {
     private final DefaultMQProducer producer;
     private final String brokerAddress;
 
-    RocketMqNativeDriver(String nameServer, Workload workload, String runId) throws Exception {
-        super("rocketmq");
+    RocketMqNativeDriver(String nameServer, Workload workload, String runId, boolean envelope) throws Exception {
+        super("rocketmq", envelope);
         this.workload = workload;
         this.props = workload.propertiesFor("rocketmq");
         this.nameServer = nameServer;
@@ -94,11 +94,18 @@ final class RocketMqNativeDriver extends NativeDriver {
     @Override
     public BenchProducer createProducer(String topic) {
         boolean oneWay = workload.delivery() == Delivery.AT_MOST_ONCE;
+        NativeEnvelope ce = envelope ? new NativeEnvelope() : null;
         return new BenchProducer() {
             @Override
             public void send(String key, byte[] payload, long sendMicros, BenchProducer.SendCallback callback) {
                 Message message = new Message(topic, payload);
                 message.putUserProperty(TIMESTAMP_PROPERTY, Long.toString(sendMicros));
+                if (ce != null) {
+                    String[] values = ce.next(sendMicros);
+                    for (int i = 0; i < values.length; i++) {
+                        message.putUserProperty(NativeEnvelope.NAMES[i], values[i]);
+                    }
+                }
                 try {
                     if (oneWay) {
                         if (key == null) {
@@ -174,6 +181,7 @@ final class RocketMqNativeDriver extends NativeDriver {
 
     private static void received(List<MessageExt> messages, ReceiveListener listener) {
         for (MessageExt m : messages) {
+            // envelope runs: the client has decoded every property, the CloudEvents ones included
             listener.received(Long.parseLong(m.getUserProperty(TIMESTAMP_PROPERTY)), m.getBody().length);
         }
     }

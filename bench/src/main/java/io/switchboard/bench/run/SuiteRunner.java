@@ -47,13 +47,15 @@ public final class SuiteRunner {
      *
      * @param requested the brokers asked for on the command line, or empty for each workload's own
      * @param sdkOnly only through Switchboard, no native runs
+     * @param nativeEnvelope also a native run carrying the SDK's CloudEvents headers (mode native-ce)
      */
-    public static List<PlannedRun> plan(List<Workload> workloads, List<String> requested, boolean sdkOnly) {
+    public static List<PlannedRun> plan(List<Workload> workloads, List<String> requested, boolean sdkOnly,
+            boolean nativeEnvelope) {
         List<PlannedRun> plan = new ArrayList<>();
         int point = 0;
         for (Workload workload : workloads) {
             for (String broker : brokersFor(workload, requested)) {
-                List<String> modes = new ArrayList<>(Drivers.modes(broker));
+                List<String> modes = new ArrayList<>(Drivers.modes(broker, nativeEnvelope));
                 if (sdkOnly) {
                     modes.retainAll(List.of("sdk"));
                 }

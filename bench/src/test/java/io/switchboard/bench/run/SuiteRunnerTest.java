@@ -20,11 +20,14 @@ class SuiteRunnerTest {
         assertThat(soak.get(0).duration()).hasMinutes(10);
         assertThat(soak.get(0).producerRate()).isEqualTo(2000);
 
-        List<PlannedRun> sdkOnly = SuiteRunner.plan(soak, List.of(), true);
+        List<PlannedRun> sdkOnly = SuiteRunner.plan(soak, List.of(), true, false);
         assertThat(sdkOnly).extracting(PlannedRun::broker).containsExactly("kafka", "rabbitmq", "rocketmq");
         assertThat(sdkOnly).extracting(PlannedRun::mode).containsOnly("sdk");
 
-        List<PlannedRun> both = SuiteRunner.plan(soak, List.of("kafka"), false);
+        List<PlannedRun> both = SuiteRunner.plan(soak, List.of("kafka"), false, false);
         assertThat(both).extracting(PlannedRun::mode).containsExactlyInAnyOrder("sdk", "native");
+
+        List<PlannedRun> envelope = SuiteRunner.plan(soak, List.of("rabbitmq"), false, true);
+        assertThat(envelope).extracting(PlannedRun::mode).containsExactlyInAnyOrder("sdk", "native", "native-ce");
     }
 }
