@@ -222,7 +222,10 @@ class RocketMqNetworkFaultTest {
             System.out.println(ledger.line());
             System.out.println("  " + ledger.failedCount() + " failed publishes, " + stream.publishedDuringFault
                     + " publish calls during the fault" + (stream.callHeldAtHeal ? " (one held up at its end)" : "")
-                    + ", " + stream.ackedDuringFault + " of them acknowledged during it; first reasons: "
+                    + ", " + stream.ackedDuringFault + " of them acknowledged during it"
+                    + (stream.ackedDuringFault.get() > 0 ? " (the quickest in "
+                            + TimeUnit.NANOSECONDS.toMillis(stream.quickestAckDuringFault.get()) + " ms)" : "")
+                    + "; first reasons: "
                     + stream.errors.entrySet().stream().limit(3).toList());
             assertThat(sent).as("every publish completed or failed, none hangs").allMatch(CompletableFuture::isDone);
         }
