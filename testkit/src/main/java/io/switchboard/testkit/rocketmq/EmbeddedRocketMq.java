@@ -1,5 +1,6 @@
 package io.switchboard.testkit.rocketmq;
 
+import io.switchboard.testkit.fault.TcpProxy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -8,7 +9,6 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
-import io.switchboard.testkit.fault.TcpProxy;
 import org.apache.rocketmq.broker.BrokerController;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.common.TopicConfig;

@@ -1,10 +1,10 @@
 package io.switchboard.testkit.rocketmq;
 
+import io.switchboard.testkit.fault.TcpProxy;
 import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
-import io.switchboard.testkit.fault.TcpProxy;
 import org.apache.rocketmq.broker.BrokerController;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
