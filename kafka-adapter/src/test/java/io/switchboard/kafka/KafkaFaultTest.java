@@ -71,6 +71,8 @@ class KafkaFaultTest {
     /** The stream takes about {@code MESSAGES / RATE} seconds. */
     private static final int RATE = 250;
     private static final Duration OUTAGE = Duration.ofSeconds(3);
+    /** Added each way by the network-delay test: a tenth of kafka.request.timeout.ms below. */
+    private static final Duration LATENCY = Duration.ofMillis(300);
     private static final Duration SETTLE = Duration.ofSeconds(60);
     /** The consumer-killed test: messages published, and how many the child handles before it is killed. */
     private static final int KILLED_MESSAGES = 2_000;
@@ -99,6 +101,7 @@ class KafkaFaultTest {
     void restoreProxy() {
         if (proxy != null) {
             proxy.restore();
+            proxy.delay(Duration.ZERO);
         }
     }
 
@@ -119,6 +122,22 @@ class KafkaFaultTest {
         Stream stream = runStream(ledger, throughProxy(), Map.of(), OUTAGE, proxy::cut, proxy::restore);
 
         stream.assertSurvived();
+    }
+
+    @Test
+    @DisplayName("added latency of a few seconds mid-stream loses nothing and fails nothing: acknowledgements only come later")
+    void networkDelay() throws Exception {
+        FaultLedger ledger = new FaultLedger("network-delay", "kafka");
+        Stream stream = runStream(ledger, throughProxy(), Map.of(), OUTAGE, () -> proxy.delay(LATENCY),
+                () -> proxy.delay(Duration.ZERO));
+
+        assertThat(stream.ackedDuringFault.get()).as("publishes acknowledged while delayed: " + ledger.line())
+                .isPositive();
+        assertThat(Duration.ofNanos(stream.quickestAckDuringFault.get()))
+                .as("the quickest acknowledgement of a delayed publish (the delay was real)")
+                .isGreaterThanOrEqualTo(LATENCY);
+        assertThat(ledger.failedCount()).as("failed publishes: " + stream.errors).isZero();
+        stream.assertNothingLost();
     }
 
     @Test
@@ -225,6 +244,7 @@ class KafkaFaultTest {
         final AtomicInteger ackedDuringFault = new AtomicInteger();
         final AtomicInteger ackedAfterRestore = new AtomicInteger();
         final AtomicLong longestCallNanos = new AtomicLong();
+        final AtomicLong quickestAckDuringFault = new AtomicLong(Long.MAX_VALUE);
         final AtomicInteger callsInProgress = new AtomicInteger();
         volatile boolean faultStarted;
         volatile boolean faultInjected;
@@ -248,18 +268,14 @@ class KafkaFaultTest {
                     + ", first error: " + errors.stream().findFirst().map(Throwable::toString).orElse("none")
                     + "; publish calls during the fault: "
                     + publishedDuringFault + (callHeldAtHeal ? " (one held up when the fault ended)" : "")
-                    + ", longest publish call: " + TimeUnit.NANOSECONDS.toMillis(longestCallNanos.get()) + " ms");
+                    + ", longest publish call: " + TimeUnit.NANOSECONDS.toMillis(longestCallNanos.get()) + " ms"
+                    + (ackedDuringFault.get() > 0 ? "; " + ackedDuringFault + " made and acknowledged during the fault, "
+                            + "the quickest in " + TimeUnit.NANOSECONDS.toMillis(quickestAckDuringFault.get()) + " ms" : ""));
         }
 
+        /** The fault stopped the traffic, and nothing acknowledged was lost. */
         void assertSurvived() {
             String line = ledger.line();
-            assertThat(ledger.publishedCount()).as(line).isGreaterThanOrEqualTo(MESSAGES);
-            assertThat(ledger.ackedCount()).as(line).isPositive();
-            assertThat(ledger.ackedCount() + ledger.failedCount())
-                    .as("every publish completed, acknowledged or failed: " + line)
-                    .isEqualTo(ledger.publishedCount());
-            assertThat(publishedBeforeFault).as("published before the fault: " + line).isPositive();
-            assertThat(ackedBeforeFault.get()).as("acknowledged before the fault: " + line).isPositive();
             // once the clients lose the broker (stopped, or after a cut) the producer drops the topic's metadata and
             // its send() waits for it (up to max.block.ms): publishing goes on as calls made or as one call held up
             assertThat(publishedDuringFault > 0 || callHeldAtHeal)
@@ -268,6 +284,21 @@ class KafkaFaultTest {
             assertThat(ackedDuringFault.get())
                     .as("publishes made during the fault and acknowledged before it ended (the fault must be real): " + line)
                     .isZero();
+            assertNothingLost();
+        }
+
+        /** Every publish completed, some on each side of the fault, and every acknowledged one was consumed. */
+        void assertNothingLost() {
+            String line = ledger.line();
+            assertThat(line).matches("fault=\\S+ broker=kafka published=\\d+ acked=\\d+ consumed=\\d+ unique=\\d+ "
+                    + "lost=\\d+ duplicates=\\d+");
+            assertThat(ledger.publishedCount()).as(line).isGreaterThanOrEqualTo(MESSAGES);
+            assertThat(ledger.ackedCount()).as(line).isPositive();
+            assertThat(ledger.ackedCount() + ledger.failedCount())
+                    .as("every publish completed, acknowledged or failed: " + line)
+                    .isEqualTo(ledger.publishedCount());
+            assertThat(publishedBeforeFault).as("published before the fault: " + line).isPositive();
+            assertThat(ackedBeforeFault.get()).as("acknowledged before the fault: " + line).isPositive();
             assertThat(publishedAfterRestore).as("published after the fault: " + line).isPositive();
             assertThat(ackedAfterRestore.get()).as("published after the fault and acknowledged: " + line).isPositive();
             assertThat(ledger.lostCount()).as(line).isZero();
@@ -346,6 +377,7 @@ class KafkaFaultTest {
         boolean beforeFault = !stream.faultStarted;
         boolean duringFault = stream.faultInjected && !stream.healing;
         boolean afterRestore = stream.restored;
+        long started = System.nanoTime();
         return ledger.track(payload, () -> {
             long called = System.nanoTime();
             stream.callsInProgress.incrementAndGet();
@@ -362,6 +394,7 @@ class KafkaFaultTest {
                 }
                 if (duringFault && !stream.healing) {
                     stream.ackedDuringFault.incrementAndGet();
+                    stream.quickestAckDuringFault.accumulateAndGet(System.nanoTime() - started, Math::min);
                 }
                 if (afterRestore) {
                     stream.ackedAfterRestore.incrementAndGet();

@@ -10,6 +10,7 @@ import io.switchboard.ConfigurationException;
 import io.switchboard.Message;
 import io.switchboard.Switchboard;
 import io.switchboard.spi.DestinationSpec;
+import io.switchboard.testkit.fault.FaultLedger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -53,12 +54,16 @@ class KafkaPipelineTest {
         String transactionalId = "crash-test-" + input;
         switchboard.provisioning().ensureDestination(DestinationSpec.of(input, 1));
         switchboard.provisioning().ensureDestination(DestinationSpec.of(output, 1));
+        // books the output each input must give: published and acked once its input transaction committed
+        FaultLedger ledger = new FaultLedger("pipeline-killed-mid-transaction", "kafka");
         publishInOneTransaction(input, 0, 50);
+        book(ledger, 0, 50);
 
         Process crashing = startCrashingInstance(input, output, transactionalId, 75);
         try {
             await().atMost(TIMEOUT).until(() -> KafkaTestSupport.values(output, 1, true).size() == 50);
             publishInOneTransaction(input, 50, 100);
+            book(ledger, 50, 100);
             assertThat(crashing.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).as("instance crashed").isTrue();
         } finally {
             crashing.destroyForcibly();
@@ -71,9 +76,22 @@ class KafkaPipelineTest {
 
         List<String> expected = IntStream.range(0, 100).mapToObj(KafkaPipelineTest::transform).toList();
         await().atMost(TIMEOUT).until(() -> KafkaTestSupport.values(output, 1, true).size() >= 100);
-        assertThat(KafkaTestSupport.values(output, 1, true)).containsExactlyElementsOf(expected);
+        List<String> committed = KafkaTestSupport.values(output, 1, true);
+        committed.forEach(ledger::consumed);
+        System.out.println(ledger.line());
+        assertThat(ledger.line()).isEqualTo("fault=pipeline-killed-mid-transaction broker=kafka published=100 acked=100 "
+                + "consumed=100 unique=100 lost=0 duplicates=0");
+        assertThat(committed).containsExactlyElementsOf(expected);
         assertThat(KafkaTestSupport.values(output, 1, false).size()).as("including the aborted records")
                 .isGreaterThan(100);
+    }
+
+    /** Inputs {@code from} to {@code to - 1} were committed: their outputs are owed, once each. */
+    private static void book(FaultLedger ledger, int from, int to) {
+        for (int i = from; i < to; i++) {
+            ledger.published(transform(i));
+            ledger.acked(transform(i));
+        }
     }
 
     @Test

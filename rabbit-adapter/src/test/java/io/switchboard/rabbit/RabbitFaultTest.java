@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Tag;
@@ -41,6 +43,8 @@ class RabbitFaultTest extends RabbitTestSupport {
     /** The fault starts after this many publishes (about 2 s in). */
     private static final int FAULT_AT = 800;
     private static final Duration OUTAGE = Duration.ofSeconds(3);
+    /** Added each way by the network-delay test. */
+    private static final Duration LATENCY = Duration.ofMillis(300);
     private static final Duration SETTLE = Duration.ofSeconds(90);
 
     @Test
@@ -70,6 +74,33 @@ class RabbitFaultTest extends RabbitTestSupport {
                 sb.close();
             }
         }
+    }
+
+    @Test
+    @DisplayName("added latency of a few seconds mid-stream loses nothing and fails nothing: confirms only come later")
+    void networkDelayMidStream() throws Exception {
+        FaultLedger ledger = new FaultLedger("network-delay", "rabbitmq");
+        DelayWindow window = new DelayWindow();
+        try (TcpProxy proxy = TcpProxy.start(SERVER.host(), SERVER.port())) {
+            Switchboard sb = switchboard("rabbitmq.uri", viaProxy(proxy, ""), "rabbitmq.recovery-interval", "300ms");
+            try {
+                run(sb, scratch.name("delay"), ledger, window, () -> {
+                    proxy.delay(LATENCY);
+                    window.on = true;
+                    sleep(OUTAGE);
+                    window.on = false;
+                    proxy.delay(Duration.ZERO);
+                });
+            } finally {
+                sb.close();
+            }
+        }
+        System.out.println("  network-delay: " + window.acked + " publishes made and confirmed while delayed by "
+                + LATENCY.toMillis() + " ms, quickest confirm "
+                + TimeUnit.NANOSECONDS.toMillis(window.quickestAckNanos.get()) + " ms");
+        assertThat(window.acked.get()).as("publishes made and confirmed while delayed: " + ledger.line()).isPositive();
+        assertThat(Duration.ofNanos(window.quickestAckNanos.get()))
+                .as("the quickest confirm of a delayed publish (the delay was real)").isGreaterThanOrEqualTo(LATENCY);
     }
 
     @Test
@@ -104,7 +135,7 @@ class RabbitFaultTest extends RabbitTestSupport {
 
             Switchboard sb = switchboard();
             Publisher<String> publisher = sb.publisher(destination, Codec.utf8()).delivery(Delivery.AT_LEAST_ONCE).build();
-            List<CompletableFuture<?>> sent = publishPaced(publisher, ledger, 2_000, -1, null);
+            List<CompletableFuture<?>> sent = publishPaced(publisher, ledger, 2_000, -1, null, null);
             await().atMost(SETTLE).until(() -> child.handledPayloads().size() >= 600 || !child.isAlive());
             assertThat(child.isAlive()).as("child consumer still handling (output in " + child.logFile() + ")").isTrue();
 
@@ -122,14 +153,26 @@ class RabbitFaultTest extends RabbitTestSupport {
         }
     }
 
+    /** Publishes made and confirmed while a delay is on, and how quickly the quickest was confirmed. */
+    private static final class DelayWindow {
+        volatile boolean on;
+        final AtomicInteger acked = new AtomicInteger();
+        final AtomicLong quickestAckNanos = new AtomicLong(Long.MAX_VALUE);
+    }
+
     /** Subscribes a group, publishes the set paced with the fault injected mid-stream, and checks the books. */
     private void run(Switchboard sb, String destination, FaultLedger ledger, Runnable fault) throws Exception {
+        run(sb, destination, ledger, null, fault);
+    }
+
+    private void run(Switchboard sb, String destination, FaultLedger ledger, DelayWindow window, Runnable fault)
+            throws Exception {
         Subscription subscription = sb.subscriber(destination, Codec.utf8()).group("g").concurrency(2)
                 .delivery(Delivery.AT_LEAST_ONCE)
                 .subscribe((m, c) -> ledger.consumed(m.payload()));
         join(subscription.ready());
         Publisher<String> publisher = sb.publisher(destination, Codec.utf8()).delivery(Delivery.AT_LEAST_ONCE).build();
-        List<CompletableFuture<?>> sent = publishPaced(publisher, ledger, MESSAGES, FAULT_AT, fault);
+        List<CompletableFuture<?>> sent = publishPaced(publisher, ledger, MESSAGES, FAULT_AT, fault, window);
         settle(sent, ledger);
         assertThat(ledger.failedCount()).as("publishes are resent after recovery, none fails").isZero();
         assertThat(subscription.isActive()).as("subscription survived").isTrue();
@@ -138,9 +181,10 @@ class RabbitFaultTest extends RabbitTestSupport {
     /**
      * Publishes {@code count} keyed payloads in paced batches; at publish {@code faultAt} runs
      * {@code fault} on another thread (publishing goes on meanwhile) and waits for it at the end.
+     * Publishes made and confirmed while {@code window} is on (if given) are timed.
      */
     private static List<CompletableFuture<?>> publishPaced(Publisher<String> publisher, FaultLedger ledger, int count,
-            int faultAt, Runnable fault) throws Exception {
+            int faultAt, Runnable fault, DelayWindow window) throws Exception {
         List<CompletableFuture<?>> sent = new ArrayList<>(count);
         CompletableFuture<Void> faulting = CompletableFuture.completedFuture(null);
         for (int i = 0; i < count; i++) {
@@ -152,7 +196,19 @@ class RabbitFaultTest extends RabbitTestSupport {
             }
             String payload = "p" + i;
             String key = "k" + (i % KEYS);
-            sent.add(ledger.track(payload, () -> publisher.publish(Message.of(key, payload))));
+            boolean delayed = window != null && window.on;
+            long started = System.nanoTime();
+            CompletableFuture<Object> published = ledger.track(payload, () -> publisher.publish(Message.of(key, payload)));
+            if (delayed) {
+                published.thenRun(() -> {
+                    // confirmed while still delayed: both the publish and its confirm went through the delay
+                    if (window.on) {
+                        window.acked.incrementAndGet();
+                        window.quickestAckNanos.accumulateAndGet(System.nanoTime() - started, Math::min);
+                    }
+                });
+            }
+            sent.add(published);
         }
         faulting.get(SETTLE.toSeconds(), TimeUnit.SECONDS);
         return sent;

@@ -1,5 +1,6 @@
 package io.switchboard.testkit.rocketmq;
 
+import io.switchboard.testkit.fault.TcpProxy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -62,7 +63,15 @@ import org.slf4j.LoggerFactory;
  *       transactional half messages are checked back after about {@link #TRANSACTION_TIMEOUT}
  *       instead of a minute.
  *   <li>{@link #shared()} starts one instance per JVM and stops it when the JVM exits; its
- *       {@link #close()} does nothing. Instances from {@link #start()} are yours to {@link #close()}.
+ *       {@link #close()} does nothing. Instances from {@link #start()} and
+ *       {@link #startBehindProxy()} are yours to {@link #close()}.
+ *   <li>For network faults, {@link #startBehindProxy()} puts a {@link TcpProxy} in front of the
+ *       broker and has the broker register the proxy's address in the name server: clients
+ *       (which connect to the broker address the name server returns) reach the broker only
+ *       through {@link #brokerProxy()}, so its {@link TcpProxy#cut()}, {@link TcpProxy#delay(Duration)}
+ *       and {@link TcpProxy#halfOpen()} hit every producer and consumer connection. The name
+ *       server stays direct: clients keep getting routes during the fault, as they would with a
+ *       name server cluster that only lost one broker.
  * </ul>
  *
  * <p>Thread-safe.
@@ -87,6 +96,7 @@ public final class EmbeddedRocketMq implements AutoCloseable {
     private volatile BrokerController broker;
     private final DefaultMQAdminExt admin;
     private final String nameServerAddress;
+    private final TcpProxy proxy;
     private final boolean isShared;
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -97,6 +107,7 @@ public final class EmbeddedRocketMq implements AutoCloseable {
         this.nameServer = nodes.nameServer();
         this.broker = nodes.broker();
         this.nameServerAddress = nodes.nameServerAddress();
+        this.proxy = nodes.proxy();
         this.admin = admin;
         this.isShared = isShared;
     }
@@ -108,7 +119,20 @@ public final class EmbeddedRocketMq implements AutoCloseable {
      * @throws IllegalStateException if the broker does not become ready within a minute
      */
     public static EmbeddedRocketMq start() {
-        return start(false);
+        return start(false, false);
+    }
+
+    /**
+     * Starts a new name server and broker that clients reach only through a {@link TcpProxy}
+     * ({@link #brokerProxy()}): the broker registers the proxy's address in the name server. The
+     * name server itself is reached directly. The caller must {@link #close()} it, which closes
+     * the proxy too.
+     *
+     * @return a broker registered (under its proxy's address) and ready to take messages
+     * @throws IllegalStateException if the broker does not become ready within a minute
+     */
+    public static EmbeddedRocketMq startBehindProxy() {
+        return start(false, true);
     }
 
     /**
@@ -119,7 +143,7 @@ public final class EmbeddedRocketMq implements AutoCloseable {
     public static EmbeddedRocketMq shared() {
         synchronized (SHARED_LOCK) {
             if (shared == null) {
-                EmbeddedRocketMq started = start(true);
+                EmbeddedRocketMq started = start(true, false);
                 Runtime.getRuntime().addShutdownHook(new Thread(started::stop, "embedded-rocketmq-stop"));
                 shared = started;
             }
@@ -127,21 +151,22 @@ public final class EmbeddedRocketMq implements AutoCloseable {
         }
     }
 
-    private static EmbeddedRocketMq start(boolean isShared) {
+    private static EmbeddedRocketMq start(boolean isShared, boolean behindProxy) {
         long startedAt = System.nanoTime();
         Path root = createRoot();
         RocksDbInfoLogs rocksDbInfoLogs = RocksDbInfoLogs.forStore(root);
         RocketMqNodes nodes = null;
         DefaultMQAdminExt admin = null;
         try {
-            nodes = RocketMqNodes.start(root, CLUSTER, BROKER_NAME);
+            nodes = RocketMqNodes.start(root, CLUSTER, BROKER_NAME, behindProxy);
             admin = startAdmin(nodes.nameServerAddress());
             EmbeddedRocketMq rocketMq = new EmbeddedRocketMq(root, rocksDbInfoLogs, nodes, admin, isShared);
             rocketMq.awaitBrokerRegistered();
             rocketMq.warmUp();
-            log.info("RocketMQ started in {} ms: name server {}, broker {}, store {}",
+            log.info("RocketMQ started in {} ms: name server {}, broker {}{}, store {}",
                     Duration.ofNanos(System.nanoTime() - startedAt).toMillis(), nodes.nameServerAddress(),
-                    nodes.broker().getBrokerAddr(), root);
+                    nodes.broker().getBrokerAddr(), behindProxy
+                            ? " (a proxy to " + RocketMqNodes.listenAddress(nodes.broker()) + ")" : "", root);
             return rocketMq;
         } catch (RuntimeException | Error e) {
             if (admin != null) {
@@ -160,9 +185,26 @@ public final class EmbeddedRocketMq implements AutoCloseable {
         return nameServerAddress;
     }
 
-    /** The broker's address as {@code host:port}. */
+    /**
+     * The broker's address as {@code host:port}, as registered in the name server: the one
+     * clients connect to (the proxy's, for {@link #startBehindProxy()}).
+     */
     public String brokerAddress() {
         return broker.getBrokerAddr();
+    }
+
+    /**
+     * The proxy in front of the broker, for cutting, delaying or stalling every client connection
+     * to it; {@link TcpProxy#restore()} and {@code delay(Duration.ZERO)} heal it.
+     *
+     * @throws IllegalStateException if this instance was not started with {@link #startBehindProxy()}
+     */
+    public TcpProxy brokerProxy() {
+        if (proxy == null) {
+            throw new IllegalStateException("EmbeddedRocketMq at " + nameServerAddress + " has no proxy in front of "
+                    + "its broker: start it with EmbeddedRocketMq.startBehindProxy()");
+        }
+        return proxy;
     }
 
     /** The cluster the broker belongs to. */
@@ -186,7 +228,8 @@ public final class EmbeddedRocketMq implements AutoCloseable {
         ensureOpen();
         TopicConfig config = new TopicConfig(topic, queues, queues, PermName.PERM_READ | PermName.PERM_WRITE);
         try {
-            admin.createAndUpdateTopicConfig(broker.getBrokerAddr(), config);
+            // straight to the broker, not through its proxy: topics can be made while the proxy is cut
+            admin.createAndUpdateTopicConfig(RocketMqNodes.listenAddress(broker), config);
         } catch (Exception e) {
             throw new IllegalStateException("Broker " + broker.getBrokerAddr()
                     + " refused to create topic '" + topic + "' with " + queues + " queues: " + e.getMessage(), e);
@@ -246,6 +289,9 @@ public final class EmbeddedRocketMq implements AutoCloseable {
         long stoppingAt = System.nanoTime();
         admin.shutdown();
         RocketMqNodes.shutdown(broker, nameServer);
+        if (proxy != null) {
+            proxy.close();
+        }
         deleteStore(root, rocksDbInfoLogs);
         log.info("RocketMQ at {} stopped in {} ms", nameServerAddress,
                 Duration.ofNanos(System.nanoTime() - stoppingAt).toMillis());

@@ -1,5 +1,6 @@
 package io.switchboard.testkit.rocketmq;
 
+import io.switchboard.testkit.fault.TcpProxy;
 import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -20,13 +21,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A started name server and broker pair, and how it is configured for tests.
+ * A started name server and broker pair, and how it is configured for tests; with a
+ * {@link TcpProxy} in front of the broker when it was started behind one ({@code proxy} is null
+ * otherwise).
  *
  * <p>Each setting below departs from RocketMQ's defaults for a reason that matters in a test JVM:
  * small files (the defaults map 1 GB commit-log files), loopback only, no fast failure of queued
  * sends, and a transaction check-back within seconds.
  */
-record RocketMqNodes(NamesrvController nameServer, BrokerController broker, String nameServerAddress) {
+record RocketMqNodes(NamesrvController nameServer, BrokerController broker, String nameServerAddress, TcpProxy proxy) {
 
     private static final Logger log = LoggerFactory.getLogger(RocketMqNodes.class);
     private static final String LOOPBACK = "127.0.0.1";
@@ -35,19 +38,28 @@ record RocketMqNodes(NamesrvController nameServer, BrokerController broker, Stri
     /**
      * Starts a name server, then a broker registered to it. Ports are probed free before use; if
      * another process takes one in between, the start is retried on new ports.
+     *
+     * @param behindProxy start a {@link TcpProxy} in front of the broker's port and have the broker
+     *     register the proxy's address in the name server, so that clients reach it only through
+     *     the proxy
      */
-    static RocketMqNodes start(Path root, String cluster, String brokerName) {
+    static RocketMqNodes start(Path root, String cluster, String brokerName, boolean behindProxy) {
         IllegalStateException failure = null;
         for (int attempt = 1; attempt <= MAX_START_ATTEMPTS; attempt++) {
             FreePorts.Reserved ports = FreePorts.forRocketMq();
             NamesrvController nameServer = null;
+            TcpProxy proxy = null;
             try {
                 nameServer = startNameServer(root.resolve("namesrv-" + attempt), ports.nameServer());
                 String nameServerAddress = LOOPBACK + ":" + ports.nameServer();
+                proxy = behindProxy ? TcpProxy.start(LOOPBACK, ports.broker()) : null;
                 BrokerController broker = startBroker(root.resolve("broker-" + attempt), cluster, brokerName,
-                        nameServerAddress, ports.broker(), ports.ha());
-                return new RocketMqNodes(nameServer, broker, nameServerAddress);
+                        nameServerAddress, ports.broker(), ports.ha(), proxy == null ? 0 : proxy.port());
+                return new RocketMqNodes(nameServer, broker, nameServerAddress, proxy);
             } catch (Exception e) {
+                if (proxy != null) {
+                    proxy.close();
+                }
                 if (nameServer != null) {
                     nameServer.shutdown();
                 }
@@ -61,6 +73,9 @@ record RocketMqNodes(NamesrvController nameServer, BrokerController broker, Stri
 
     void shutdown() {
         shutdown(broker, nameServer);
+        if (proxy != null) {
+            proxy.close();
+        }
     }
 
     /**
@@ -151,7 +166,8 @@ record RocketMqNodes(NamesrvController nameServer, BrokerController broker, Stri
 
     /**
      * Shuts {@code broker} down without touching its store, then starts a new broker with the same
-     * name, cluster, name server, ports and store directory, as an operator's restart would.
+     * name, cluster, name server, ports, advertised address and store directory, as an operator's
+     * restart would.
      *
      * @return the new, started broker
      */
@@ -160,18 +176,58 @@ record RocketMqNodes(NamesrvController nameServer, BrokerController broker, Stri
         Path dir = Path.of(old.getRocketmqHome());
         int port = broker.getNettyServerConfig().getListenPort();
         int haPort = broker.getMessageStoreConfig().getHaListenPort();
+        int advertisedPort = broker instanceof AdvertisingBroker advertising ? advertising.advertisedPort : 0;
         broker.shutdown();
         stopLeakedRocksDbScheduler(broker);
-        return startBroker(dir, old.getBrokerClusterName(), old.getBrokerName(), old.getNamesrvAddr(), port, haPort);
+        return startBroker(dir, old.getBrokerClusterName(), old.getBrokerName(), old.getNamesrvAddr(), port, haPort,
+                advertisedPort);
     }
 
+    /** The address the broker listens on, {@code brokerIP1:listenPort}, whatever it registers. */
+    static String listenAddress(BrokerController broker) {
+        return broker.getBrokerConfig().getBrokerIP1() + ":" + broker.getListenPort();
+    }
+
+    /**
+     * A broker that registers {@code brokerIP1:advertisedPort} in the name server instead of the
+     * port it listens on. RocketMQ 5.5.0 has no setting for this: the address it registers, sends
+     * with its heartbeats and unregisters is {@link BrokerController#getBrokerAddr()}, built from
+     * {@code brokerIP1} and the remoting server's {@code listenPort}, which is also the port it
+     * binds. Clients connect to the address the name server returns, so they reach this broker
+     * at the advertised port. The constructor of {@link BrokerController} already calls
+     * {@link #getBrokerAddr()} (for its master-slave member group, unused by a single master),
+     * before this class's field is set: it gets the listen address there.
+     */
+    private static final class AdvertisingBroker extends BrokerController {
+
+        private final int advertisedPort;
+
+        AdvertisingBroker(BrokerConfig brokerConfig, NettyServerConfig server, MessageStoreConfig store,
+                int advertisedPort) {
+            super(brokerConfig, server, new NettyClientConfig(), store);
+            this.advertisedPort = advertisedPort;
+        }
+
+        @Override
+        public String getBrokerAddr() {
+            return advertisedPort == 0 ? super.getBrokerAddr() : getBrokerConfig().getBrokerIP1() + ":" + advertisedPort;
+        }
+    }
+
+    /**
+     * @param advertisedPort the port the broker registers in the name server, or 0 for the port it
+     *     listens on
+     */
     private static BrokerController startBroker(Path dir, String cluster, String brokerName,
-            String nameServerAddress, int port, int haPort) throws Exception {
+            String nameServerAddress, int port, int haPort, int advertisedPort) throws Exception {
         NettyServerConfig server = new NettyServerConfig();
         server.setBindAddress(LOOPBACK);
         server.setListenPort(port);
-        BrokerController controller = new BrokerController(brokerConfig(dir, cluster, brokerName,
-                nameServerAddress, port), server, new NettyClientConfig(), storeConfig(dir, haPort));
+        BrokerConfig brokerConfig = brokerConfig(dir, cluster, brokerName, nameServerAddress, port);
+        MessageStoreConfig storeConfig = storeConfig(dir, haPort);
+        BrokerController controller = advertisedPort == 0
+                ? new BrokerController(brokerConfig, server, new NettyClientConfig(), storeConfig)
+                : new AdvertisingBroker(brokerConfig, server, storeConfig, advertisedPort);
         if (!controller.initialize()) {
             controller.shutdown();
             throw new IllegalStateException("RocketMQ broker did not initialize in " + dir
