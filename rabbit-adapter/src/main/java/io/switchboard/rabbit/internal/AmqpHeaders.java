@@ -2,6 +2,7 @@ package io.switchboard.rabbit.internal;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.LongString;
+import com.rabbitmq.client.impl.LongStringHelper;
 import io.switchboard.Envelope;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -51,7 +52,7 @@ final class AmqpHeaders {
         Outbound out = new Outbound(envelope.size());
         envelope.forEach(out); // core's envelope map iterates without entry objects
         if (key != null && !envelope.containsKey(Envelope.SUBJECT)) {
-            out.headers.put(outboundName(Envelope.SUBJECT), key);
+            out.headers.put(outboundName(Envelope.SUBJECT), longString(key));
         }
         return new AMQP.BasicProperties.Builder()
                 .headers(out.headers)
@@ -87,8 +88,17 @@ final class AmqpHeaders {
             } else if (name.equals(Envelope.TIME)) {
                 time = value;
             }
-            headers.put(outboundName(name), value);
+            headers.put(outboundName(name), longString(value));
         }
+    }
+
+    /**
+     * A header value as an AMQP long string: the same 'S' field on the wire as a String value, but
+     * encoded once here with the JDK's UTF-8 fast path, where amqp-client encodes a String value
+     * twice (its size, then the write), each time looking the charset up by name.
+     */
+    private static LongString longString(String value) {
+        return LongStringHelper.asLongString(value.getBytes(StandardCharsets.UTF_8));
     }
 
     /** The envelope and application headers of a delivery, under the envelope's logical names. */
