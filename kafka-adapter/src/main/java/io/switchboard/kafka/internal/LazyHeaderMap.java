@@ -19,6 +19,9 @@ import org.apache.kafka.common.header.Header;
  */
 final class LazyHeaderMap extends AbstractMap<String, String> {
 
+    /** Up to this many headers, repeated names are found by a scan rather than a hash set. */
+    private static final int SCAN_LIMIT = 16;
+
     private final Header[] headers;
     private Set<Entry<String, String>> entries;
 
@@ -64,12 +67,13 @@ final class LazyHeaderMap extends AbstractMap<String, String> {
     public Set<Entry<String, String>> entrySet() {
         Set<Entry<String, String>> result = entries;
         if (result == null) {
+            // the last header of each name, in record order; a scan of the few later keys costs less than
+            // hashing every key into a set (which records of foreign producers with many headers still get)
             List<Entry<String, String>> last = new ArrayList<>(headers.length);
-            Set<String> seen = headers.length > 1 ? new HashSet<>() : Set.of();
+            Set<String> seen = headers.length > SCAN_LIMIT ? new HashSet<>() : null;
             for (int i = headers.length - 1; i >= 0; i--) {
-                Header header = headers[i];
-                if (headers.length == 1 || seen.add(header.key())) {
-                    last.add(new LazyEntry(header));
+                if (seen != null ? seen.add(headers[i].key()) : !repeatedLater(i)) {
+                    last.add(new LazyEntry(headers[i]));
                 }
             }
             Collections.reverse(last);
@@ -77,6 +81,16 @@ final class LazyHeaderMap extends AbstractMap<String, String> {
             entries = result;
         }
         return result;
+    }
+
+    private boolean repeatedLater(int index) {
+        String key = headers[index].key();
+        for (int j = index + 1; j < headers.length; j++) {
+            if (headers[j].key().equals(key)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** An entry whose value is decoded when asked for. */

@@ -39,4 +39,21 @@ class LazyHeaderMapTest {
         assertThat(lazy).isEqualTo(Map.of("ce_id", "id-1", "tenant", "t2", "empty", "", "name", "zoë"));
         assertThat(KafkaRecords.fromKafka(new RecordHeaders())).isEmpty();
     }
+
+    @Test
+    @DisplayName("many headers with repeated names (a foreign producer): still the last value of each, in record order")
+    void manyHeaders() {
+        RecordHeaders headers = new RecordHeaders();
+        Map<String, String> expected = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < 40; i++) {
+            String key = "h" + (i % 25);
+            headers.add(h(key, "v" + i));
+            expected.put(key, "v" + i);
+        }
+        Map<String, String> lazy = KafkaRecords.fromKafka(headers);
+
+        assertThat(lazy).hasSize(25).isEqualTo(expected);
+        assertThat(lazy.keySet()).containsExactly("h15", "h16", "h17", "h18", "h19", "h20", "h21", "h22", "h23", "h24",
+                "h0", "h1", "h2", "h3", "h4", "h5", "h6", "h7", "h8", "h9", "h10", "h11", "h12", "h13", "h14");
+    }
 }
