@@ -8,6 +8,7 @@ import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
@@ -29,6 +30,11 @@ final class MessageMapping {
     /** RocketMQ stores all properties of a message in at most {@code Short.MAX_VALUE} bytes. */
     private static final int MAX_PROPERTIES_BYTES = Short.MAX_VALUE - 1024;
     private static final Set<String> SYSTEM_PROPERTIES = systemProperties();
+    /**
+     * The binding's names of the envelope attributes and their envelope names: a consumed message's
+     * envelope properties map to these constants with one hash of the name, no substring.
+     */
+    private static final Map<String, String> ENVELOPE_BY_PROPERTY = envelopeByProperty();
 
     private MessageMapping() {}
 
@@ -90,11 +96,27 @@ final class MessageMapping {
         Map<String, String> headers = new HashMap<>(properties.size() * 2);
         for (Map.Entry<String, String> property : properties.entrySet()) {
             String name = property.getKey();
-            if (!isSystemProperty(name)) {
+            String envelope = ENVELOPE_BY_PROPERTY.get(name);
+            if (envelope != null) {
+                headers.put(envelope, property.getValue());
+            } else if (!isSystemProperty(name)) {
                 headers.put(fromProperty(name), property.getValue());
             }
         }
         return headers;
+    }
+
+    private static Map<String, String> envelopeByProperty() {
+        Map<String, String> names = new HashMap<>();
+        names.put(BINDING_CONTENT_TYPE, Envelope.CONTENT_TYPE);
+        for (String name : List.of(Envelope.SPEC_VERSION, Envelope.ID, Envelope.SOURCE, Envelope.TYPE, Envelope.TIME,
+                Envelope.SUBJECT, Envelope.ATTEMPT, Envelope.TRACEPARENT)) {
+            String property = BINDING_PREFIX + name.substring(Envelope.PREFIX.length());
+            if (!SYSTEM_PROPERTIES.contains(property)) {
+                names.put(property, name);
+            }
+        }
+        return Map.copyOf(names);
     }
 
     private static String toProperty(String header, String destination) {

@@ -206,16 +206,18 @@ final class RocketMqPublisher implements RawPublisher {
                 }
                 queues = List.of(); // the route vanished meanwhile: one queue share, sent one message at a time
             }
-            Map<Integer, List<List<Keyed>>> shares = new LinkedHashMap<>();
+            Map<Integer, List<Chunk>> shares = new LinkedHashMap<>();
             for (Keyed k : round) {
                 int index = queues.isEmpty() ? -1 : Math.floorMod(k.key().hashCode(), queues.size());
-                List<List<Keyed>> chunks = shares.computeIfAbsent(index, i -> new ArrayList<>());
-                List<Keyed> last = chunks.isEmpty() ? null : chunks.get(chunks.size() - 1);
-                if (last == null || index < 0 || !fits(last, k)) {
-                    last = new ArrayList<>();
+                List<Chunk> chunks = shares.computeIfAbsent(index, i -> new ArrayList<>());
+                Chunk last = chunks.isEmpty() ? null : chunks.get(chunks.size() - 1);
+                boolean delayed = delayed(k.message());
+                int bytes = k.message().getBody().length + PROPERTY_ALLOWANCE;
+                if (last == null || index < 0 || !last.accepts(delayed, bytes)) {
+                    last = new Chunk();
                     chunks.add(last);
                 }
-                last.add(k);
+                last.add(k, delayed, bytes);
             }
             AtomicInteger open = new AtomicInteger(1);
             Runnable shareDone = () -> {
@@ -223,30 +225,41 @@ final class RocketMqPublisher implements RawPublisher {
                     done.run();
                 }
             };
-            for (Map.Entry<Integer, List<List<Keyed>>> share : shares.entrySet()) {
+            for (Map.Entry<Integer, List<Chunk>> share : shares.entrySet()) {
                 MessageQueue queue = share.getKey() < 0 ? null : queues.get(share.getKey());
+                List<List<Keyed>> chunks = new ArrayList<>(share.getValue().size());
+                share.getValue().forEach(c -> chunks.add(c.items));
                 open.incrementAndGet();
-                if (!new QueueShare(queue, share.getValue(), shareDone).start()) {
+                if (!new QueueShare(queue, chunks, shareDone).start()) {
                     open.decrementAndGet();
                 }
             }
             return open.decrementAndGet() != 0;
         }
 
-        private boolean fits(List<Keyed> chunk, Keyed next) {
-            if (delayed(next.message()) || delayed(chunk.get(0).message())) {
-                return false;
-            }
-            long bytes = 0;
-            for (Keyed k : chunk) {
-                bytes += k.message().getBody().length + PROPERTY_ALLOWANCE;
-            }
-            return bytes + next.message().getBody().length + PROPERTY_ALLOWANCE <= MAX_BATCH_BYTES;
-        }
-
         private boolean delayed(Message message) {
             return message.getProperty(org.apache.rocketmq.common.message.MessageConst.PROPERTY_TIMER_DELIVER_MS) != null
                     || message.getDelayTimeLevel() > 0;
+        }
+    }
+
+    /**
+     * One batch being filled: its byte count kept as it grows (a message is sized once), closed by a
+     * delayed message, which travels alone.
+     */
+    private static final class Chunk {
+        final List<Keyed> items = new ArrayList<>();
+        private long bytes;
+        private boolean closed;
+
+        boolean accepts(boolean delayed, int size) {
+            return !closed && !delayed && bytes + size <= MAX_BATCH_BYTES;
+        }
+
+        void add(Keyed k, boolean delayed, int size) {
+            items.add(k);
+            bytes += size;
+            closed |= delayed;
         }
     }
 
