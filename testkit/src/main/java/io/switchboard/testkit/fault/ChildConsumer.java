@@ -137,6 +137,30 @@ public final class ChildConsumer {
         }
     }
 
+    /**
+     * Makes an exactly-once child stop inside the transaction of the message it handles next (its
+     * id claimed, not done) and waits until it has, so that a {@link #kill} lands mid-transaction.
+     *
+     * @throws IllegalStateException if the child does not stop within {@code timeout} or died; the message names its log
+     */
+    public void holdInTransaction(Duration timeout) throws IOException {
+        if (sink == null) {
+            throw new IllegalStateException("holdInTransaction is for a child started with startExactlyOnce");
+        }
+        Path held = Path.of(out + ".hold.held");
+        Files.createFile(Path.of(out + ".hold"));
+        try {
+            Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(20))
+                    .until(() -> Files.exists(held) || !process.isAlive());
+        } catch (ConditionTimeoutException e) {
+            throw new IllegalStateException("Child consumer did not stop in a transaction within " + timeout
+                    + "; its output: " + logFile, e);
+        }
+        if (!Files.exists(held)) {
+            throw new IllegalStateException("Child consumer exited with " + process.exitValue() + "; its output: " + logFile);
+        }
+    }
+
     /** True while the child runs. */
     public boolean isAlive() {
         return process.isAlive();
@@ -197,7 +221,7 @@ public final class ChildConsumer {
             Switchboard sb = Switchboard.builder().broker(brokerId).properties(properties).idempotencyStore(store).build();
             subscription = sb.subscriber(destination, Codec.utf8()).group(group)
                     .delivery(Delivery.EXACTLY_ONCE)
-                    .subscribe(sink.handler(store, sleepMillis));
+                    .subscribe(sink.handler(store, sleepMillis, Path.of(out + ".hold")));
         } else {
             Switchboard sb = Switchboard.builder().broker(brokerId).properties(properties).build();
             Writer writer = Files.newBufferedWriter(out, StandardCharsets.UTF_8, StandardOpenOption.CREATE,

@@ -25,7 +25,7 @@ import org.awaitility.core.ConditionTimeoutException;
  * {@link ChildConsumer#startExactlyOnce exactly-once child} with a {@link JdbcIdempotencyStore} on
  * the local PostgreSQL handles a known keyed set (400 messages) into a {@link JdbcSink} output
  * table, each payload in the transaction that marks its id done; it is killed with {@code kill -9}
- * while a message's transaction is open (its id claimed, not done); a successor in the same group
+ * while a message's transaction is open (its id claimed, not done: {@link ChildConsumer#holdInTransaction}); a successor in the same group
  * finishes, waiting out the dead claim (BUSY) until the 3 s claim timeout lets it take it over.
  * The output table is counted into the figure line
  * {@code fault=consumer-killed-eos broker=<id> published=N acked=N consumed=N unique=N lost=L duplicates=D},
@@ -72,14 +72,15 @@ public final class ExactlyOnceCrash {
                     String key = "k" + (i % 20);
                     sent.add(ledger.track(payload, () -> publisher.publish(Message.of(key, payload))));
                 }
-                // killed while a claim is open: a message mid-transaction, its id claimed and not done
-                await().atMost(SETTLE).until(() -> child.handledPayloads().size() >= MESSAGES / 4
-                        && sink.idempotencyRows("C") > 0 || !child.isAlive());
+                await().atMost(SETTLE).until(() -> child.handledPayloads().size() >= MESSAGES / 4 || !child.isAlive());
                 assertThat(child.isAlive()).as("child consumer still handling (output in " + child.logFile() + ")").isTrue();
+                // killed mid-transaction: the message it handles is inserted, not committed, its id claimed and not done
+                child.holdInTransaction(SETTLE);
                 child.kill();
                 int beforeKill = child.handledPayloads().size();
                 long claimedAtKill = sink.idempotencyRows("C");
                 assertThat(beforeKill).as("killed mid-stream, not after").isLessThan(MESSAGES);
+                assertThat(claimedAtKill).as("ids the killed child left claimed, not done").isPositive();
 
                 JdbcIdempotencyStore store = sink.store();
                 try (Switchboard successor = Switchboard.builder().broker(brokerId).properties(successorProperties)

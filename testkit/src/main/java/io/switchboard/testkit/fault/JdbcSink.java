@@ -2,9 +2,12 @@ package io.switchboard.testkit.fault;
 
 import io.switchboard.JdbcIdempotencyStore;
 import io.switchboard.MessageHandler;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -114,6 +117,16 @@ public final class JdbcSink implements AutoCloseable {
      * delivery whose id another one completed first rolls back.
      */
     public MessageHandler<String> handler(JdbcIdempotencyStore store, long sleepMillis) {
+        return handler(store, sleepMillis, null);
+    }
+
+    /**
+     * {@link #handler(JdbcIdempotencyStore, long)} that, once file {@code hold} exists, stops inside
+     * its next transaction (after the insert, before the done mark) until the JVM is killed, and
+     * creates {@code <hold>.held} to say so: a kill then surely lands mid-transaction with the id
+     * claimed and not done.
+     */
+    MessageHandler<String> handler(JdbcIdempotencyStore store, long sleepMillis, Path hold) {
         String insert = "INSERT INTO " + outputTable() + " (payload, message_id) VALUES (?, ?)";
         return (message, context) -> {
             try (Connection c = dataSource.getConnection()) {
@@ -126,6 +139,9 @@ public final class JdbcSink implements AutoCloseable {
                 if (sleepMillis > 0) {
                     Thread.sleep(sleepMillis);
                 }
+                if (hold != null && Files.exists(hold)) {
+                    holdUntilKilled(hold);
+                }
                 if (store.completeIn(c, context.idempotencyScope(), message.id())) {
                     c.commit();
                 } else {
@@ -133,6 +149,16 @@ public final class JdbcSink implements AutoCloseable {
                 }
             }
         };
+    }
+
+    private static synchronized void holdUntilKilled(Path hold) throws IOException, InterruptedException {
+        Path held = Path.of(hold + ".held");
+        if (!Files.exists(held)) {
+            Files.createFile(held);
+        }
+        while (true) {
+            Thread.sleep(1000); // until kill -9; synchronized: any other handler thread stops at the monitor
+        }
     }
 
     /** Every row of the output table: the payloads handled, duplicates included, in no particular order. */
