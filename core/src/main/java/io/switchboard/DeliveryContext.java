@@ -11,10 +11,25 @@ package io.switchboard;
  * @param attempt 1 for the first attempt; counts in-process retries and broker redeliveries
  * @param maxAttempts the attempts allowed before the message is dead-lettered
  * @param traceparent the W3C traceparent from the envelope, or null
+ * @param idempotencyScope for an {@link Delivery#EXACTLY_ONCE} subscription, the scope in which the
+ *     message id is claimed in the {@link io.switchboard.spi.IdempotencyStore} (the id is
+ *     {@link Message#id()}); pass both to {@link JdbcIdempotencyStore#completeIn} to mark the id done
+ *     in the handler's own transaction. Null for other deliveries
  */
 public record DeliveryContext(
         String destination, String group, String broker, int partition, long offset, int attempt, int maxAttempts,
-        String traceparent) {
+        String traceparent, String idempotencyScope) {
+
+    /** A context without an idempotency scope (not exactly-once). */
+    public DeliveryContext(String destination, String group, String broker, int partition, long offset, int attempt,
+            int maxAttempts, String traceparent) {
+        this(destination, group, broker, partition, offset, attempt, maxAttempts, traceparent, null);
+    }
+
+    /** This context with another idempotency scope (the routing layer's, when it deduplicates across instances). */
+    public DeliveryContext withIdempotencyScope(String scope) {
+        return new DeliveryContext(destination, group, broker, partition, offset, attempt, maxAttempts, traceparent, scope);
+    }
 
     /** True when this is not the first attempt. */
     public boolean isRetry() {

@@ -23,9 +23,14 @@ import org.slf4j.LoggerFactory;
  * needs only {@code java.sql}.
  *
  * <ul>
- *   <li>A claim is an INSERT; a duplicate key means the id is done or being processed, and the
- *       caller acks the record as a duplicate. A claim older than {@code claimTimeout} (its process
- *       died between claim and complete) is taken over, so it never blocks an id forever.</li>
+ *   <li>A claim is an INSERT; on a duplicate key the row tells: done ({@code DONE}, the caller acks
+ *       the record as a duplicate) or claimed by another delivery ({@code BUSY}: the caller waits
+ *       and claims again, or hands the record back; it never acks it). A claim older than
+ *       {@code claimTimeout} (its process died between claim and complete) is taken over, so it
+ *       never blocks an id forever; {@code claimTimeout} must be longer than the slowest handler
+ *       run, or a live claim is taken over too.</li>
+ *   <li>{@link #completeIn} marks the id done in the handler's own transaction, so its output and
+ *       the mark commit together (exactly-once output across crashes).</li>
  *   <li>Done ids expire after {@code retention}; the table is kept to at most {@code maxRows} done
  *       rows (oldest first). Both are enforced every {@code purgeEvery} completions.</li>
  * </ul>
@@ -65,37 +70,124 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     }
 
     @Override
-    public boolean tryClaim(String scope, String messageId) {
-        Timestamp now = now();
+    public Claim claim(String scope, String messageId) {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(true);
-            try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + table
-                    + " (scope, message_id, state, updated_at) VALUES (?, ?, 'C', ?)")) {
-                insert.setString(1, scope);
-                insert.setString(2, messageId);
-                insert.setTimestamp(3, now);
-                insert.executeUpdate();
-                return true;
-            } catch (SQLException e) {
-                if (!isDuplicateKey(e)) {
-                    throw e;
+            // a row can vanish between the INSERT and the SELECT (released, purged): then claim again, a few times
+            for (int round = 0; round < 3; round++) {
+                Timestamp now = now();
+                if (insertClaim(c, scope, messageId, now)) {
+                    return Claim.CLAIMED;
+                }
+                // present: done, claimed by a live delivery, or a stale claim of a process that died
+                try (PreparedStatement takeOver = c.prepareStatement("UPDATE " + table
+                        + " SET updated_at = ? WHERE scope = ? AND message_id = ? AND state = 'C' AND updated_at < ?")) {
+                    takeOver.setTimestamp(1, now);
+                    takeOver.setString(2, scope);
+                    takeOver.setString(3, messageId);
+                    takeOver.setTimestamp(4, Timestamp.from(now.toInstant().minus(claimTimeout)));
+                    if (takeOver.executeUpdate() == 1) {
+                        log.info("Took over the stale claim of message {} in '{}' (older than {})", messageId, scope, claimTimeout);
+                        return Claim.CLAIMED;
+                    }
+                }
+                String state = state(c, scope, messageId);
+                if (state != null) {
+                    return "D".equals(state) ? Claim.DONE : Claim.BUSY;
                 }
             }
-            // present: done, claimed by a live delivery, or a stale claim of a process that died
-            try (PreparedStatement takeOver = c.prepareStatement("UPDATE " + table
-                    + " SET updated_at = ? WHERE scope = ? AND message_id = ? AND state = 'C' AND updated_at < ?")) {
-                takeOver.setTimestamp(1, now);
-                takeOver.setString(2, scope);
-                takeOver.setString(3, messageId);
-                takeOver.setTimestamp(4, Timestamp.from(now.toInstant().minus(claimTimeout)));
-                boolean took = takeOver.executeUpdate() == 1;
-                if (took) {
-                    log.info("Took over the stale claim of message {} in '{}' (older than {})", messageId, scope, claimTimeout);
-                }
-                return took;
-            }
+            return Claim.BUSY; // still changing under us: the caller claims again later
         } catch (SQLException e) {
             throw failure("claim", scope, messageId, e);
+        }
+    }
+
+    /**
+     * Marks an id done inside the caller's own transaction, so that the handler's output and the
+     * mark commit (or roll back) together: exactly-once output across crashes. Call it from the
+     * handler of an {@code EXACTLY_ONCE} subscription on the connection of the handler's transaction
+     * (auto-commit off), with {@link io.switchboard.DeliveryContext#idempotencyScope()} and
+     * {@link io.switchboard.Message#id()}, then commit. Core's own {@link #complete} after the
+     * handler returns is then harmless.
+     *
+     * <p>The row of a claim is locked until the transaction ends. When it answers false, another
+     * delivery has already marked the id done (this delivery's claim was taken over after the claim
+     * timeout, and the other one committed first): roll back and return normally; core acknowledges
+     * the record.
+     *
+     * <pre>{@code
+     * try (Connection c = dataSource.getConnection()) {
+     *     c.setAutoCommit(false);
+     *     insertOutput(c, message.payload());
+     *     if (store.completeIn(c, context.idempotencyScope(), message.id())) {
+     *         c.commit();
+     *     } else {
+     *         c.rollback(); // a duplicate: its output is already there
+     *     }
+     * }
+     * }</pre>
+     *
+     * @param connection the handler's connection, in a transaction; not committed or closed here
+     * @return true when this transaction marks the id done; false when it was already done
+     * @throws SwitchboardException when the statement fails; roll back then
+     */
+    public boolean completeIn(Connection connection, String scope, String messageId) {
+        Objects.requireNonNull(connection, "connection");
+        if (scope == null) {
+            throw new IllegalArgumentException("completeIn for message " + messageId + " got no idempotency scope: call it from"
+                    + " the handler of an EXACTLY_ONCE subscription, passing DeliveryContext.idempotencyScope()");
+        }
+        try {
+            try (PreparedStatement done = connection.prepareStatement("UPDATE " + table
+                    + " SET state = 'D', updated_at = ? WHERE scope = ? AND message_id = ? AND state = 'C'")) {
+                done.setTimestamp(1, now());
+                done.setString(2, scope);
+                done.setString(3, messageId);
+                if (done.executeUpdate() == 1) {
+                    return true;
+                }
+            }
+            if (state(connection, scope, messageId) != null) {
+                return false; // done (a claim is 'C' and the UPDATE above would have taken it)
+            }
+            // no row (released by a taker that failed, or purged): record it done now
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + table
+                    + " (scope, message_id, state, updated_at) VALUES (?, ?, 'D', ?)")) {
+                insert.setString(1, scope);
+                insert.setString(2, messageId);
+                insert.setTimestamp(3, now());
+                insert.executeUpdate();
+                return true;
+            }
+        } catch (SQLException e) {
+            throw failure("mark done in the caller's transaction", scope, messageId, e);
+        }
+    }
+
+    private boolean insertClaim(Connection c, String scope, String messageId, Timestamp now) throws SQLException {
+        try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + table
+                + " (scope, message_id, state, updated_at) VALUES (?, ?, 'C', ?)")) {
+            insert.setString(1, scope);
+            insert.setString(2, messageId);
+            insert.setTimestamp(3, now);
+            insert.executeUpdate();
+            return true;
+        } catch (SQLException e) {
+            if (!isDuplicateKey(e)) {
+                throw e;
+            }
+            return false;
+        }
+    }
+
+    /** The row's state ('C' or 'D'), or null when there is no row. */
+    private String state(Connection c, String scope, String messageId) throws SQLException {
+        try (PreparedStatement select = c.prepareStatement("SELECT state FROM " + table + " WHERE scope = ? AND message_id = ?")) {
+            select.setString(1, scope);
+            select.setString(2, messageId);
+            try (ResultSet rs = select.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
         }
     }
 

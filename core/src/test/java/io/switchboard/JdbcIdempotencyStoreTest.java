@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.switchboard.spi.IdempotencyStore.Claim;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -57,16 +58,55 @@ class JdbcIdempotencyStoreTest {
     }
 
     @Test
-    @DisplayName("claim, complete, release: a done id is never claimed again, a released one is")
+    @DisplayName("claim, complete, release: BUSY while claimed, DONE after, a released id is claimed again")
     void protocol() {
         JdbcIdempotencyStore store = JdbcIdempotencyStore.builder(db).table(table).build();
-        assertThat(store.tryClaim("orders/billing", "m1")).isTrue();
-        assertThat(store.tryClaim("orders/billing", "m1")).as("claimed by a live delivery").isFalse();
+        assertThat(store.claim("orders/billing", "m1")).isEqualTo(Claim.CLAIMED);
+        assertThat(store.claim("orders/billing", "m1")).as("claimed by a live delivery").isEqualTo(Claim.BUSY);
         store.complete("orders/billing", "m1");
-        assertThat(store.tryClaim("orders/billing", "m1")).as("done").isFalse();
-        assertThat(store.tryClaim("orders/shipping", "m1")).as("another group's scope").isTrue();
+        assertThat(store.claim("orders/billing", "m1")).as("done").isEqualTo(Claim.DONE);
+        store.release("orders/billing", "m1");
+        assertThat(store.claim("orders/billing", "m1")).as("a release after completion changes nothing").isEqualTo(Claim.DONE);
+        assertThat(store.claim("orders/shipping", "m1")).as("another group's scope").isEqualTo(Claim.CLAIMED);
         store.release("orders/shipping", "m1");
-        assertThat(store.tryClaim("orders/shipping", "m1")).as("released after a failure").isTrue();
+        assertThat(store.claim("orders/shipping", "m1")).as("released after a failure").isEqualTo(Claim.CLAIMED);
+    }
+
+    @Test
+    @DisplayName("completeIn: the done mark commits or rolls back with the caller's transaction; a second one answers false")
+    void completeInTheCallersTransaction() throws SQLException {
+        JdbcIdempotencyStore store = JdbcIdempotencyStore.builder(db).table(table).build();
+        assertThat(store.claim("s", "m1")).isEqualTo(Claim.CLAIMED);
+        try (Connection c = db.getConnection()) {
+            c.setAutoCommit(false);
+            assertThat(store.completeIn(c, "s", "m1")).isTrue();
+            c.rollback();
+        }
+        assertThat(store.claim("s", "m1")).as("rolled back: still claimed").isEqualTo(Claim.BUSY);
+        try (Connection c = db.getConnection()) {
+            c.setAutoCommit(false);
+            assertThat(store.completeIn(c, "s", "m1")).isTrue();
+            c.commit();
+        }
+        assertThat(store.claim("s", "m1")).as("committed: done").isEqualTo(Claim.DONE);
+        store.complete("s", "m1");
+        store.release("s", "m1");
+        assertThat(store.claim("s", "m1")).as("core's complete or release afterwards is harmless").isEqualTo(Claim.DONE);
+        try (Connection c = db.getConnection()) {
+            c.setAutoCommit(false);
+            assertThat(store.completeIn(c, "s", "m1")).as("a delivery whose claim was taken over and completed").isFalse();
+            c.rollback();
+        }
+        try (Connection c = db.getConnection()) {
+            c.setAutoCommit(false);
+            assertThat(store.completeIn(c, "s", "never-claimed")).as("no row (released by a taker): recorded done").isTrue();
+            c.commit();
+        }
+        assertThat(store.claim("s", "never-claimed")).isEqualTo(Claim.DONE);
+        try (Connection c = db.getConnection()) {
+            assertThatThrownBy(() -> store.completeIn(c, null, "m2")).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("m2").hasMessageContaining("idempotencyScope()");
+        }
     }
 
     @Test
@@ -102,23 +142,24 @@ class JdbcIdempotencyStoreTest {
         MutableClock clock = new MutableClock(Instant.parse("2026-11-22T10:00:00Z"));
         JdbcIdempotencyStore store = JdbcIdempotencyStore.builder(db).table(table).clock(clock).claimTimeout(Duration.ofMinutes(5))
                 .retention(Duration.ofHours(1)).maxRows(50).purgeEvery(1_000_000).build();
-        assertThat(store.tryClaim("s", "dead")).isTrue();
+        assertThat(store.claim("s", "dead")).isEqualTo(Claim.CLAIMED);
         clock.advance(Duration.ofMinutes(4));
-        assertThat(store.tryClaim("s", "dead")).as("claim still young").isFalse();
+        assertThat(store.claim("s", "dead")).as("claim still young").isEqualTo(Claim.BUSY);
         clock.advance(Duration.ofMinutes(2));
-        assertThat(store.tryClaim("s", "dead")).as("stale claim taken over").isTrue();
+        assertThat(store.claim("s", "dead")).as("stale claim taken over").isEqualTo(Claim.CLAIMED);
+        assertThat(store.claim("s", "dead")).as("the taker's claim is young").isEqualTo(Claim.BUSY);
         store.complete("s", "dead");
 
         for (int i = 0; i < 100; i++) {
             clock.advance(Duration.ofSeconds(1));
-            store.tryClaim("s", "id-" + i);
+            store.claim("s", "id-" + i);
             store.complete("s", "id-" + i);
         }
         assertThat(rows()).isEqualTo(101);
         int deleted = store.purge();
         assertThat(rows()).as("bounded to maxRows done rows").isLessThanOrEqualTo(50);
         assertThat(deleted).isGreaterThanOrEqualTo(51);
-        assertThat(store.tryClaim("s", "id-99")).as("the newest ids are kept").isFalse();
+        assertThat(store.claim("s", "id-99")).as("the newest ids are kept").isEqualTo(Claim.DONE);
         clock.advance(Duration.ofHours(2));
         store.purge();
         assertThat(rows()).as("expired after the retention").isZero();

@@ -16,6 +16,7 @@ import io.switchboard.internal.metrics.Tracing;
 import io.switchboard.spi.BrokerAdapter;
 import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.IdempotencyStore;
+import io.switchboard.spi.IdempotencyStore.Claim;
 import io.switchboard.spi.InboundRecord;
 import io.switchboard.spi.OutboundRecord;
 import io.switchboard.spi.PublisherSpec;
@@ -31,6 +32,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,6 +57,10 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
     private final RetryPolicy retry;
     private final IdempotencyStore store;
     private final String scope;
+    /** The scope handlers see in their context: {@link #scope} when exactly-once, else null. */
+    private final String contextScope;
+    private final long busyWaitNanos;
+    private final BooleanSupplier isStopping = () -> this.stopping;
     private final Lane[] lanes;
     /** True when the handler runs on the adapter's delivery threads (no lanes); decided in {@link #start()}. */
     private boolean inline;
@@ -84,6 +90,8 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
         this.retry = settings.retry();
         this.store = settings.idempotencyStore();
         this.scope = spec.destination() + "/" + spec.group();
+        this.contextScope = spec.delivery() == Delivery.EXACTLY_ONCE ? scope : null;
+        this.busyWaitNanos = settings.busyWait().toNanos();
         this.observations = settings.telemetry().observationsOrNull();
         this.lanes = new Lane[settings.concurrency()];
         for (int i = 0; i < lanes.length; i++) {
@@ -204,11 +212,19 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
             return;
         }
         boolean dedup = spec.delivery() == Delivery.EXACTLY_ONCE;
-        if (dedup && !store.tryClaim(scope, id)) {
-            log.debug("Message {} on '{}' already handled by group '{}': acknowledged as a duplicate", id, spec.destination(), spec.group());
-            record(m, Outcome.DUPLICATE, System.nanoTime());
-            settle(record, true);
-            return;
+        if (dedup) {
+            Claim claim = ClaimWait.claim(store, scope, id, busyWaitNanos, isStopping);
+            if (claim == Claim.DONE) {
+                log.debug("Message {} on '{}' already handled by group '{}': acknowledged as a duplicate", id, spec.destination(),
+                        spec.group());
+                record(m, Outcome.DUPLICATE, System.nanoTime());
+                settle(record, true);
+                return;
+            }
+            if (claim == Claim.BUSY) { // never acked: its holder may still fail or die
+                settle(record, false);
+                return;
+            }
         }
         int attempt = Math.max(1, record.deliveryCount());
         while (true) {
@@ -220,6 +236,12 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
                     store.complete(scope, id);
                 }
                 settle(record, true);
+                return;
+            } catch (ClaimWait.StillBusyException e) { // the routing layer's claim stayed busy: not a failure
+                if (dedup) {
+                    store.release(scope, id);
+                }
+                settle(record, false);
                 return;
             } catch (Exception e) {
                 if (attempt >= retry.maxAttempts()) {
@@ -260,7 +282,7 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
 
     private DeliveryContext context(InboundRecord record, int attempt, int maxAttempts, String traceparent) {
         return new DeliveryContext(spec.destination(), spec.group(), settings.instance(), record.partition(), record.offset(),
-                attempt, maxAttempts, traceparent);
+                attempt, maxAttempts, traceparent, contextScope);
     }
 
     /** Waits between attempts; false when the subscription is closing (the record goes back to the broker). */

@@ -8,7 +8,8 @@ import java.util.Map;
 /**
  * A bounded in-memory {@link IdempotencyStore}: remembers the most recent {@code capacity}
  * completed ids per scope (least recently completed evicted first). Claims in progress are kept
- * apart and never evicted. Suited to deduplicating redeliveries within one process; use a durable
+ * apart and never evicted (a claim of this process ends with its delivery, so none is left stale).
+ * Suited to deduplicating redeliveries within one process; use a durable
  * store to deduplicate across restarts.
  */
 public final class InMemoryIdempotencyStore implements IdempotencyStore {
@@ -25,13 +26,13 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
     }
 
     @Override
-    public boolean tryClaim(String scope, String messageId) {
+    public Claim claim(String scope, String messageId) {
         Scope s = scope(scope);
         synchronized (s) {
             if (s.completed.containsKey(messageId)) {
-                return false;
+                return Claim.DONE;
             }
-            return s.claimed.putIfAbsent(messageId, Boolean.TRUE) == null;
+            return s.claimed.putIfAbsent(messageId, Boolean.TRUE) == null ? Claim.CLAIMED : Claim.BUSY;
         }
     }
 

@@ -167,7 +167,7 @@ public final class Instance implements BrokerInstance, AutoCloseable {
                 request.delivery(), request.maxInFlight(), request.filter(), request.properties());
         SubscriptionSettings settings = new SubscriptionSettings(name(), spec, request.concurrency(), request.retry(), dlq,
                 request.drainTimeout(), request.idempotencyStore() != null ? request.idempotencyStore() : shared.idempotencyStore(),
-                telemetry(), dispatch);
+                telemetry(), dispatch, ClaimWait.bound(request.properties(), config));
         DefaultSubscription<T> subscription = new DefaultSubscription<>(this, settings, request.codec(), handler, onClose);
         subscription.start();
         return subscription;

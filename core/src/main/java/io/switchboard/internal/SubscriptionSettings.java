@@ -17,7 +17,9 @@ import java.time.Duration;
  * @param idempotencyStore store for exactly-once deduplication
  * @param telemetry meters and observations, or {@link Telemetry#NONE}
  * @param dispatch where the handler runs
+ * @param busyWait how long an exactly-once delivery waits for an id another delivery holds ({@link ClaimWait})
  */
 public record SubscriptionSettings(
         String instance, ConsumerSpec spec, int concurrency, RetryPolicy retry, String deadLetter, Duration drainTimeout,
-        IdempotencyStore idempotencyStore, Telemetry telemetry, Dispatch dispatch) {}
+        IdempotencyStore idempotencyStore, Telemetry telemetry, Dispatch dispatch,
+        Duration busyWait) {}

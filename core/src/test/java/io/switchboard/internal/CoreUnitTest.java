@@ -7,6 +7,7 @@ import io.switchboard.ConfigurationException;
 import io.switchboard.RetryPolicy;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.DestinationNameRule;
+import io.switchboard.spi.IdempotencyStore.Claim;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -157,16 +158,18 @@ class CoreUnitTest {
     @DisplayName("InMemoryIdempotencyStore")
     class Store {
         @Test
-        @DisplayName("lets one claim through, refuses duplicates, and frees a released id")
+        @DisplayName("lets one claim through, answers BUSY while it is held and DONE after, and frees a released id")
         void claims() {
             InMemoryIdempotencyStore s = new InMemoryIdempotencyStore(10);
-            assertThat(s.tryClaim("g", "1")).isTrue();
-            assertThat(s.tryClaim("g", "1")).isFalse();
+            assertThat(s.claim("g", "1")).isEqualTo(Claim.CLAIMED);
+            assertThat(s.claim("g", "1")).as("held by another delivery").isEqualTo(Claim.BUSY);
             s.release("g", "1");
-            assertThat(s.tryClaim("g", "1")).isTrue();
+            assertThat(s.claim("g", "1")).isEqualTo(Claim.CLAIMED);
             s.complete("g", "1");
-            assertThat(s.tryClaim("g", "1")).isFalse();
-            assertThat(s.tryClaim("other-group", "1")).isTrue();
+            assertThat(s.claim("g", "1")).isEqualTo(Claim.DONE);
+            s.release("g", "1");
+            assertThat(s.claim("g", "1")).as("a release after completion changes nothing").isEqualTo(Claim.DONE);
+            assertThat(s.claim("other-group", "1")).isEqualTo(Claim.CLAIMED);
         }
 
         @Test
@@ -174,11 +177,11 @@ class CoreUnitTest {
         void bounded() {
             InMemoryIdempotencyStore s = new InMemoryIdempotencyStore(2);
             for (String id : new String[] {"a", "b", "c"}) {
-                s.tryClaim("g", id);
+                s.claim("g", id);
                 s.complete("g", id);
             }
-            assertThat(s.tryClaim("g", "a")).isTrue();
-            assertThat(s.tryClaim("g", "c")).isFalse();
+            assertThat(s.claim("g", "a")).isEqualTo(Claim.CLAIMED);
+            assertThat(s.claim("g", "c")).isEqualTo(Claim.DONE);
         }
     }
 }

@@ -5,11 +5,13 @@ import io.switchboard.Message;
 import io.switchboard.MessageHandler;
 import io.switchboard.Subscription;
 import io.switchboard.SubscriptionException;
+import io.switchboard.internal.ClaimWait;
 import io.switchboard.internal.DefaultSubscription;
 import io.switchboard.internal.Instance;
 import io.switchboard.internal.SubscriptionRequest;
 import io.switchboard.routing.RoutingMode;
 import io.switchboard.spi.IdempotencyStore;
+import io.switchboard.spi.IdempotencyStore.Claim;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,6 +48,7 @@ final class RoutingSubscription<T> implements Subscription, RouteBinding.Partici
     private final DefaultSubscription<T>[] subscriptions;
     private final IdempotencyStore store;
     private final String scope;
+    private final long busyWaitNanos;
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -76,6 +79,7 @@ final class RoutingSubscription<T> implements Subscription, RouteBinding.Partici
         this.subscriptions = new DefaultSubscription[instances.size()];
         this.store = request.idempotencyStore() != null ? request.idempotencyStore() : instances.get(0).shared().idempotencyStore();
         this.scope = "route:" + request.destination() + "/" + request.effectiveGroup();
+        this.busyWaitNanos = ClaimWait.bound(request.properties(), instances.get(0).config()).toNanos();
     }
 
     /** Checks the request on every instance the route reads, then starts them. */
@@ -282,13 +286,17 @@ final class RoutingSubscription<T> implements Subscription, RouteBinding.Partici
                 handler.handle(message, context);
                 return;
             }
-            if (!store.tryClaim(scope, message.id())) {
+            Claim claim = ClaimWait.claim(store, scope, message.id(), busyWaitNanos, closed::get);
+            if (claim == Claim.DONE) {
                 log.debug("Message {} on '{}' already handled through another broker instance: skipped", message.id(),
                         request.destination());
                 return;
             }
+            if (claim == Claim.BUSY) { // held by a delivery through another instance that has not finished: redeliver
+                throw new ClaimWait.StillBusyException(scope, message.id());
+            }
             try {
-                handler.handle(message, context);
+                handler.handle(message, context.withIdempotencyScope(scope));
             } catch (Exception | Error e) {
                 store.release(scope, message.id());
                 throw e;

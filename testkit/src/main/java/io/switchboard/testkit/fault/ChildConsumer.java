@@ -2,6 +2,7 @@ package io.switchboard.testkit.fault;
 
 import io.switchboard.Codec;
 import io.switchboard.Delivery;
+import io.switchboard.JdbcIdempotencyStore;
 import io.switchboard.Subscription;
 import io.switchboard.Switchboard;
 import java.io.IOException;
@@ -24,7 +25,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A consumer in a JVM of its own, for fault tests to kill with {@code kill -9} mid-processing, on any
- * broker. The child ({@link #main(String[])}) subscribes a group at-least-once, sleeps a little per
+ * broker; {@link #startExactlyOnce} makes an exactly-once one writing into a {@link JdbcSink}. The child ({@link #main(String[])}) subscribes a group at-least-once, sleeps a little per
  * message and appends each handled payload as a line to a file, flushed per line; it creates
  * {@code <file>.ready} once the subscription is ready, then runs until killed. The test side
  * ({@link #start}) launches it on the test classpath and reads what it handled:
@@ -49,11 +50,13 @@ public final class ChildConsumer {
     private final Process process;
     private final Path out;
     private final Path logFile;
+    private final JdbcSink sink;
 
-    private ChildConsumer(Process process, Path out, Path logFile) {
+    private ChildConsumer(Process process, Path out, Path logFile, JdbcSink sink) {
         this.process = process;
         this.out = out;
         this.logFile = logFile;
+        this.sink = sink;
     }
 
     /**
@@ -68,12 +71,34 @@ public final class ChildConsumer {
      */
     public static ChildConsumer start(String brokerId, Map<String, String> properties, String destination,
             String group, Path out, long sleepMillis) {
+        return launch(brokerId, properties, destination, group, out, sleepMillis, null);
+    }
+
+    /**
+     * Launches a child consumer JVM that subscribes exactly-once with a {@link JdbcIdempotencyStore}
+     * on {@code sink}'s idempotency table and handles each message with {@link JdbcSink#handler}:
+     * the payload goes into the output table in the same transaction that marks its id done, and
+     * the handler sleeps {@code sleepMillis} inside that transaction, so a kill lands mid-transaction.
+     * {@link #handledPayloads()} reads the output table.
+     *
+     * @param out names the ready marker ({@code <out>.ready}) and the child's output ({@code <out>.log})
+     */
+    public static ChildConsumer startExactlyOnce(String brokerId, Map<String, String> properties, String destination,
+            String group, Path out, long sleepMillis, JdbcSink sink) {
+        return launch(brokerId, properties, destination, group, out, sleepMillis, sink);
+    }
+
+    private static ChildConsumer launch(String brokerId, Map<String, String> properties, String destination,
+            String group, Path out, long sleepMillis, JdbcSink sink) {
         String java = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1"));
         String slf4jProvider = System.getProperty("slf4j.provider");
         if (slf4jProvider != null) {
             command.add("-Dslf4j.provider=" + slf4jProvider);
+        }
+        if (sink != null) {
+            command.addAll(sink.systemProperties());
         }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), ChildConsumer.class.getName(),
                 brokerId, destination, group, out.toString(), Long.toString(sleepMillis)));
@@ -84,9 +109,9 @@ public final class ChildConsumer {
                     .redirectErrorStream(true)
                     .redirectOutput(logFile.toFile())
                     .start();
-            log.info("Started child consumer {} on {} {} group {}, output in {}", process.pid(), brokerId, destination,
-                    group, logFile);
-            return new ChildConsumer(process, out, logFile);
+            log.info("Started child consumer {} on {} {} group {}{}, output in {}", process.pid(), brokerId, destination,
+                    group, sink == null ? "" : " exactly-once into " + sink.outputTable(), logFile);
+            return new ChildConsumer(process, out, logFile, sink);
         } catch (IOException e) {
             throw new UncheckedIOException("Could not start a child consumer JVM", e);
         }
@@ -112,6 +137,30 @@ public final class ChildConsumer {
         }
     }
 
+    /**
+     * Makes an exactly-once child stop inside the transaction of the message it handles next (its
+     * id claimed, not done) and waits until it has, so that a {@link #kill} lands mid-transaction.
+     *
+     * @throws IllegalStateException if the child does not stop within {@code timeout} or died; the message names its log
+     */
+    public void holdInTransaction(Duration timeout) throws IOException {
+        if (sink == null) {
+            throw new IllegalStateException("holdInTransaction is for a child started with startExactlyOnce");
+        }
+        Path held = Path.of(out + ".hold.held");
+        Files.createFile(Path.of(out + ".hold"));
+        try {
+            Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(20))
+                    .until(() -> Files.exists(held) || !process.isAlive());
+        } catch (ConditionTimeoutException e) {
+            throw new IllegalStateException("Child consumer did not stop in a transaction within " + timeout
+                    + "; its output: " + logFile, e);
+        }
+        if (!Files.exists(held)) {
+            throw new IllegalStateException("Child consumer exited with " + process.exitValue() + "; its output: " + logFile);
+        }
+    }
+
     /** True while the child runs. */
     public boolean isAlive() {
         return process.isAlive();
@@ -125,8 +174,14 @@ public final class ChildConsumer {
         }
     }
 
-    /** The payloads handled so far, in order: the complete lines of the file (a kill may leave half a line). */
+    /**
+     * The payloads handled so far: in order, the complete lines of the file (a kill may leave half a
+     * line); for an exactly-once child, the committed rows of the sink's output table.
+     */
     public List<String> handledPayloads() {
+        if (sink != null) {
+            return sink.handledPayloads();
+        }
         if (!Files.exists(out)) {
             return List.of();
         }
@@ -159,15 +214,25 @@ public final class ChildConsumer {
             int eq = args[i].indexOf('=');
             properties.put(args[i].substring(0, eq), args[i].substring(eq + 1));
         }
-        Switchboard sb = Switchboard.builder().broker(brokerId).properties(properties).build();
-        Writer writer = Files.newBufferedWriter(out, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                StandardOpenOption.APPEND);
-        Subscription subscription = sb.subscriber(destination, Codec.utf8()).group(group)
-                .delivery(Delivery.AT_LEAST_ONCE)
-                .subscribe((message, context) -> {
-                    Thread.sleep(sleepMillis);
-                    append(writer, message.payload());
-                });
+        JdbcSink sink = JdbcSink.fromSystemProperties();
+        Subscription subscription;
+        if (sink != null) {
+            JdbcIdempotencyStore store = sink.store();
+            Switchboard sb = Switchboard.builder().broker(brokerId).properties(properties).idempotencyStore(store).build();
+            subscription = sb.subscriber(destination, Codec.utf8()).group(group)
+                    .delivery(Delivery.EXACTLY_ONCE)
+                    .subscribe(sink.handler(store, sleepMillis, Path.of(out + ".hold")));
+        } else {
+            Switchboard sb = Switchboard.builder().broker(brokerId).properties(properties).build();
+            Writer writer = Files.newBufferedWriter(out, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
+            subscription = sb.subscriber(destination, Codec.utf8()).group(group)
+                    .delivery(Delivery.AT_LEAST_ONCE)
+                    .subscribe((message, context) -> {
+                        Thread.sleep(sleepMillis);
+                        append(writer, message.payload());
+                    });
+        }
         subscription.ready().toCompletableFuture().join();
         Files.createFile(Path.of(out + ".ready"));
         log.info("Child consumer ready on {} {} group {}", brokerId, destination, group);

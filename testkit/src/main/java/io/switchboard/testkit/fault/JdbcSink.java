@@ -1,0 +1,311 @@
+package io.switchboard.testkit.fault;
+
+import io.switchboard.JdbcIdempotencyStore;
+import io.switchboard.MessageHandler;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+
+/**
+ * The database side of an exactly-once fault test: an output table the handler writes each payload
+ * into, and a {@link JdbcIdempotencyStore} table, both named uniquely per run, on a JDBC database
+ * (the local PostgreSQL in the adapters' tests; its driver must be on the classpath). The handler
+ * ({@link #handler}) inserts the payload and marks the id done with
+ * {@link JdbcIdempotencyStore#completeIn} in one transaction, so the output table holds each
+ * handled message once when exactly-once holds, and shows every duplicate when it does not (the
+ * table has no unique key). {@link #close()} drops both tables.
+ *
+ * <p>A {@link ChildConsumer} started with {@link ChildConsumer#startExactlyOnce} writes through the
+ * same sink from its own JVM (the sink travels as system properties).
+ */
+public final class JdbcSink implements AutoCloseable {
+
+    static final String URL_PROPERTY = "switchboard.child.jdbc.url";
+    static final String USER_PROPERTY = "switchboard.child.jdbc.user";
+    static final String RUN_PROPERTY = "switchboard.child.jdbc.run";
+    static final String CLAIM_TIMEOUT_PROPERTY = "switchboard.child.jdbc.claim-timeout-ms";
+
+    /** Where the tables are, their run suffix, and the store's claim timeout. */
+    private record Where(String url, String user, String run, Duration claimTimeout) {}
+
+    private final Where where;
+    private final String url;
+    private final PooledDataSource dataSource;
+
+    private JdbcSink(Where where) {
+        this.where = where;
+        this.url = where.url();
+        this.dataSource = new PooledDataSource(where.url(), where.user());
+    }
+
+    /**
+     * A sink with fresh tables on the database at {@code url}.
+     *
+     * @param claimTimeout the idempotency store's claim timeout: how long a killed consumer's claims block their ids
+     * @throws IllegalStateException when the database cannot be reached, naming the URL and how to start PostgreSQL
+     */
+    public static JdbcSink create(String url, String user, Duration claimTimeout) {
+        JdbcSink sink = new JdbcSink(new Where(url, user, UUID.randomUUID().toString().replace("-", "").substring(0, 10),
+                claimTimeout));
+        try (Connection c = sink.dataSource.getConnection(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE " + sink.outputTable() + " (payload VARCHAR(255) NOT NULL, message_id VARCHAR(255) NOT NULL)");
+        } catch (SQLException e) {
+            sink.dataSource.close();
+            throw new IllegalStateException("The exactly-once fault test needs the database at " + url + " (user " + user
+                    + "); for the local PostgreSQL run .ci/postgres-up.sh or 'pg_ctlcluster --skip-systemctl-redirect "
+                    + "$(ls /etc/postgresql) main start' (" + e.getMessage() + ")", e);
+        }
+        return sink;
+    }
+
+    /** The sink a parent passed to this (child) JVM, or null when none was. */
+    static JdbcSink fromSystemProperties() {
+        String url = System.getProperty(URL_PROPERTY);
+        if (url == null) {
+            return null;
+        }
+        return new JdbcSink(new Where(url, System.getProperty(USER_PROPERTY), System.getProperty(RUN_PROPERTY),
+                Duration.ofMillis(Long.parseLong(System.getProperty(CLAIM_TIMEOUT_PROPERTY)))));
+    }
+
+    /** The JVM options that pass this sink to a child. */
+    List<String> systemProperties() {
+        return List.of("-D" + URL_PROPERTY + "=" + url, "-D" + USER_PROPERTY + "=" + where.user(),
+                "-D" + RUN_PROPERTY + "=" + where.run(), "-D" + CLAIM_TIMEOUT_PROPERTY + "=" + where.claimTimeout().toMillis());
+    }
+
+    /** The output table: one row per handled payload (no unique key, so duplicates show). */
+    public String outputTable() {
+        return "eos_out_" + where.run();
+    }
+
+    /** The idempotency store's table. */
+    public String idempotencyTable() {
+        return "eos_idem_" + where.run();
+    }
+
+    /** A pooled data source on the database. */
+    public DataSource dataSource() {
+        return dataSource;
+    }
+
+    /** A new store on the idempotency table (creating it if needed), with the sink's claim timeout. */
+    public JdbcIdempotencyStore store() {
+        return JdbcIdempotencyStore.builder(dataSource).table(idempotencyTable()).claimTimeout(where.claimTimeout()).build();
+    }
+
+    /**
+     * A handler that, in one transaction, inserts the payload, waits {@code sleepMillis} (a kill
+     * lands mid-transaction then), marks the id done with {@code store.completeIn} and commits; a
+     * delivery whose id another one completed first rolls back.
+     */
+    public MessageHandler<String> handler(JdbcIdempotencyStore store, long sleepMillis) {
+        return handler(store, sleepMillis, null);
+    }
+
+    /**
+     * {@link #handler(JdbcIdempotencyStore, long)} that, once file {@code hold} exists, stops inside
+     * its next transaction (after the insert, before the done mark) until the JVM is killed, and
+     * creates {@code <hold>.held} to say so: a kill then surely lands mid-transaction with the id
+     * claimed and not done.
+     */
+    MessageHandler<String> handler(JdbcIdempotencyStore store, long sleepMillis, Path hold) {
+        String insert = "INSERT INTO " + outputTable() + " (payload, message_id) VALUES (?, ?)";
+        return (message, context) -> {
+            try (Connection c = dataSource.getConnection()) {
+                c.setAutoCommit(false);
+                try (PreparedStatement p = c.prepareStatement(insert)) {
+                    p.setString(1, message.payload());
+                    p.setString(2, message.id());
+                    p.executeUpdate();
+                }
+                if (sleepMillis > 0) {
+                    Thread.sleep(sleepMillis);
+                }
+                if (hold != null && Files.exists(hold)) {
+                    holdUntilKilled(hold);
+                }
+                if (store.completeIn(c, context.idempotencyScope(), message.id())) {
+                    c.commit();
+                } else {
+                    c.rollback();
+                }
+            }
+        };
+    }
+
+    private static synchronized void holdUntilKilled(Path hold) throws IOException, InterruptedException {
+        Path held = Path.of(hold + ".held");
+        if (!Files.exists(held)) {
+            Files.createFile(held);
+        }
+        while (true) {
+            Thread.sleep(1000); // until kill -9; synchronized: any other handler thread stops at the monitor
+        }
+    }
+
+    /** Every row of the output table: the payloads handled, duplicates included, in no particular order. */
+    public List<String> handledPayloads() {
+        List<String> payloads = new ArrayList<>();
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT payload FROM " + outputTable())) {
+            while (rs.next()) {
+                payloads.add(rs.getString(1));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Could not read " + outputTable() + " at " + url + ": " + e.getMessage(), e);
+        }
+        return payloads;
+    }
+
+    /** The rows of the idempotency table in state {@code state} ('C' claimed, 'D' done). */
+    public long idempotencyRows(String state) {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement p = c.prepareStatement("SELECT count(*) FROM " + idempotencyTable() + " WHERE state = ?")) {
+            p.setString(1, state);
+            try (ResultSet rs = p.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Could not read " + idempotencyTable() + " at " + url + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Drops both tables and closes the pooled connections. */
+    @Override
+    public void close() {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS " + outputTable());
+            s.execute("DROP TABLE IF EXISTS " + idempotencyTable());
+        } catch (SQLException e) {
+            throw new IllegalStateException("Could not drop " + outputTable() + " and " + idempotencyTable() + " at " + url
+                    + ": " + e.getMessage(), e);
+        } finally {
+            dataSource.close();
+        }
+    }
+
+    /**
+     * A small pool over {@link DriverManager}: closing a connection resets it (rollback, auto-commit on)
+     * and keeps it for the next caller; a connection that fails a reset is dropped.
+     */
+    private static final class PooledDataSource implements DataSource, AutoCloseable {
+        private final String url;
+        private final String user;
+        private final ConcurrentLinkedQueue<Connection> idle = new ConcurrentLinkedQueue<>();
+
+        PooledDataSource(String url, String user) {
+            this.url = url;
+            this.user = user;
+        }
+
+        @Override
+        public Connection getConnection() throws SQLException {
+            Connection real = idle.poll();
+            if (real == null) {
+                real = DriverManager.getConnection(url, user, "");
+            }
+            Connection physical = real;
+            boolean[] closed = {false};
+            return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
+                    (proxy, method, args) -> {
+                        if (method.getName().equals("close")) {
+                            if (!closed[0]) {
+                                closed[0] = true;
+                                giveBack(physical);
+                            }
+                            return null;
+                        }
+                        if (method.getName().equals("isClosed")) {
+                            return closed[0] || physical.isClosed();
+                        }
+                        try {
+                            return method.invoke(physical, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+        }
+
+        private void giveBack(Connection physical) {
+            try {
+                if (!physical.getAutoCommit()) {
+                    physical.rollback();
+                    physical.setAutoCommit(true);
+                }
+                idle.offer(physical);
+            } catch (SQLException e) {
+                try {
+                    physical.close();
+                } catch (SQLException ignored) {
+                    // dropped either way
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            for (Connection c; (c = idle.poll()) != null; ) {
+                try {
+                    c.close();
+                } catch (SQLException ignored) {
+                    // closing anyway
+                }
+            }
+        }
+
+        @Override
+        public Connection getConnection(String username, String password) throws SQLException {
+            return DriverManager.getConnection(url, username, password);
+        }
+
+        @Override
+        public PrintWriter getLogWriter() {
+            return null;
+        }
+
+        @Override
+        public void setLogWriter(PrintWriter out) {}
+
+        @Override
+        public void setLoginTimeout(int seconds) {}
+
+        @Override
+        public int getLoginTimeout() {
+            return 0;
+        }
+
+        @Override
+        public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+            throw new SQLFeatureNotSupportedException();
+        }
+
+        @Override
+        public <T> T unwrap(Class<T> iface) throws SQLException {
+            throw new SQLException("Not a wrapper of " + iface);
+        }
+
+        @Override
+        public boolean isWrapperFor(Class<?> iface) {
+            return false;
+        }
+    }
+}
