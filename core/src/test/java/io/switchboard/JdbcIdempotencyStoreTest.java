@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -177,6 +178,67 @@ class JdbcIdempotencyStoreTest {
         nowhere.setConnectTimeout(2);
         assertThatThrownBy(() -> JdbcIdempotencyStore.builder(nowhere).table(table).build())
                 .isInstanceOf(SwitchboardException.class).hasMessageContaining("Could not create idempotency table");
+    }
+
+    @Test
+    @DisplayName("the README's recipe: output and done mark commit together; a redelivered id writes nothing")
+    void readmeRecipe() throws Exception {
+        DataSource dataSource = db;
+        String brokerId = "memory";
+        String invoices = table + "_invoices";
+        try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE " + invoices + " (payload VARCHAR(64) NOT NULL)");
+        }
+        String id = UUID.randomUUID().toString();
+        try {
+            // tag::exactly-once-recipe[]
+            JdbcIdempotencyStore store = JdbcIdempotencyStore.builder(dataSource).claimTimeout(Duration.ofSeconds(30)).build();
+            Switchboard sb = Switchboard.builder().broker(brokerId).idempotencyStore(store).build();
+            sb.subscriber("orders", Codec.utf8()).group("billing").delivery(Delivery.EXACTLY_ONCE)
+                    .subscribe((message, context) -> {
+                        try (Connection c = dataSource.getConnection()) {
+                            c.setAutoCommit(false);
+                            writeInvoice(c, message.payload());                      // the handler's output
+                            if (store.completeIn(c, context.idempotencyScope(), message.id())) {
+                                c.commit();                                           // output and done mark together
+                            } else {
+                                c.rollback();                                         // a duplicate: already written
+                            }
+                        }
+                    });
+            // end::exactly-once-recipe[]
+            try (sb) {
+                Publisher<String> publisher = sb.publisher("orders", Codec.utf8()).build();
+                publisher.publish(Message.builder("first").key("k").id(id).build()).toCompletableFuture().get();
+                publisher.publish(Message.builder("again").key("k").id(id).build()).toCompletableFuture().get();
+                publisher.publish(Message.builder("second").key("k").build()).toCompletableFuture().get();
+                await().atMost(Duration.ofSeconds(30)).until(() -> invoiceRows(invoices).contains("second"));
+                assertThat(invoiceRows(invoices)).containsExactlyInAnyOrder("first", "second");
+            }
+        } finally {
+            try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
+                s.execute("DROP TABLE IF EXISTS " + invoices);
+                s.execute("DELETE FROM switchboard_processed WHERE message_id = '" + id + "'");
+            }
+        }
+    }
+
+    private void writeInvoice(Connection c, String payload) throws SQLException {
+        try (java.sql.PreparedStatement insert = c.prepareStatement("INSERT INTO " + table + "_invoices VALUES (?)")) {
+            insert.setString(1, payload);
+            insert.executeUpdate();
+        }
+    }
+
+    private java.util.List<String> invoiceRows(String invoices) throws SQLException {
+        java.util.List<String> rows = new java.util.ArrayList<>();
+        try (Connection c = db.getConnection(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT payload FROM " + invoices)) {
+            while (rs.next()) {
+                rows.add(rs.getString(1));
+            }
+        }
+        return rows;
     }
 
     /** A clock the test moves. */
