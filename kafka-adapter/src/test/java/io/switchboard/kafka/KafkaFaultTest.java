@@ -13,6 +13,7 @@ import io.switchboard.Subscription;
 import io.switchboard.Switchboard;
 import io.switchboard.spi.DestinationSpec;
 import io.switchboard.testkit.fault.ChildConsumer;
+import io.switchboard.testkit.fault.FastBreaker;
 import io.switchboard.testkit.fault.FaultLedger;
 import io.switchboard.testkit.fault.TcpProxy;
 import io.switchboard.testkit.kafka.EmbeddedKafka;
@@ -157,14 +158,8 @@ class KafkaFaultTest {
         // once the producer loses the broker it forgets the topic's metadata, and send() blocks for it (up to
         // max.block.ms) outside the time limit: a small max.block.ms turns each blocked call into a failure the
         // breaker counts, so that it opens however few calls the blocked publishing thread makes
-        Map<String, String> resilience = Map.of(
-                "kafka.max.block.ms", "500",
-                "switchboard.resilience.circuit-breaker.enabled", "true",
-                "switchboard.resilience.circuit-breaker.sliding-window-size", "4",
-                "switchboard.resilience.circuit-breaker.minimum-number-of-calls", "2",
-                "switchboard.resilience.circuit-breaker.wait-duration-in-open-state", "1s",
-                "switchboard.resilience.circuit-breaker.permitted-calls-in-half-open-state", "2",
-                "switchboard.resilience.timeout", "1s");
+        Map<String, String> resilience = FastBreaker.properties();
+        resilience.put("kafka.max.block.ms", "500");
         Stream stream = runStream(ledger, throughProxy(), resilience, OUTAGE, proxy::cut, proxy::restore);
 
         assertThat(stream.errors)

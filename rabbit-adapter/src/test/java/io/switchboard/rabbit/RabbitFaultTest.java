@@ -3,6 +3,8 @@ package io.switchboard.rabbit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.switchboard.CircuitOpenException;
 import io.switchboard.Codec;
 import io.switchboard.Delivery;
 import io.switchboard.Message;
@@ -10,6 +12,7 @@ import io.switchboard.Publisher;
 import io.switchboard.Subscription;
 import io.switchboard.Switchboard;
 import io.switchboard.testkit.fault.ChildConsumer;
+import io.switchboard.testkit.fault.FastBreaker;
 import io.switchboard.testkit.fault.FaultLedger;
 import io.switchboard.testkit.fault.TcpProxy;
 import java.nio.file.Path;
@@ -18,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -101,6 +105,56 @@ class RabbitFaultTest extends RabbitTestSupport {
         assertThat(window.acked.get()).as("publishes made and confirmed while delayed: " + ledger.line()).isPositive();
         assertThat(Duration.ofNanos(window.quickestAckNanos.get()))
                 .as("the quickest confirm of a delayed publish (the delay was real)").isGreaterThanOrEqualTo(LATENCY);
+    }
+
+    @Test
+    @DisplayName("during a cut the circuit breaker opens and publishes fail fast; after it closes by itself, publishes succeed")
+    void circuitBreakerDuringCut() throws Exception {
+        FaultLedger ledger = new FaultLedger("circuit-breaker", "rabbitmq");
+        try (TcpProxy proxy = TcpProxy.start(SERVER.host(), SERVER.port())) {
+            // publishes held during the cut time out after 1 s: the breaker counts them and opens
+            Map<String, String> properties = FastBreaker.properties();
+            properties.put("rabbitmq.uri", viaProxy(proxy, ""));
+            properties.put("rabbitmq.recovery-interval", "300ms");
+            Switchboard sb = switchboard(properties.entrySet().stream()
+                    .flatMap(e -> java.util.stream.Stream.of(e.getKey(), e.getValue())).toArray(String[]::new));
+            String destination = scratch.name("breaker");
+            Subscription subscription = sb.subscriber(destination, Codec.utf8()).group("g").concurrency(2)
+                    .delivery(Delivery.AT_LEAST_ONCE)
+                    .subscribe((m, c) -> ledger.consumed(m.payload()));
+            join(subscription.ready());
+            Publisher<String> publisher = sb.publisher(destination, Codec.utf8()).delivery(Delivery.AT_LEAST_ONCE).build();
+            List<CompletableFuture<?>> sent = publishPaced(publisher, ledger, MESSAGES, FAULT_AT, () -> {
+                proxy.cut();
+                sleep(OUTAGE);
+                proxy.restore();
+            }, null);
+            CircuitBreaker breaker = sb.circuitBreakers().getAllCircuitBreakers().stream().findFirst().orElseThrow();
+            // the breaker closes by itself once publishes succeed again; probe until it has
+            AtomicInteger probes = new AtomicInteger();
+            await().atMost(SETTLE).pollInterval(Duration.ofMillis(200)).until(() -> {
+                String payload = "probe" + probes.incrementAndGet();
+                CompletableFuture<Object> probe = ledger.track(payload, () -> publisher.publish(Message.of("probe", payload)));
+                sent.add(probe);
+                probe.exceptionally(e -> null).get(SETTLE.toSeconds(), TimeUnit.SECONDS);
+                return breaker.getState() == CircuitBreaker.State.CLOSED;
+            });
+            List<Throwable> errors = new ArrayList<>();
+            for (CompletableFuture<?> f : sent) {
+                f.handle((v, e) -> e).thenAccept(e -> {
+                    if (e != null) {
+                        errors.add(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
+                    }
+                }).get(SETTLE.toSeconds(), TimeUnit.SECONDS);
+            }
+            settle(sent, ledger);
+            long failedFast = errors.stream().filter(CircuitOpenException.class::isInstance).count();
+            System.out.println("  circuit-breaker: " + errors.size() + " publishes failed, " + failedFast
+                    + " of them fast with CircuitOpenException; " + probes.get() + " probes until the breaker closed");
+            assertThat(failedFast).as("publishes failed fast while the breaker was open: " + ledger.line()).isPositive();
+            assertThat(breaker.getState()).as("circuit breaker state after the restore").isEqualTo(CircuitBreaker.State.CLOSED);
+            assertThat(subscription.isActive()).as("subscription survived").isTrue();
+        }
     }
 
     @Test
