@@ -46,6 +46,10 @@ abstract class SuiteCommand implements Callable<Integer> {
             err.println("--time-scale must be above 0 but was " + options.timeScale + "; try 0.5 for a quicker run");
             return 2;
         }
+        if (options.jvmWarmupSeconds < 0) {
+            err.println("--jvm-warmup must be 0 (none) or more seconds but was " + options.jvmWarmupSeconds + "; try 20");
+            return 2;
+        }
         if (options.heapProbeSeconds < 0) {
             err.println("--heap-probe-seconds must be 0 (no probes) or more but was " + options.heapProbeSeconds
                     + "; try 60 for a soak run");
@@ -78,7 +82,7 @@ abstract class SuiteCommand implements Callable<Integer> {
             List<RunResult> sofar = new ArrayList<>();
             // the files are rewritten after every run, so an interrupted suite keeps what it measured
             results = new SuiteRunner(env.endpoints(), java.time.Duration.ofSeconds(options.heapProbeSeconds),
-                    options.jfr).run(plan, progress, r -> {
+                    options.jfr, java.time.Duration.ofSeconds(options.jvmWarmupSeconds)).run(plan, progress, r -> {
                 sofar.add(r);
                 ReportFiles.write(dir, sofar, command + " (partial: " + sofar.size() + " of " + plan.size() + " runs)");
             });

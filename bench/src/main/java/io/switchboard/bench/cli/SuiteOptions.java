@@ -52,6 +52,12 @@ final class SuiteOptions {
             description = "Record each run with Java Flight Recorder (profile settings) into DIR/<workload>-<broker>-<mode>.jfr.")
     Path jfr;
 
+    @Option(names = "--jvm-warmup", paramLabel = "SECONDS", defaultValue = "20",
+            description = "Before a broker's first measured run, run its first workload unmeasured for SECONDS in each mode, "
+                    + "so that the side measured first does not pay for compiling the in-process broker's and the "
+                    + "clients' code; default ${DEFAULT-VALUE}, 0: none.")
+    int jvmWarmupSeconds;
+
     @Option(names = "--no-progress", description = "No progress bar; one line per finished run instead.")
     boolean noProgress;
 }

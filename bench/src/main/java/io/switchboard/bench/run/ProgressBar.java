@@ -59,6 +59,15 @@ public final class ProgressBar implements RunProgress {
         current = null;
     }
 
+    /** A line of its own between runs (the JVM warm-up's). */
+    synchronized void note(String text) {
+        if (interactive) {
+            out.print("\r" + " ".repeat(150) + "\r");
+        }
+        out.println(text);
+        out.flush();
+    }
+
     /** Clears the line at the end. */
     public synchronized void close() {
         if (interactive) {

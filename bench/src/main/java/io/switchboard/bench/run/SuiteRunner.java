@@ -21,12 +21,20 @@ import jdk.jfr.Recording;
  * Plans and runs a suite: every workload (grid point) on every broker it is meant for, once
  * through Switchboard and once through the native client, back to back. The order of the two
  * alternates from one point to the next so that neither side always runs on a warmer broker.
+ *
+ * <p>Before a broker's first measured run, its first workload runs once in every mode of the plan,
+ * unmeasured, for the JVM warm-up time ({@code --jvm-warmup}): the in-process brokers share the
+ * bench's JVM, so without it whichever side ran first would also pay for compiling the broker's
+ * and the clients' code (on main 3c763af the first Kafka run measured 67k msg/s through the SDK
+ * and the same run later in the same JVM 114-139k).
  */
 public final class SuiteRunner {
 
     private final BrokerEndpoints endpoints;
     private final Duration heapProbeInterval;
     private final Path jfrDir;
+    private final Duration jvmWarmup;
+    private final java.util.Set<String> warmed = new java.util.HashSet<>();
     private final String suiteId = Long.toString(ThreadLocalRandom.current().nextLong(36L * 36 * 36 * 36), 36);
     private int counter;
 
@@ -35,11 +43,13 @@ public final class SuiteRunner {
      *
      * @param heapProbeInterval as in {@link WorkloadRunner}
      * @param jfrDir where to write a Java Flight Recording ("profile" settings) of each run, or null for none
+     * @param jvmWarmup how long each mode of a broker runs unmeasured before the broker's first measured run; zero for none
      */
-    public SuiteRunner(BrokerEndpoints endpoints, Duration heapProbeInterval, Path jfrDir) {
+    public SuiteRunner(BrokerEndpoints endpoints, Duration heapProbeInterval, Path jfrDir, Duration jvmWarmup) {
         this.endpoints = endpoints;
         this.heapProbeInterval = heapProbeInterval;
         this.jfrDir = jfrDir;
+        this.jvmWarmup = jvmWarmup;
     }
 
     /**
@@ -82,6 +92,7 @@ public final class SuiteRunner {
     public List<RunResult> run(List<PlannedRun> plan, ProgressBar progress, Consumer<RunResult> results) {
         List<RunResult> all = new ArrayList<>();
         for (PlannedRun run : plan) {
+            warmUp(run.broker(), plan, progress);
             progress.start(run);
             RunResult result = runOne(run, progress);
             progress.finish(result);
@@ -91,7 +102,32 @@ public final class SuiteRunner {
         return all;
     }
 
+    /**
+     * Runs the broker's first planned workload once in each of its planned modes, for
+     * {@link #jvmWarmup} each and unmeasured, unless that was done already.
+     */
+    private void warmUp(String broker, List<PlannedRun> plan, ProgressBar progress) {
+        if (jvmWarmup.isZero() || !warmed.add(broker)) {
+            return;
+        }
+        List<PlannedRun> runs = plan.stream().filter(p -> p.broker().equals(broker)).toList();
+        Workload first = runs.get(0).workload().forWarmUp(jvmWarmup);
+        for (String mode : runs.stream().map(PlannedRun::mode).distinct().toList()) {
+            progress.note("JVM warm-up: " + first.name() + " " + broker + "/" + mode + " for " + jvmWarmup.toSeconds()
+                    + " s, not measured");
+            RunResult result = runOne(new PlannedRun(first, broker, mode), RunProgress.NONE, false);
+            if (!result.ok()) {
+                progress.note("JVM warm-up of " + broker + "/" + mode + " failed (" + result.error()
+                        + "); measuring anyway");
+            }
+        }
+    }
+
     private RunResult runOne(PlannedRun run, RunProgress progress) {
+        return runOne(run, progress, true);
+    }
+
+    private RunResult runOne(PlannedRun run, RunProgress progress, boolean record) {
         String runId = suiteId + "-" + (counter++) + run.mode().substring(0, 1);
         BenchDriver driver;
         try {
@@ -100,7 +136,7 @@ public final class SuiteRunner {
             return RunResult.failed(run.workload(), run.broker(), run.mode(), "could not connect: " + e);
         }
         WorkloadRunner runner = new WorkloadRunner(run.workload(), driver, runId, progress, heapProbeInterval);
-        if (jfrDir == null) {
+        if (jfrDir == null || !record) {
             return runner.run();
         }
         Path file = jfrDir.resolve((run.workload().name() + "-" + run.workload().variant()).replaceAll("[^A-Za-z0-9._=-]+", "_")

@@ -100,6 +100,13 @@ public record Workload(
                 drainTimeout, brokerProperties, study);
     }
 
+    /** The same workload measured for {@code length} after no warm-up of its own: the suite's JVM warm-up run. */
+    public Workload forWarmUp(Duration length) {
+        return new Workload(name, variant, description, brokers, topics, partitionsPerTopic, payload, producersPerTopic,
+                subscriptionsPerTopic, consumersPerSubscription, producerRate, length, 0, Duration.ofMillis(1), delivery,
+                keyDistribution, synchronous, maxOutstanding, consumerPrefetch, drainTimeout, brokerProperties, study);
+    }
+
     private static Duration scale(Duration d, double scale) {
         return d == null ? null : Duration.ofMillis(Math.max(1, Math.round(d.toMillis() * scale)));
     }

@@ -29,7 +29,7 @@ class SeedsSmokeTest {
     }
 
     @Test
-    @DisplayName("a tiny workload runs on the memory broker and writes CSV, JSON and HTML")
+    @DisplayName("a tiny workload runs on the memory broker after an unmeasured JVM warm-up, and writes CSV, JSON and HTML")
     void tinyRunOnMemory(@TempDir Path dir) throws Exception {
         Path workload = dir.resolve("tiny.yaml");
         Files.writeString(workload, """
@@ -46,8 +46,17 @@ class SeedsSmokeTest {
                 study: {source: test, figure: none, conditions: none}
                 """);
         Path out = dir.resolve("out");
-        int exit = BenchMain.execute("run", workload.toString(), "--out", out.toString(), "--no-progress");
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream saved = System.err;
+        System.setErr(new java.io.PrintStream(err, true));
+        int exit;
+        try {
+            exit = BenchMain.execute("run", workload.toString(), "--out", out.toString(), "--no-progress", "--jvm-warmup", "1");
+        } finally {
+            System.setErr(saved);
+        }
         assertThat(exit).isZero();
+        assertThat(err.toString()).contains("JVM warm-up: tiny memory/sdk for 1 s, not measured");
         JsonNode json = new ObjectMapper().readTree(out.resolve("results.json").toFile());
         JsonNode run = json.get("runs").get(0);
         assertThat(run.get("broker").asText()).isEqualTo("memory");
