@@ -43,6 +43,11 @@ final class SuiteOptions {
                     + "the cost of the SDK's code, native-ce/native the cost of the envelope on the wire.")
     boolean nativeEnvelope;
 
+    @Option(names = "--compact-envelope",
+            description = "Also run the SDK publishing its compact envelope (mode sdk-compact, switchboard.envelope=compact): "
+                    + "SDK-compact/native compares the SDK with one small envelope header against the native client.")
+    boolean compactEnvelope;
+
     @Option(names = "--heap-probe-seconds", paramLabel = "N", defaultValue = "0",
             description = "Force a full GC and probe the heap every N s while measuring, for the trend of the heap after GC "
                     + "(soak runs); default ${DEFAULT-VALUE}: no probes.")

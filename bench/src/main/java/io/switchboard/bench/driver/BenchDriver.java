@@ -14,6 +14,8 @@ public interface BenchDriver extends AutoCloseable {
     String NATIVE = "native";
     /** The mode name for native drivers that carry the SDK's CloudEvents headers too ({@code --native-envelope}). */
     String NATIVE_ENVELOPE = "native-ce";
+    /** The mode name for SDK drivers that publish the compact envelope ({@code switchboard.envelope=compact}, {@code --compact-envelope}). */
+    String SDK_COMPACT = "sdk-compact";
 
     /** The broker id: {@code kafka}, {@code rabbitmq}, {@code rocketmq} or {@code memory}. */
     String broker();

@@ -15,11 +15,26 @@ public final class Drivers {
 
     /** The modes, plus the native client carrying the SDK's envelope ({@link BenchDriver#NATIVE_ENVELOPE}) when asked. */
     public static List<String> modes(String broker, boolean nativeEnvelope) {
-        if (broker.equals("memory")) {
-            return List.of(BenchDriver.SDK);
+        return modes(broker, nativeEnvelope, false);
+    }
+
+    /**
+     * The modes: the SDK, the native client, and when asked the native client carrying the SDK's
+     * envelope ({@link BenchDriver#NATIVE_ENVELOPE}) and the SDK publishing its compact envelope
+     * ({@link BenchDriver#SDK_COMPACT}).
+     */
+    public static List<String> modes(String broker, boolean nativeEnvelope, boolean compactEnvelope) {
+        List<String> modes = new java.util.ArrayList<>(List.of(BenchDriver.SDK));
+        if (compactEnvelope) {
+            modes.add(BenchDriver.SDK_COMPACT);
         }
-        return nativeEnvelope ? List.of(BenchDriver.SDK, BenchDriver.NATIVE, BenchDriver.NATIVE_ENVELOPE)
-                : List.of(BenchDriver.SDK, BenchDriver.NATIVE);
+        if (!broker.equals("memory")) {
+            modes.add(BenchDriver.NATIVE);
+            if (nativeEnvelope) {
+                modes.add(BenchDriver.NATIVE_ENVELOPE);
+            }
+        }
+        return List.copyOf(modes);
     }
 
     /**
@@ -32,9 +47,12 @@ public final class Drivers {
         if (endpoints.of(broker) == null) {
             throw new IllegalStateException("Broker '" + broker + "' is not available in this run");
         }
-        if (mode.equals(BenchDriver.SDK)) {
-            return new SdkDriver(broker, endpoints, workload.propertiesFor(broker), workload.delivery(),
-                    workload.consumerPrefetch(), runId);
+        if (mode.equals(BenchDriver.SDK) || mode.equals(BenchDriver.SDK_COMPACT)) {
+            java.util.Map<String, String> properties = new java.util.LinkedHashMap<>(workload.propertiesFor(broker));
+            if (mode.equals(BenchDriver.SDK_COMPACT)) {
+                properties.put("switchboard.envelope", "compact");
+            }
+            return new SdkDriver(broker, mode, endpoints, properties, workload.delivery(), workload.consumerPrefetch(), runId);
         }
         boolean envelope = mode.equals(BenchDriver.NATIVE_ENVELOPE);
         return switch (broker) {

@@ -29,6 +29,7 @@ public final class SdkDriver implements BenchDriver {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
 
     private final String broker;
+    private final String mode;
     private final Delivery delivery;
     private final int prefetch;
     /** Handlers per consumer, as many as the native driver's consumer runs: RocketMQ's consume threads, else one. */
@@ -40,13 +41,15 @@ public final class SdkDriver implements BenchDriver {
      * Connects.
      *
      * @param broker the adapter id
+     * @param mode {@link #SDK}, or {@link #SDK_COMPACT} when the properties ask for the compact envelope
      * @param endpoints where the broker is
      * @param passThrough the workload's properties for this broker
      * @param runId unique per run, to keep in-memory brokers apart
      */
-    public SdkDriver(String broker, BrokerEndpoints endpoints, Map<String, String> passThrough, Delivery delivery,
-            int prefetch, String runId) {
+    public SdkDriver(String broker, String mode, BrokerEndpoints endpoints, Map<String, String> passThrough,
+            Delivery delivery, int prefetch, String runId) {
         this.broker = broker;
+        this.mode = mode;
         this.delivery = delivery;
         this.prefetch = prefetch;
         this.concurrency = broker.equals("rocketmq") ? Integer.parseInt(passThrough.getOrDefault("consume-threads", "8")) : 1;
@@ -82,7 +85,7 @@ public final class SdkDriver implements BenchDriver {
 
     @Override
     public String mode() {
-        return SDK;
+        return mode;
     }
 
     @Override

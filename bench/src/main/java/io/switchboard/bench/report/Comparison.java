@@ -22,6 +22,17 @@ public final class Comparison {
     /** The rate at which the p99 target is judged. */
     public static final long P99_TARGET_RATE = 4_000;
 
+    /**
+     * The pairings reported, each as {the SDK side's mode, the native side's mode, its label}: the
+     * SDK against the native client; the SDK against the native client carrying the same
+     * CloudEvents headers (what the SDK's code costs); the SDK's compact envelope against the native
+     * client (one small header each).
+     */
+    public static final List<String[]> PAIRINGS = List.of(
+            new String[] {BenchDriver.SDK, BenchDriver.NATIVE, "SDK/native"},
+            new String[] {BenchDriver.SDK, BenchDriver.NATIVE_ENVELOPE, "SDK/native-ce"},
+            new String[] {BenchDriver.SDK_COMPACT, BenchDriver.NATIVE, "compact/native"});
+
     private Comparison() {}
 
     /**
@@ -66,17 +77,22 @@ public final class Comparison {
     public record BrokerSummary(String broker, double throughputRatio, int throughputRuns, double p99Ratio, int p99Runs,
             double p99RatioAllRates) {}
 
-    /** Pairs in the order of the SDK runs. */
+    /** SDK/native pairs in the order of the SDK runs. */
     public static List<Pair> pairs(List<RunResult> results) {
+        return pairs(results, BenchDriver.SDK, BenchDriver.NATIVE);
+    }
+
+    /** Pairs of the two modes, in the order of the first mode's runs. */
+    public static List<Pair> pairs(List<RunResult> results, String sdkMode, String nativeMode) {
         Map<String, RunResult> natives = new LinkedHashMap<>();
         for (RunResult r : results) {
-            if (r.mode().equals(BenchDriver.NATIVE)) {
+            if (r.mode().equals(nativeMode)) {
                 natives.put(key(r), r);
             }
         }
         List<Pair> pairs = new ArrayList<>();
         for (RunResult r : results) {
-            if (r.mode().equals(BenchDriver.SDK)) {
+            if (r.mode().equals(sdkMode)) {
                 pairs.add(new Pair(r, natives.get(key(r))));
             }
         }
@@ -87,10 +103,15 @@ public final class Comparison {
         return r.workload().label() + "\u0000" + r.broker();
     }
 
-    /** The per-broker summary over the complete pairs, brokers in alphabetical order. */
+    /** The per-broker SDK/native summary over the complete pairs, brokers in alphabetical order. */
     public static List<BrokerSummary> summary(List<RunResult> results) {
+        return summary(results, BenchDriver.SDK, BenchDriver.NATIVE);
+    }
+
+    /** The per-broker summary of one pairing over its complete pairs, brokers in alphabetical order. */
+    public static List<BrokerSummary> summary(List<RunResult> results, String sdkMode, String nativeMode) {
         Map<String, List<Pair>> byBroker = new TreeMap<>();
-        for (Pair p : pairs(results)) {
+        for (Pair p : pairs(results, sdkMode, nativeMode)) {
             if (p.complete()) {
                 byBroker.computeIfAbsent(p.sdk().broker(), b -> new ArrayList<>()).add(p);
             }

@@ -49,11 +49,13 @@ public final class ConsoleReport {
                         r.heap().startMiB(), r.heap().endMiB(), r.heap().slopeMiBPerMinute(), r.heap().probes());
             }
         }
-        for (Comparison.Pair p : Comparison.pairs(runs)) {
-            if (p.complete()) {
-                out.printf(Locale.ROOT, "%-56s %-8s %-10s %11s %11s %8s %8s %8s %8s%n", shorten(p.sdk().workload().variant()),
-                        p.sdk().broker(), "SDK/native", ratio(p.publishRatio()), ratio(p.consumeRatio()), "", "", "",
-                        ratio(p.p99Ratio()));
+        for (String[] pairing : Comparison.PAIRINGS) {
+            for (Comparison.Pair p : Comparison.pairs(runs, pairing[0], pairing[1])) {
+                if (p.complete()) {
+                    out.printf(Locale.ROOT, "%-56s %-8s %-14s %7s %11s %8s %8s %8s %8s%n",
+                            shorten(p.sdk().workload().variant()), p.sdk().broker(), pairing[2], ratio(p.publishRatio()),
+                            ratio(p.consumeRatio()), "", "", "", ratio(p.p99Ratio()));
+                }
             }
         }
         Study study = first.study();
@@ -65,10 +67,20 @@ public final class ConsoleReport {
     }
 
     private static void printSummary(PrintStream out, List<RunResult> results) {
-        List<Comparison.BrokerSummary> summary = Comparison.summary(results);
+        for (int i = 0; i < Comparison.PAIRINGS.size(); i++) {
+            String[] pairing = Comparison.PAIRINGS.get(i);
+            List<Comparison.BrokerSummary> summary = Comparison.summary(results, pairing[0], pairing[1]);
+            if (i == 0 || !summary.isEmpty()) { // SDK/native always, the others when they were run
+                printSummary(out, results, pairing[2], summary);
+            }
+        }
+    }
+
+    private static void printSummary(PrintStream out, List<RunResult> results, String label,
+            List<Comparison.BrokerSummary> summary) {
         long failed = results.stream().filter(r -> !r.ok()).count();
         out.println();
-        out.println("== SDK / native, per broker (geometric means over paired runs)");
+        out.println("== " + label.replace("/", " / ") + ", per broker (geometric means over paired runs)");
         out.printf(Locale.ROOT, "%-10s %22s %6s %26s %6s %22s%n", "broker", "throughput (max rate)", "runs",
                 "e2e p99 @ 4,000 msg/s", "runs", "e2e p99 (all rates)");
         for (Comparison.BrokerSummary s : summary) {

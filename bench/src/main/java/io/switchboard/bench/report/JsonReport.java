@@ -50,6 +50,20 @@ public final class JsonReport {
             summary.add(row);
         }
         doc.put("summary", summary);
+        List<Object> others = new ArrayList<>();
+        for (String[] pairing : Comparison.PAIRINGS.subList(1, Comparison.PAIRINGS.size())) {
+            for (Comparison.BrokerSummary s : Comparison.summary(results, pairing[0], pairing[1])) {
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("pairing", pairing[2]);
+                row.put("broker", s.broker());
+                row.put("throughputRatio", finite(s.throughputRatio()));
+                row.put("throughputRuns", s.throughputRuns());
+                row.put("p99RatioAt4000", finite(s.p99Ratio()));
+                row.put("p99RatioAllRates", finite(s.p99RatioAllRates()));
+                others.add(row);
+            }
+        }
+        doc.put("otherPairings", others);
         return doc;
     }
 

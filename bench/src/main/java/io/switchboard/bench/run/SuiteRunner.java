@@ -61,13 +61,23 @@ public final class SuiteRunner {
      */
     public static List<PlannedRun> plan(List<Workload> workloads, List<String> requested, boolean sdkOnly,
             boolean nativeEnvelope) {
+        return plan(workloads, requested, sdkOnly, nativeEnvelope, false);
+    }
+
+    /**
+     * The runs, in order, with the SDK's compact-envelope runs too when asked.
+     *
+     * @param compactEnvelope also an SDK run publishing the compact envelope (mode sdk-compact)
+     */
+    public static List<PlannedRun> plan(List<Workload> workloads, List<String> requested, boolean sdkOnly,
+            boolean nativeEnvelope, boolean compactEnvelope) {
         List<PlannedRun> plan = new ArrayList<>();
         int point = 0;
         for (Workload workload : workloads) {
             for (String broker : brokersFor(workload, requested)) {
-                List<String> modes = new ArrayList<>(Drivers.modes(broker, nativeEnvelope));
+                List<String> modes = new ArrayList<>(Drivers.modes(broker, nativeEnvelope, compactEnvelope));
                 if (sdkOnly) {
-                    modes.retainAll(List.of("sdk"));
+                    modes.retainAll(List.of("sdk", "sdk-compact"));
                 }
                 if (point % 2 == 1) {
                     java.util.Collections.reverse(modes);

@@ -29,5 +29,10 @@ class SuiteRunnerTest {
 
         List<PlannedRun> envelope = SuiteRunner.plan(soak, List.of("rabbitmq"), false, true);
         assertThat(envelope).extracting(PlannedRun::mode).containsExactlyInAnyOrder("sdk", "native", "native-ce");
+
+        List<PlannedRun> all = SuiteRunner.plan(soak, List.of("kafka"), false, true, true);
+        assertThat(all).extracting(PlannedRun::mode).containsExactlyInAnyOrder("sdk", "sdk-compact", "native", "native-ce");
+        assertThat(SuiteRunner.plan(soak, List.of("kafka"), true, false, true)).extracting(PlannedRun::mode)
+                .containsExactlyInAnyOrder("sdk", "sdk-compact");
     }
 }
