@@ -46,6 +46,10 @@ public class PublishPathBenchmark {
     @Param({"noop", "memory"})
     public String broker;
 
+    /** The envelope published: {@code cloudevents} (the default) or {@code compact} ({@code switchboard.envelope}). */
+    @Param({"cloudevents", "compact"})
+    public String envelope;
+
     private final byte[] payload = new byte[512];
     private Switchboard bare;
     private RawPublisher raw;
@@ -60,7 +64,7 @@ public class PublishPathBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        Map<String, String> props = Map.of("memory.broker", "jmh", "switchboard.partitions", "1");
+        Map<String, String> props = Map.of("memory.broker", "jmh", "switchboard.partitions", "1", "switchboard.envelope", envelope);
         bare = Switchboard.builder().broker(broker).properties(props).build();
         raw = bareAdapter(bare);
         Map<String, String> headers = new HashMap<>();
