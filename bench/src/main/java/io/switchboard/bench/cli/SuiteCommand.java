@@ -46,6 +46,10 @@ abstract class SuiteCommand implements Callable<Integer> {
             err.println("--time-scale must be above 0 but was " + options.timeScale + "; try 0.5 for a quicker run");
             return 2;
         }
+        if (options.repeat < 1) {
+            err.println("--repeat must be 1 or more but was " + options.repeat + "; try 3 for fixed-rate latency points");
+            return 2;
+        }
         if (options.jvmWarmupSeconds < 0) {
             err.println("--jvm-warmup must be 0 (none) or more seconds but was " + options.jvmWarmupSeconds + "; try 20");
             return 2;
@@ -57,7 +61,7 @@ abstract class SuiteCommand implements Callable<Integer> {
         }
         List<Workload> workloads;
         try {
-            workloads = workloads().stream().map(w -> w.scaled(options.timeScale)).toList();
+            workloads = repeated(workloads().stream().map(w -> w.scaled(options.timeScale)).toList(), options.repeat);
         } catch (WorkloadException e) {
             err.println(e.getMessage());
             return 2;
@@ -100,6 +104,18 @@ abstract class SuiteCommand implements Callable<Integer> {
             return 3;
         }
         return results.stream().allMatch(RunResult::ok) ? 0 : 1;
+    }
+
+    /** Each workload point {@code times} times in a row, the repetitions after the first named as such. */
+    static List<Workload> repeated(List<Workload> workloads, int times) {
+        List<Workload> all = new ArrayList<>();
+        for (Workload w : workloads) {
+            all.add(w);
+            for (int n = 2; n <= times; n++) {
+                all.add(w.repetition(n));
+            }
+        }
+        return all;
     }
 
     /** The command as typed, for the report. */

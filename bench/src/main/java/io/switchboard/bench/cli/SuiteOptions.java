@@ -48,6 +48,11 @@ final class SuiteOptions {
                     + "SDK-compact/native compares the SDK with one small envelope header against the native client.")
     boolean compactEnvelope;
 
+    @Option(names = "--repeat", paramLabel = "N", defaultValue = "1",
+            description = "Run every workload point N times (the modes in alternating order); each repetition is paired and "
+                    + "reported on its own, and the per-broker means cover them all; default ${DEFAULT-VALUE}.")
+    int repeat;
+
     @Option(names = "--heap-probe-seconds", paramLabel = "N", defaultValue = "0",
             description = "Force a full GC and probe the heap every N s while measuring, for the trend of the heap after GC "
                     + "(soak runs); default ${DEFAULT-VALUE}: no probes.")

@@ -100,6 +100,18 @@ public record Workload(
                 drainTimeout, brokerProperties, study);
     }
 
+    /**
+     * The same workload as repetition {@code n} (from 2) of its point: the variant says so, so that
+     * each repetition pairs its own SDK and native runs and reports as a point of its own.
+     */
+    public Workload repetition(int n) {
+        String again = "run " + n;
+        return new Workload(name, variant.isEmpty() ? again : variant + " " + again, description, brokers, topics,
+                partitionsPerTopic, payload, producersPerTopic, subscriptionsPerTopic, consumersPerSubscription, producerRate,
+                duration, messageCount, warmup, delivery, keyDistribution, synchronous, maxOutstanding, consumerPrefetch,
+                drainTimeout, brokerProperties, study);
+    }
+
     /** The same workload measured for {@code length} after no warm-up of its own: the suite's JVM warm-up run. */
     public Workload forWarmUp(Duration length) {
         return new Workload(name, variant, description, brokers, topics, partitionsPerTopic, payload, producersPerTopic,

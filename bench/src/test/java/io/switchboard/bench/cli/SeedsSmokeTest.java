@@ -71,6 +71,20 @@ class SeedsSmokeTest {
     }
 
     @Test
+    @DisplayName("--repeat runs every point again as a point of its own, the modes' order alternating")
+    void repeatedPoints() {
+        List<Workload> seed = WorkloadParser.parseResource(Seeds.DIRECTORY + Seeds.files().get(0), false).subList(0, 1);
+        List<Workload> three = SuiteCommand.repeated(seed, 3);
+        assertThat(three).extracting(Workload::variant).containsExactly(seed.get(0).variant(),
+                (seed.get(0).variant() + " run 2").trim(), (seed.get(0).variant() + " run 3").trim());
+        assertThat(three).extracting(Workload::label).doesNotHaveDuplicates();
+        List<io.switchboard.bench.run.PlannedRun> plan = io.switchboard.bench.run.SuiteRunner.plan(three, List.of("kafka"),
+                false, false);
+        assertThat(plan).extracting(io.switchboard.bench.run.PlannedRun::mode)
+                .containsExactly("sdk", "native", "native", "sdk", "sdk", "native");
+    }
+
+    @Test
     @DisplayName("a bad workload file ends with exit code 2")
     void badWorkload(@TempDir Path dir) throws Exception {
         Path workload = dir.resolve("bad.yaml");
