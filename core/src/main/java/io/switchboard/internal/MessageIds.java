@@ -6,13 +6,23 @@ import java.time.temporal.ChronoUnit;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Message ids (UUID version 7: time-ordered), RFC 3339 timestamps with microsecond precision and
- * W3C traceparents, each written straight into one Latin-1 string: these run once per published
- * message, so they avoid intermediate objects.
+ * Message ids (UUID version 7: time-ordered), RFC 3339 timestamps with microsecond precision,
+ * compact envelope values ({@code <epoch microseconds>;<id>}) and W3C traceparents, each written
+ * straight into one string, and their parsers: these run once per message, so they avoid
+ * intermediate objects and exceptions.
  */
 public final class MessageIds {
 
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+
+    /** What {@link #compactMicros} returns for a value that is not well-formed (no valid value is this small). */
+    public static final long NOT_COMPACT = Long.MIN_VALUE;
+    /** The earliest epoch second whose microseconds fit in a long, with room for the fraction. */
+    public static final long MIN_COMPACT_SECOND = Long.MIN_VALUE / 1_000_000L + 1;
+    /** The latest epoch second whose microseconds fit in a long, with room for the fraction. */
+    public static final long MAX_COMPACT_SECOND = Long.MAX_VALUE / 1_000_000L - 1;
+    /** The largest magnitude that one more digit can be appended to without passing {@link Long#MAX_VALUE}'s last digit. */
+    private static final long LAST_DIGIT_LIMIT = Long.MAX_VALUE / 10;
 
     private MessageIds() {}
 
@@ -119,15 +129,6 @@ public final class MessageIds {
         long days = era * 146_097 + doe - 719_468;
         return Instant.ofEpochSecond(days * 86_400L + hour * 3600L + minute * 60L + second, micros * 1000L);
     }
-
-    /** What {@link #compactMicros} returns for a value that is not well-formed (no valid value is this small). */
-    public static final long NOT_COMPACT = Long.MIN_VALUE;
-    /** The earliest epoch second whose microseconds fit in a long, with room for the fraction. */
-    public static final long MIN_COMPACT_SECOND = Long.MIN_VALUE / 1_000_000L + 1;
-    /** The latest epoch second whose microseconds fit in a long, with room for the fraction. */
-    public static final long MAX_COMPACT_SECOND = Long.MAX_VALUE / 1_000_000L - 1;
-    /** The largest magnitude that one more digit can be appended to without passing {@link Long#MAX_VALUE}'s last digit. */
-    private static final long LAST_DIGIT_LIMIT = Long.MAX_VALUE / 10;
 
     /**
      * The compact envelope value {@code <epoch microseconds>;<id>}. javac compiles the concatenation
