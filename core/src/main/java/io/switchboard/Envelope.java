@@ -1,6 +1,8 @@
 package io.switchboard;
 
+import io.switchboard.internal.MessageIds;
 import java.time.Instant;
+import java.util.Map;
 
 /**
  * The header names of Switchboard's envelope, which every message carries on every broker.
@@ -8,7 +10,8 @@ import java.time.Instant;
  * <p>They follow the CloudEvents binary content mode with the Kafka protocol binding's names
  * ({@code ce_} prefix, {@code content-type}); each adapter maps them to its broker's binding
  * (AMQP application properties, RocketMQ user properties) and back, so core always sees these
- * names. A consumer that does not know Switchboard can read a message as a CloudEvent.
+ * names. A consumer that does not know Switchboard can read a message as a CloudEvent, unless
+ * its publisher's broker instance writes the {@link #COMPACT} form ({@code switchboard.envelope=compact}).
  */
 public final class Envelope {
 
@@ -34,6 +37,17 @@ public final class Envelope {
     public static final String ATTEMPT = "ce_attempt";
     /** Distributed-tracing extension {@code traceparent} (W3C Trace Context). */
     public static final String TRACEPARENT = "ce_traceparent";
+    /**
+     * The compact envelope, written instead of every attribute above but the trace headers by a
+     * broker instance with property {@code switchboard.envelope=compact}: one header whose value is
+     * {@code <publish time as epoch microseconds, decimal>;<message id>}, for example
+     * {@code 1767225600123456;0198f3c2-7a4e-7b1d-9c3e-5f2a1b0c4d6e}. The id comes last, so it may
+     * itself hold {@code ;}. Every Switchboard consumer reads both forms ({@link #id(Map)},
+     * {@link #compactTime(String)}); the name has the {@code ce_} prefix, so adapters carry it
+     * through their CloudEvents binding and handlers never see it in {@link Message#headers()}.
+     * A consumer that does not know Switchboard no longer sees a valid CloudEvent.
+     */
+    public static final String COMPACT = "ce_sb";
 
     /** On a dead-lettered record: the class of the last error. */
     public static final String ERROR_TYPE = "sb_error_type";
@@ -57,8 +71,41 @@ public final class Envelope {
      * @throws java.time.format.DateTimeParseException when the text is not an RFC 3339 time
      */
     public static Instant parseTime(String text) {
-        Instant ours = io.switchboard.internal.MessageIds.parseMicros(text);
+        Instant ours = MessageIds.parseMicros(text);
         return ours != null ? ours : Instant.parse(text);
+    }
+
+    /**
+     * The message id carried by envelope headers: the id of a well-formed {@link #COMPACT} header,
+     * else the {@link #ID} header, else null (a record from a plain client). For adapters that
+     * read an id from a broker message's headers, so that both envelope forms give the same id.
+     */
+    public static String id(Map<String, String> headers) {
+        String compact = headers.get(COMPACT);
+        if (compact != null) {
+            String id = MessageIds.compactId(compact);
+            if (id != null) {
+                return id;
+            }
+        }
+        return headers.get(ID);
+    }
+
+    /**
+     * The id of a {@link #COMPACT} value: everything after its first {@code ;}; null when the value
+     * is not well-formed (an optional {@code -}, decimal digits within the range of a long,
+     * {@code ;} and a non-empty id). Never throws.
+     */
+    public static String compactId(String value) {
+        return MessageIds.compactId(value);
+    }
+
+    /**
+     * The publish time of a {@link #COMPACT} value, with microsecond precision; null when the value
+     * is not well-formed (see {@link #compactId(String)}). Never throws.
+     */
+    public static Instant compactTime(String value) {
+        return MessageIds.compactTime(value);
     }
 
     /** True for a header name reserved for Switchboard: applications may not set it. */

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.observation.ObservationRegistry;
 import io.switchboard.internal.AdapterLoader;
+import io.switchboard.internal.EnvelopeFormat;
 import io.switchboard.internal.InMemoryIdempotencyStore;
 import io.switchboard.internal.Instance;
 import io.switchboard.internal.Shared;
@@ -473,7 +474,9 @@ public final class Switchboard implements AutoCloseable, MeterBinder {
                 throw new ConfigurationException("Broker instance '" + name + "' has no broker id; use one of "
                         + AdapterLoader.availableIds());
             }
-            return new BrokerConfig(name, broker, props);
+            BrokerConfig config = new BrokerConfig(name, broker, props);
+            EnvelopeFormat.of(config); // a bad switchboard.envelope fails here, before the adapter connects
+            return config;
         }
     }
 }

@@ -52,6 +52,8 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     private final ObservationRegistry observations;
     /** Property {@value #STAMP_TRACEPARENT}: a random traceparent on messages that tracing did not stamp. */
     private final boolean stampTraceparent;
+    /** Property {@value EnvelopeFormat#PROPERTY} is {@code compact}: one {@link Envelope#COMPACT} header, no CloudEvents attributes. */
+    private final boolean compact;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /** Wraps a raw publisher. */
@@ -70,6 +72,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         this.meters = telemetry.publisherMeters(destination);
         this.observations = telemetry.observationsOrNull();
         this.stampTraceparent = config.getBoolean(STAMP_TRACEPARENT, false);
+        this.compact = EnvelopeFormat.of(config) == EnvelopeFormat.COMPACT;
     }
 
     @Override
@@ -89,7 +92,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         byte[] bytes = codec.encode(message.payload());
         String id = message.id() != null ? message.id() : MessageIds.next();
         Instant now = message.timestamp() != null ? message.timestamp() : Instant.now();
-        Map<String, String> headers = envelope(message, id, MessageIds.formatMicros(now.getEpochSecond(), now.getNano()));
+        Map<String, String> headers = envelope(message, id, now);
         checkSize(id, bytes, message.headers());
         long deliverAt = deliverAt(message);
         Observation observation = observations == null ? null
@@ -129,8 +132,18 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         return result;
     }
 
-    private Map<String, String> envelope(Message<T> message, String id, String time) {
-        return new EnvelopeHeaders(message.headers(), id, source, type, time, contentType, message.key());
+    private Map<String, String> envelope(Message<T> message, String id, Instant time) {
+        long second = time.getEpochSecond();
+        if (!compact) {
+            return EnvelopeHeaders.cloudEvents(message.headers(), id, source, type,
+                    MessageIds.formatMicros(second, time.getNano()), contentType, message.key());
+        }
+        if (second < MessageIds.MIN_COMPACT_SECOND || second > MessageIds.MAX_COMPACT_SECOND) {
+            throw new InvalidMessageException("Message " + id + " to '" + destination + "' has timestamp " + time
+                    + ", which the compact envelope of broker '" + instance + "' cannot carry (epoch microseconds must fit "
+                    + "in a long: about 290,000 years either side of 1970); give a timestamp in that range, or none");
+        }
+        return EnvelopeHeaders.compact(message.headers(), MessageIds.formatCompact(second, time.getNano(), id));
     }
 
     private void checkSize(String id, byte[] bytes, Map<String, String> userHeaders) {

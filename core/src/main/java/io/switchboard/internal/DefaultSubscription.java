@@ -300,7 +300,9 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
 
     private void deadLetter(InboundRecord record, String id, Exception error, int attempt, String reason, boolean dedup) {
         Map<String, String> headers = new HashMap<>(record.headers());
-        headers.putIfAbsent(Envelope.ID, id);
+        if (Envelope.id(headers) == null) { // a compact envelope keeps its own id (and time) in ce_sb
+            headers.put(Envelope.ID, id);
+        }
         headers.put(Envelope.DEAD_LETTER_ATTEMPTS, Integer.toString(attempt));
         headers.put(Envelope.ERROR_TYPE, error.getClass().getName());
         String text = String.valueOf(error.getMessage());

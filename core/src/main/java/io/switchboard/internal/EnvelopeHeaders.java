@@ -13,22 +13,31 @@ import java.util.function.BiConsumer;
  * The headers of an outbound record: the envelope's attributes in fields plus the application's
  * headers by reference, instead of a hash map filled per message. Read-only for adapters, which
  * should iterate with {@link #forEach} (no entry objects); core sets the trace headers before
- * handing the record over.
+ * handing the record over. Two layouts: every CloudEvents attribute, or the compact envelope
+ * ({@link Envelope#COMPACT} and the trace headers only); the length of the value array tells which.
  */
 final class EnvelopeHeaders extends AbstractMap<String, String> {
 
-    private static final String[] FIXED = {
+    private static final String TRACESTATE = "ce_tracestate";
+    private static final String[] CLOUD_EVENTS = {
         Envelope.SPEC_VERSION, Envelope.ID, Envelope.SOURCE, Envelope.TYPE, Envelope.TIME, Envelope.CONTENT_TYPE,
-        Envelope.ATTEMPT, Envelope.SUBJECT, Envelope.TRACEPARENT, "ce_tracestate"
+        Envelope.ATTEMPT, Envelope.SUBJECT, Envelope.TRACEPARENT, TRACESTATE
     };
+    private static final String[] COMPACT = {Envelope.COMPACT, Envelope.TRACEPARENT, TRACESTATE};
 
-    private final String[] values = new String[FIXED.length];
+    private final String[] values;
     private Map<String, String> user;
     private boolean userCopied;
 
-    EnvelopeHeaders(Map<String, String> user, String id, String source, String type, String time, String contentType,
-            String subject) {
+    private EnvelopeHeaders(Map<String, String> user, String[] values) {
         this.user = user;
+        this.values = values;
+    }
+
+    /** The CloudEvents layout: each attribute its own header, the key as {@code ce_subject}. */
+    static EnvelopeHeaders cloudEvents(Map<String, String> user, String id, String source, String type, String time,
+            String contentType, String subject) {
+        String[] values = new String[CLOUD_EVENTS.length];
         values[0] = Envelope.SPEC_VERSION_VALUE;
         values[1] = id;
         values[2] = source;
@@ -37,14 +46,28 @@ final class EnvelopeHeaders extends AbstractMap<String, String> {
         values[5] = contentType;
         values[6] = "1";
         values[7] = subject;
+        return new EnvelopeHeaders(user, values);
     }
 
-    private static int slot(Object key) {
+    /** The compact layout: one {@link Envelope#COMPACT} header with {@code value}, and room for the trace headers. */
+    static EnvelopeHeaders compact(Map<String, String> user, String value) {
+        String[] values = new String[COMPACT.length];
+        values[0] = value;
+        return new EnvelopeHeaders(user, values);
+    }
+
+    /** The header names of this layout, slot by slot. */
+    private String[] names() {
+        return values.length == COMPACT.length ? COMPACT : CLOUD_EVENTS;
+    }
+
+    private int slot(Object key) {
         if (!(key instanceof String k) || !Envelope.isCloudEventsHeader(k)) {
             return -1;
         }
-        for (int i = 0; i < FIXED.length; i++) {
-            if (FIXED[i].equals(k)) {
+        String[] names = names();
+        for (int i = 0; i < names.length; i++) {
+            if (names[i].equals(k)) {
                 return i;
             }
         }
@@ -94,9 +117,10 @@ final class EnvelopeHeaders extends AbstractMap<String, String> {
 
     @Override
     public void forEach(BiConsumer<? super String, ? super String> action) {
-        for (int i = 0; i < FIXED.length; i++) {
+        String[] names = names();
+        for (int i = 0; i < names.length; i++) {
             if (values[i] != null) {
-                action.accept(FIXED[i], values[i]);
+                action.accept(names[i], values[i]);
             }
         }
         user.forEach(action);
@@ -108,12 +132,13 @@ final class EnvelopeHeaders extends AbstractMap<String, String> {
             @Override
             public Iterator<Entry<String, String>> iterator() {
                 Iterator<Entry<String, String>> userEntries = user.entrySet().iterator();
+                String[] names = names();
                 return new Iterator<>() {
                     private int next = advance(0);
 
                     private int advance(int from) {
                         int i = from;
-                        while (i < FIXED.length && values[i] == null) {
+                        while (i < names.length && values[i] == null) {
                             i++;
                         }
                         return i;
@@ -121,13 +146,13 @@ final class EnvelopeHeaders extends AbstractMap<String, String> {
 
                     @Override
                     public boolean hasNext() {
-                        return next < FIXED.length || userEntries.hasNext();
+                        return next < names.length || userEntries.hasNext();
                     }
 
                     @Override
                     public Entry<String, String> next() {
-                        if (next < FIXED.length) {
-                            Entry<String, String> e = Map.entry(FIXED[next], values[next]);
+                        if (next < names.length) {
+                            Entry<String, String> e = Map.entry(names[next], values[next]);
                             next = advance(next + 1);
                             return e;
                         }

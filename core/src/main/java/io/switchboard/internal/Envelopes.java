@@ -13,9 +13,12 @@ public final class Envelopes {
 
     private Envelopes() {}
 
-    /** The envelope id; else the broker's id; else one derived from the position; else a new one. */
+    /**
+     * The envelope id (of a well-formed {@link Envelope#COMPACT} header, else of {@link Envelope#ID});
+     * else the broker's id; else one derived from the position; else a new one.
+     */
     public static String id(InboundRecord record) {
-        String id = record.headers().get(Envelope.ID);
+        String id = Envelope.id(record.headers());
         if (id != null) {
             return id;
         }
@@ -29,9 +32,20 @@ public final class Envelopes {
         return MessageIds.next();
     }
 
-    /** The envelope time; else the broker's timestamp; else null. */
+    /**
+     * The envelope time (of a well-formed {@link Envelope#COMPACT} header, else of {@link Envelope#TIME});
+     * else the broker's timestamp; else null.
+     */
     public static Instant time(InboundRecord record) {
-        String time = record.headers().get(Envelope.TIME);
+        Map<String, String> headers = record.headers();
+        String compact = headers.get(Envelope.COMPACT);
+        if (compact != null) {
+            Instant ours = MessageIds.compactTime(compact);
+            if (ours != null) {
+                return ours;
+            }
+        }
+        String time = headers.get(Envelope.TIME);
         if (time != null) {
             try {
                 return Envelope.parseTime(time);

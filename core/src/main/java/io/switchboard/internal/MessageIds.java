@@ -6,13 +6,23 @@ import java.time.temporal.ChronoUnit;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Message ids (UUID version 7: time-ordered), RFC 3339 timestamps with microsecond precision and
- * W3C traceparents, each written straight into one Latin-1 string: these run once per published
- * message, so they avoid intermediate objects.
+ * Message ids (UUID version 7: time-ordered), RFC 3339 timestamps with microsecond precision,
+ * compact envelope values ({@code <epoch microseconds>;<id>}) and W3C traceparents, each written
+ * straight into one string, and their parsers: these run once per message, so they avoid
+ * intermediate objects and exceptions.
  */
 public final class MessageIds {
 
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+
+    /** What {@link #compactMicros} returns for a value that is not well-formed (no valid value is this small). */
+    public static final long NOT_COMPACT = Long.MIN_VALUE;
+    /** The earliest epoch second whose microseconds fit in a long, with room for the fraction. */
+    public static final long MIN_COMPACT_SECOND = Long.MIN_VALUE / 1_000_000L + 1;
+    /** The latest epoch second whose microseconds fit in a long, with room for the fraction. */
+    public static final long MAX_COMPACT_SECOND = Long.MAX_VALUE / 1_000_000L - 1;
+    /** The largest magnitude that one more digit can be appended to without passing {@link Long#MAX_VALUE}'s last digit. */
+    private static final long LAST_DIGIT_LIMIT = Long.MAX_VALUE / 10;
 
     private MessageIds() {}
 
@@ -118,6 +128,58 @@ public final class MessageIds {
         long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
         long days = era * 146_097 + doe - 719_468;
         return Instant.ofEpochSecond(days * 86_400L + hour * 3600L + minute * 60L + second, micros * 1000L);
+    }
+
+    /**
+     * The compact envelope value {@code <epoch microseconds>;<id>}. javac compiles the concatenation
+     * to one {@code invokedynamic} that sizes a single byte array, writes the digits of the long
+     * straight into it and wraps it without a copy: no StringBuilder, no temporary string for the
+     * number. The caller keeps {@code epochSecond} within {@link #MIN_COMPACT_SECOND} and
+     * {@link #MAX_COMPACT_SECOND}.
+     */
+    public static String formatCompact(long epochSecond, int nanos, String id) {
+        return (epochSecond * 1_000_000L + nanos / 1000) + ";" + id;
+    }
+
+    /**
+     * The epoch microseconds of a compact envelope value, or {@link #NOT_COMPACT} when the value is
+     * not an optional {@code -}, one or more decimal digits within the range of a long, {@code ;}
+     * and a non-empty id. One pass over the digits, no exception on any input.
+     */
+    public static long compactMicros(String value) {
+        int length = value.length();
+        boolean negative = length > 0 && value.charAt(0) == '-';
+        int i = negative ? 1 : 0;
+        int first = i;
+        long magnitude = 0;
+        for (; i < length; i++) {
+            int d = value.charAt(i) - '0';
+            if (d < 0 || d > 9) {
+                break;
+            }
+            if (magnitude > LAST_DIGIT_LIMIT || (magnitude == LAST_DIGIT_LIMIT && d > 7)) {
+                return NOT_COMPACT; // beyond a long (Long.MIN_VALUE itself included: it is the marker)
+            }
+            magnitude = magnitude * 10 + d;
+        }
+        if (i == first || i >= length - 1 || value.charAt(i) != ';') {
+            return NOT_COMPACT;
+        }
+        return negative ? -magnitude : magnitude;
+    }
+
+    /** The id of a compact envelope value (everything after its first {@code ;}), or null when it is not well-formed. */
+    public static String compactId(String value) {
+        return compactMicros(value) == NOT_COMPACT ? null : value.substring(value.indexOf(';') + 1);
+    }
+
+    /** The instant of a compact envelope value, or null when it is not well-formed. */
+    public static Instant compactTime(String value) {
+        long micros = compactMicros(value);
+        if (micros == NOT_COMPACT) {
+            return null;
+        }
+        return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
     }
 
     private static int daysIn(int year, int month) {

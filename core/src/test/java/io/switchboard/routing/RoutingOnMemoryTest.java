@@ -7,11 +7,20 @@ import static org.awaitility.Awaitility.await;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.switchboard.Codec;
 import io.switchboard.ConfigurationException;
+import io.switchboard.Delivery;
+import io.switchboard.Envelope;
 import io.switchboard.Message;
 import io.switchboard.PublishReceipt;
 import io.switchboard.Publisher;
 import io.switchboard.Subscription;
 import io.switchboard.Switchboard;
+import io.switchboard.internal.memory.MemoryAdapterFactory;
+import io.switchboard.spi.BrokerAdapter;
+import io.switchboard.spi.BrokerConfig;
+import io.switchboard.spi.ConsumerSpec;
+import io.switchboard.spi.InboundRecord;
+import io.switchboard.spi.RawConsumer;
+import io.switchboard.spi.RecordListener;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -115,5 +124,51 @@ class RoutingOnMemoryTest {
         sb.routing().drained("orders").toCompletableFuture().orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).join();
         await().atMost(Duration.ofSeconds(10)).until(() -> handled.size() == 200);
         assertThat(handled.values()).containsOnly(1);
+    }
+
+    @Test
+    @DisplayName("compact envelope: an instance's property reaches its routed publishers; failover dedups ids across both forms")
+    void compactEnvelopeAcrossInstances() {
+        String run = UUID.randomUUID().toString();
+        Map<String, Integer> handled = new ConcurrentHashMap<>();
+        List<InboundRecord> wireOfA = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (Switchboard routed = Switchboard.builder()
+                    .instance("a", "memory", Map.of("memory.broker", "ca-" + run, "switchboard.envelope", "compact"))
+                    .instance("b", "memory", Map.of("memory.broker", "cb-" + run))
+                    .route("orders", Route.failover("a", "b")).build();
+                Switchboard plainB = Switchboard.builder().broker("memory").property("memory.broker", "cb-" + run).build();
+                BrokerAdapter rawA = new MemoryAdapterFactory().create(
+                        new BrokerConfig("raw", "memory", Map.of("memory.broker", "ca-" + run)));
+                RawConsumer wire = rawA.createConsumer(
+                        new ConsumerSpec("orders", "wire", false, Delivery.AT_LEAST_ONCE, 64, null, Map.of()))) {
+            routed.subscriber("orders", Codec.utf8()).group("g").subscribe((m, c) -> handled.merge(m.id(), 1, Integer::sum))
+                    .ready().toCompletableFuture().join();
+            wire.start(new RecordListener() {
+                @Override
+                public void onRecord(InboundRecord record) {
+                    wireOfA.add(record);
+                    record.ack();
+                }
+
+                @Override
+                public void onFailure(Throwable error) {
+                    throw new AssertionError(error);
+                }
+            }).toCompletableFuture().join();
+            Publisher<String> viaRoute = routed.publisher("orders", Codec.utf8()).build();
+            Publisher<String> onB = plainB.publisher("orders", Codec.utf8()).build();
+            for (int i = 0; i < 20; i++) {
+                Message<String> m = Message.builder("m" + i).key("k").id("id;" + i).build();
+                assertThat(viaRoute.publish(m).toCompletableFuture().join().broker()).isEqualTo("a");
+                onB.publish(m).toCompletableFuture().join(); // the same id in the CloudEvents form, as a failover resend
+            }
+            onB.publish(Message.builder("marker").key("k").id("marker").build()).toCompletableFuture().join();
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> handled.containsKey("marker") && wireOfA.size() == 20);
+            assertThat(handled).hasSize(21);
+            assertThat(handled.values()).containsOnly(1);
+            assertThat(wireOfA).allSatisfy(r -> assertThat(r.headers()).containsKey(Envelope.COMPACT)
+                    .doesNotContainKeys(Envelope.ID, Envelope.TIME, Envelope.SOURCE));
+        }
     }
 }

@@ -57,7 +57,7 @@ class RocketMqFeaturesTest extends ContractSupport {
         @DisplayName("are delivered when the local transaction commits")
         void commit() {
             ScriptedHandler handler = new ScriptedHandler(TransactionOutcome.COMMIT, TransactionOutcome.COMMIT);
-            TxFixture tx = transactional("tx-commit", handler);
+            TxFixture tx = transactional("tx-commit", handler, "cloudevents");
 
             PublishReceipt receipt = join(tx.publisher().publish(Message.builder("paid").header("order", "o-1").build()));
 
@@ -73,7 +73,7 @@ class RocketMqFeaturesTest extends ContractSupport {
         @DisplayName("are discarded when the local transaction rolls back")
         void rollback() {
             ScriptedHandler handler = new ScriptedHandler(TransactionOutcome.ROLLBACK, TransactionOutcome.ROLLBACK);
-            TxFixture tx = transactional("tx-rollback", handler);
+            TxFixture tx = transactional("tx-rollback", handler, "cloudevents");
 
             assertThatThrownBy(() -> join(tx.publisher().publish("cancelled")))
                     .hasRootCauseInstanceOf(PublishException.class).rootCause().hasMessageContaining("rolled back");
@@ -88,7 +88,7 @@ class RocketMqFeaturesTest extends ContractSupport {
         @DisplayName("left unknown are resolved by the broker's check-back")
         void checkBack() {
             ScriptedHandler handler = new ScriptedHandler(TransactionOutcome.UNKNOWN, TransactionOutcome.COMMIT);
-            TxFixture tx = transactional("tx-check", handler);
+            TxFixture tx = transactional("tx-check", handler, "cloudevents");
 
             PublishReceipt pending = join(tx.publisher().publish("decided-later"));
             assertThat(tx.received().awaitCount(1).payloads()).containsExactly("decided-later");
@@ -100,9 +100,24 @@ class RocketMqFeaturesTest extends ContractSupport {
             assertThat(tx.received().payloads()).containsExactlyInAnyOrder("decided-later", "marker");
         }
 
+        @Test
+        @DisplayName("show the handler the message id with the compact envelope too")
+        void compactEnvelope() {
+            ScriptedHandler handler = new ScriptedHandler(TransactionOutcome.COMMIT, TransactionOutcome.COMMIT);
+            TxFixture tx = transactional("tx-compact", handler, "compact");
+
+            PublishReceipt receipt = join(tx.publisher().publish(Message.builder("paid").id("pay;1").build()));
+
+            assertThat(tx.received().awaitCount(1).ids()).containsExactly("pay;1");
+            assertThat(handler.executed).singleElement().satisfies(m -> {
+                assertThat(m.messageId()).isEqualTo("pay;1").isEqualTo(receipt.messageId());
+                assertThat(m.headers()).containsKey(Envelope.COMPACT).doesNotContainKey(Envelope.ID);
+            });
+        }
+
         /** A Switchboard with the handler registered, an exactly-once publisher and a subscription. */
-        private TxFixture transactional(String instance, TransactionHandler handler) {
-            Switchboard sb = newSwitchboard(b -> b.instanceName(instance));
+        private TxFixture transactional(String instance, TransactionHandler handler, String envelope) {
+            Switchboard sb = newSwitchboard(b -> b.instanceName(instance).property("switchboard.envelope", envelope));
             cleanups.add(RocketMqTransactions.register(instance, handler));
             String dest = destination();
             Recorder<String> rec = recorder();

@@ -34,8 +34,7 @@ abstract class AtLeastOnceCases extends ContractCases {
     @DisplayName("sends a message to the dead-letter destination after the last attempt, with error headers")
     void deadLettersAfterMaxAttempts() {
         String dest = destination();
-        Recorder<String> dead = recorder();
-        subscribe(deadLetterOf(dest), TEXT, "dlq-reader", Delivery.AT_LEAST_ONCE, dead);
+        Recorder<String> dead = deadLetterReader(dest, TEXT);
         Recorder<String> rec = new Recorder<>(timeout(), r -> true);
         subscribe(dest, TEXT, "g", Delivery.AT_LEAST_ONCE, rec);
         PublishReceipt receipt = join(publisher(dest, TEXT, Delivery.AT_LEAST_ONCE).publish(keyed("k-9", "doomed")));
@@ -58,8 +57,7 @@ abstract class AtLeastOnceCases extends ContractCases {
     @DisplayName("keeps later messages flowing while one message is retried and dead-lettered")
     void laterMessagesFlow() {
         String dest = destination();
-        Recorder<String> dead = recorder();
-        subscribe(deadLetterOf(dest), TEXT, "dlq-reader", Delivery.AT_LEAST_ONCE, dead);
+        Recorder<String> dead = deadLetterReader(dest, TEXT);
         Recorder<String> rec = new Recorder<>(timeout(), r -> r.message().payload().equals("bad"));
         subscribe(dest, TEXT, "g", Delivery.AT_LEAST_ONCE, rec);
         Publisher<String> pub = publisher(dest, TEXT, Delivery.AT_LEAST_ONCE);
@@ -74,8 +72,7 @@ abstract class AtLeastOnceCases extends ContractCases {
     @DisplayName("dead-letters at once when retries are off")
     void noRetryPolicy() {
         String dest = destination();
-        Recorder<String> dead = recorder();
-        subscribe(deadLetterOf(dest), TEXT, "dlq-reader", Delivery.AT_LEAST_ONCE, dead);
+        Recorder<String> dead = deadLetterReader(dest, TEXT);
         Recorder<String> rec = new Recorder<>(timeout(), r -> true);
         subscribe(switchboard(), dest, TEXT, b -> b.group("g").retry(RetryPolicy.NONE), rec);
         join(publisher(dest, TEXT, Delivery.AT_LEAST_ONCE).publish("once"));

@@ -104,6 +104,14 @@ public abstract class BrokerContract extends ContractSupport {
     }
 
     @Nested
+    @DisplayName("The compact envelope")
+    class CompactEnvelope extends CompactEnvelopeCases {
+        CompactEnvelope() {
+            super(BrokerContract.this);
+        }
+    }
+
+    @Nested
     @DisplayName("Closing")
     class Closing extends ClosingCases {
         Closing() {

@@ -91,6 +91,13 @@ abstract class ContractCases {
         return contract.recorder();
     }
 
+    /** A recorder subscribed, as group {@code dlq-reader}, to the dead-letter destination of {@code destination}. */
+    protected <T> Recorder<T> deadLetterReader(String destination, Codec<T> codec) {
+        Recorder<T> dead = recorder();
+        subscribe(deadLetterOf(destination), codec, "dlq-reader", Delivery.AT_LEAST_ONCE, dead);
+        return dead;
+    }
+
     protected <T> T join(CompletionStage<T> stage) {
         return contract.join(stage);
     }

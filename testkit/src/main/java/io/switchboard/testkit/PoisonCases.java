@@ -24,8 +24,7 @@ abstract class PoisonCases extends ContractCases {
     @DisplayName("that cannot be decoded goes straight to the dead-letter destination")
     void undecodableToDlq() {
         String dest = destination();
-        Recorder<byte[]> dead = recorder();
-        subscribe(deadLetterOf(dest), Codec.bytes(), "dlq-reader", Delivery.AT_LEAST_ONCE, dead);
+        Recorder<byte[]> dead = deadLetterReader(dest, Codec.bytes());
         Recorder<Order> rec = recorder();
         subscribe(dest, Codec.json(Order.class), "g", Delivery.AT_LEAST_ONCE, rec);
         byte[] garbage = "{not json".getBytes(StandardCharsets.UTF_8);
@@ -41,8 +40,7 @@ abstract class PoisonCases extends ContractCases {
     @DisplayName("does not block the messages behind it")
     void laterMessagesStillFlow() {
         String dest = destination();
-        Recorder<byte[]> dead = recorder();
-        subscribe(deadLetterOf(dest), Codec.bytes(), "dlq-reader", Delivery.AT_LEAST_ONCE, dead);
+        Recorder<byte[]> dead = deadLetterReader(dest, Codec.bytes());
         Recorder<Order> rec = recorder();
         subscribe(dest, Codec.json(Order.class), "g", Delivery.AT_LEAST_ONCE, rec);
         Publisher<byte[]> raw = publisher(dest, Codec.bytes(), Delivery.AT_LEAST_ONCE);
@@ -59,8 +57,7 @@ abstract class PoisonCases extends ContractCases {
     @DisplayName("with invalid UTF-8 for a text subscriber is dead-lettered")
     void invalidUtf8() {
         String dest = destination();
-        Recorder<byte[]> dead = recorder();
-        subscribe(deadLetterOf(dest), Codec.bytes(), "dlq-reader", Delivery.AT_LEAST_ONCE, dead);
+        Recorder<byte[]> dead = deadLetterReader(dest, Codec.bytes());
         Recorder<String> rec = recorder();
         subscribe(dest, TEXT, "g", Delivery.AT_LEAST_ONCE, rec);
         join(publisher(dest, Codec.bytes(), Delivery.AT_LEAST_ONCE).publish(new byte[] {(byte) 0xC3, (byte) 0x28}));

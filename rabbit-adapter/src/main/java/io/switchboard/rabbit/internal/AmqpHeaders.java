@@ -18,7 +18,8 @@ import java.util.function.BiConsumer;
  * {@code cloudEvents:x} is read too), the content type as the {@code content-type} property, the id
  * also as the {@code message-id} property. The AMQP {@code timestamp} property has whole seconds
  * only, so the microsecond publish time travels in {@code cloudEvents_time}; the property is set as
- * well for plain AMQP consumers. Other headers travel under their own names.
+ * well for plain AMQP consumers. The compact envelope ({@code ce_sb}) travels as
+ * {@code cloudEvents_sb}; it sets neither property. Other headers travel under their own names.
  */
 final class AmqpHeaders {
 
@@ -33,7 +34,7 @@ final class AmqpHeaders {
 
     static {
         for (String name : List.of(Envelope.SPEC_VERSION, Envelope.ID, Envelope.SOURCE, Envelope.TYPE, Envelope.TIME,
-                Envelope.SUBJECT, Envelope.ATTEMPT, Envelope.TRACEPARENT)) {
+                Envelope.SUBJECT, Envelope.ATTEMPT, Envelope.TRACEPARENT, Envelope.COMPACT)) {
             String amqp = CLOUD_EVENTS_PREFIX + name.substring(Envelope.PREFIX.length());
             OUTBOUND_NAMES.put(name, amqp);
             INBOUND_NAMES.put(amqp, name);

@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * broker has already requeued it, and amqp-client drops the stale delivery tag.
  *
  * <p>The key is the {@code cloudEvents_subject} header. A message from a plain AMQP publisher (no
- * subject and no {@code cloudEvents_id}) read from a queue that is not a partition queue has its
+ * subject and no {@code cloudEvents_id} or {@code cloudEvents_sb}) read from a queue that is not a partition queue has its
  * non-empty routing key as key instead, so that core handles each of the publisher's keys on one
  * lane and per-key order holds for it too.
  */
@@ -60,7 +60,7 @@ final class RabbitRecord implements InboundRecord {
     private static String keyOf(Map<String, String> headers, int partition, String routingKey) {
         String subject = headers.get(Envelope.SUBJECT);
         if (subject != null || partition >= 0 || routingKey == null || routingKey.isEmpty()
-                || headers.containsKey(Envelope.ID)) {
+                || headers.containsKey(Envelope.ID) || headers.containsKey(Envelope.COMPACT)) {
             return subject; // Switchboard's own records carry the id: their routing key is a partition's, not a key
         }
         return routingKey;

@@ -110,7 +110,7 @@ final class MessageMapping {
         Map<String, String> names = new HashMap<>();
         names.put(BINDING_CONTENT_TYPE, Envelope.CONTENT_TYPE);
         for (String name : List.of(Envelope.SPEC_VERSION, Envelope.ID, Envelope.SOURCE, Envelope.TYPE, Envelope.TIME,
-                Envelope.SUBJECT, Envelope.ATTEMPT, Envelope.TRACEPARENT)) {
+                Envelope.SUBJECT, Envelope.ATTEMPT, Envelope.TRACEPARENT, Envelope.COMPACT)) {
             String property = BINDING_PREFIX + name.substring(Envelope.PREFIX.length());
             if (!SYSTEM_PROPERTIES.contains(property)) {
                 names.put(property, name);

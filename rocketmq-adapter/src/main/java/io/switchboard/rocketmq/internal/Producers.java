@@ -160,7 +160,7 @@ final class Producers implements AutoCloseable {
 
         private TransactionalMessage view(Message message) {
             var headers = Collections.unmodifiableMap(MessageMapping.headers(message));
-            String id = headers.get(io.switchboard.Envelope.ID);
+            String id = io.switchboard.Envelope.id(headers); // either envelope form
             return new TransactionalMessage(message.getTopic(), id != null ? id : MessageClientIDSetter.getUniqID(message),
                     message.getKeys(), headers, message.getBody());
         }
