@@ -66,8 +66,7 @@ abstract class SuiteCommand implements Callable<Integer> {
             err.println(e.getMessage());
             return 2;
         }
-        List<PlannedRun> plan = SuiteRunner.plan(workloads, options.brokers, options.sdkOnly, options.nativeEnvelope,
-                options.compactEnvelope);
+        List<PlannedRun> plan = SuiteRunner.plan(workloads, options.brokers, options.sdkOnly, options.extraModes());
         if (plan.isEmpty()) {
             err.println("Nothing to run: no workload is meant for the brokers " + options.brokers
                     + "; leave out --brokers, or pick brokers the workloads list");

@@ -48,6 +48,26 @@ final class SuiteOptions {
                     + "SDK-compact/native compares the SDK with one small envelope header against the native client.")
     boolean compactEnvelope;
 
+    @Option(names = "--native-batch",
+            description = "Also run RocketMQ's native client batching keyed sends in order, one batch in flight per queue, as "
+                    + "the SDK does (mode native-batch): SDK/native-batch compares the same work.")
+    boolean nativeBatch;
+
+    /** The extra modes these options ask for. */
+    java.util.Set<String> extraModes() {
+        java.util.Set<String> extras = new java.util.HashSet<>();
+        if (nativeEnvelope) {
+            extras.add(io.switchboard.bench.driver.BenchDriver.NATIVE_ENVELOPE);
+        }
+        if (compactEnvelope) {
+            extras.add(io.switchboard.bench.driver.BenchDriver.SDK_COMPACT);
+        }
+        if (nativeBatch) {
+            extras.add(io.switchboard.bench.driver.BenchDriver.NATIVE_BATCH);
+        }
+        return extras;
+    }
+
     @Option(names = "--repeat", paramLabel = "N", defaultValue = "1",
             description = "Run every workload point N times (the modes in alternating order); each repetition is paired and "
                     + "reported on its own, and the per-broker means cover them all; default ${DEFAULT-VALUE}.")

@@ -24,14 +24,33 @@ public final class Drivers {
      * ({@link BenchDriver#SDK_COMPACT}).
      */
     public static List<String> modes(String broker, boolean nativeEnvelope, boolean compactEnvelope) {
-        List<String> modes = new java.util.ArrayList<>(List.of(BenchDriver.SDK));
+        java.util.Set<String> extras = new java.util.HashSet<>();
+        if (nativeEnvelope) {
+            extras.add(BenchDriver.NATIVE_ENVELOPE);
+        }
         if (compactEnvelope) {
+            extras.add(BenchDriver.SDK_COMPACT);
+        }
+        return modes(broker, extras);
+    }
+
+    /**
+     * The modes: the SDK and the native client, plus those of {@code extras} that apply to the
+     * broker ({@link BenchDriver#SDK_COMPACT}; {@link BenchDriver#NATIVE_ENVELOPE} where there is a
+     * native client; {@link BenchDriver#NATIVE_BATCH} on RocketMQ only).
+     */
+    public static List<String> modes(String broker, java.util.Set<String> extras) {
+        List<String> modes = new java.util.ArrayList<>(List.of(BenchDriver.SDK));
+        if (extras.contains(BenchDriver.SDK_COMPACT)) {
             modes.add(BenchDriver.SDK_COMPACT);
         }
         if (!broker.equals("memory")) {
             modes.add(BenchDriver.NATIVE);
-            if (nativeEnvelope) {
+            if (extras.contains(BenchDriver.NATIVE_ENVELOPE)) {
                 modes.add(BenchDriver.NATIVE_ENVELOPE);
+            }
+            if (broker.equals("rocketmq") && extras.contains(BenchDriver.NATIVE_BATCH)) {
+                modes.add(BenchDriver.NATIVE_BATCH);
             }
         }
         return List.copyOf(modes);
@@ -58,7 +77,8 @@ public final class Drivers {
         return switch (broker) {
             case "kafka" -> new KafkaNativeDriver(endpoints.kafkaBootstrap(), workload, runId, envelope);
             case "rabbitmq" -> new RabbitNativeDriver(endpoints.rabbitUri(), workload, runId, envelope);
-            case "rocketmq" -> new RocketMqNativeDriver(endpoints.rocketMqNameServer(), workload, runId, envelope);
+            case "rocketmq" -> new RocketMqNativeDriver(endpoints.rocketMqNameServer(), workload, runId, envelope,
+                    mode.equals(BenchDriver.NATIVE_BATCH));
             default -> throw new IllegalArgumentException("Broker '" + broker + "' has no native driver; run it with mode "
                     + BenchDriver.SDK + " only");
         };

@@ -51,9 +51,13 @@ final class RocketMqNativeDriver extends NativeDriver {
     private final DefaultMQAdminExt admin;
     private final DefaultMQProducer producer;
     private final String brokerAddress;
+    /** Mode {@link BenchDriver#NATIVE_BATCH}: keyed sends batched per queue, in order ({@link RocketMqBatchingSender}). */
+    private final boolean batching;
 
-    RocketMqNativeDriver(String nameServer, Workload workload, String runId, boolean envelope) throws Exception {
-        super("rocketmq", envelope);
+    RocketMqNativeDriver(String nameServer, Workload workload, String runId, boolean envelope, boolean batching)
+            throws Exception {
+        super("rocketmq", envelope, batching ? NATIVE_BATCH : envelope ? NATIVE_ENVELOPE : NATIVE);
+        this.batching = batching;
         this.workload = workload;
         this.props = workload.propertiesFor("rocketmq");
         this.nameServer = nameServer;
@@ -95,6 +99,12 @@ final class RocketMqNativeDriver extends NativeDriver {
     public BenchProducer createProducer(String topic) {
         boolean oneWay = workload.delivery() == Delivery.AT_MOST_ONCE;
         NativeEnvelope ce = envelope ? new NativeEnvelope() : null;
+        RocketMqBatchingSender lanes;
+        try {
+            lanes = batching && !oneWay ? new RocketMqBatchingSender(producer, topic) : null;
+        } catch (Exception e) {
+            throw new IllegalStateException("RocketMQ has no queues for topic " + topic + " to batch sends to: " + e, e);
+        }
         return new BenchProducer() {
             @Override
             public void send(String key, byte[] payload, long sendMicros, BenchProducer.SendCallback callback) {
@@ -116,6 +126,8 @@ final class RocketMqNativeDriver extends NativeDriver {
                         callback.done(null);
                     } else if (key == null) {
                         producer.send(message, adapt(callback));
+                    } else if (lanes != null) {
+                        lanes.send(key, message, callback);
                     } else {
                         producer.send(message, BY_KEY_HASH, key, adapt(callback));
                     }

@@ -31,7 +31,8 @@ public final class Comparison {
     public static final List<String[]> PAIRINGS = List.of(
             new String[] {BenchDriver.SDK, BenchDriver.NATIVE, "SDK/native"},
             new String[] {BenchDriver.SDK, BenchDriver.NATIVE_ENVELOPE, "SDK/native-ce"},
-            new String[] {BenchDriver.SDK_COMPACT, BenchDriver.NATIVE, "compact/native"});
+            new String[] {BenchDriver.SDK_COMPACT, BenchDriver.NATIVE, "compact/native"},
+            new String[] {BenchDriver.SDK, BenchDriver.NATIVE_BATCH, "SDK/native-batch"});
 
     private Comparison() {}
 

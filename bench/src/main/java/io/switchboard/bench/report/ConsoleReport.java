@@ -52,7 +52,7 @@ public final class ConsoleReport {
         for (String[] pairing : Comparison.PAIRINGS) {
             for (Comparison.Pair p : Comparison.pairs(runs, pairing[0], pairing[1])) {
                 if (p.complete()) {
-                    out.printf(Locale.ROOT, "%-56s %-8s %-14s %7s %11s %8s %8s %8s %8s%n",
+                    out.printf(Locale.ROOT, "%-56s %-8s %-16s %5s %11s %8s %8s %8s %8s%n",
                             shorten(p.sdk().workload().variant()), p.sdk().broker(), pairing[2], ratio(p.publishRatio()),
                             ratio(p.consumeRatio()), "", "", "", ratio(p.p99Ratio()));
                 }

@@ -71,11 +71,28 @@ public final class SuiteRunner {
      */
     public static List<PlannedRun> plan(List<Workload> workloads, List<String> requested, boolean sdkOnly,
             boolean nativeEnvelope, boolean compactEnvelope) {
+        java.util.Set<String> extras = new java.util.HashSet<>();
+        if (nativeEnvelope) {
+            extras.add(io.switchboard.bench.driver.BenchDriver.NATIVE_ENVELOPE);
+        }
+        if (compactEnvelope) {
+            extras.add(io.switchboard.bench.driver.BenchDriver.SDK_COMPACT);
+        }
+        return plan(workloads, requested, sdkOnly, extras);
+    }
+
+    /**
+     * The runs, in order, with the extra modes asked for ({@link Drivers#modes(String, java.util.Set)}).
+     *
+     * @param extras extra modes: {@code native-ce}, {@code sdk-compact}, {@code native-batch}
+     */
+    public static List<PlannedRun> plan(List<Workload> workloads, List<String> requested, boolean sdkOnly,
+            java.util.Set<String> extras) {
         List<PlannedRun> plan = new ArrayList<>();
         int point = 0;
         for (Workload workload : workloads) {
             for (String broker : brokersFor(workload, requested)) {
-                List<String> modes = new ArrayList<>(Drivers.modes(broker, nativeEnvelope, compactEnvelope));
+                List<String> modes = new ArrayList<>(Drivers.modes(broker, extras));
                 if (sdkOnly) {
                     modes.retainAll(List.of("sdk", "sdk-compact"));
                 }

@@ -34,5 +34,7 @@ class SuiteRunnerTest {
         assertThat(all).extracting(PlannedRun::mode).containsExactlyInAnyOrder("sdk", "sdk-compact", "native", "native-ce");
         assertThat(SuiteRunner.plan(soak, List.of("kafka"), true, false, true)).extracting(PlannedRun::mode)
                 .containsExactlyInAnyOrder("sdk", "sdk-compact");
+        assertThat(SuiteRunner.plan(soak, List.of(), false, java.util.Set.of("native-batch"))).extracting(PlannedRun::mode)
+                .containsExactlyInAnyOrder("sdk", "native", "sdk", "native", "sdk", "native", "native-batch");
     }
 }
