@@ -239,15 +239,6 @@ class EnvelopeCompactTest {
                     Envelope.TIME, Envelope.CONTENT_TYPE, Envelope.ATTEMPT, Envelope.SUBJECT)
                     .containsEntry(Envelope.ID, "id-1").containsEntry(Envelope.TIME, "2026-01-01T00:00:00.123456Z");
         }
-
-        @Test
-        @DisplayName("allocates less per publish than the CloudEvents envelope")
-        void allocatesLess() {
-            long compact = bytesPerPublish(Map.of(EnvelopeFormat.PROPERTY, "compact"));
-            long cloudEvents = bytesPerPublish(Map.of());
-            org.junit.jupiter.api.Assumptions.assumeTrue(compact > 0 && cloudEvents > 0, "no per-thread allocation counter");
-            assertThat(compact).as("bytes per compact publish (CloudEvents: %d)", cloudEvents).isLessThan(cloudEvents);
-        }
     }
 
     private static BrokerConfig config(Map<String, String> properties) {
@@ -299,28 +290,5 @@ class EnvelopeCompactTest {
         };
         return new DefaultPublisher<>(raw, new PublisherSpec("d", Delivery.AT_LEAST_ONCE, Map.of()), Codec.utf8(),
                 Capabilities.builder("memory").maxMessageSize(1 << 20).build(), config(properties), Telemetry.NONE, c -> { });
-    }
-
-    /** Bytes this thread allocates per keyed publish with an application header, after warm-up; 0 when not measurable. */
-    private static long bytesPerPublish(Map<String, String> properties) {
-        if (!(java.lang.management.ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean mx)
-                || !mx.isThreadAllocatedMemorySupported()) {
-            return 0;
-        }
-        long[] chars = new long[1];
-        DefaultPublisher<String> publisher = publisher(properties, r -> r.headers().forEach((k, v) -> chars[0] += v.length()));
-        Message<String> message = Message.builder("payload").key("k-1").header("tenant", "acme").build();
-        for (int i = 0; i < 20_000; i++) {
-            publisher.publish(message);
-        }
-        int n = 20_000;
-        long thread = Thread.currentThread().getId();
-        long start = mx.getThreadAllocatedBytes(thread);
-        for (int i = 0; i < n; i++) {
-            publisher.publish(message);
-        }
-        long bytes = (mx.getThreadAllocatedBytes(thread) - start) / n;
-        assertThat(chars[0]).isPositive();
-        return bytes;
     }
 }
