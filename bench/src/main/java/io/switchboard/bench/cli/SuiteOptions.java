@@ -50,7 +50,8 @@ final class SuiteOptions {
 
     @Option(names = "--native-batch",
             description = "Also run RocketMQ's native client batching keyed sends in order, one batch in flight per queue, as "
-                    + "the SDK does (mode native-batch): SDK/native-batch compares the same work.")
+                    + "the SDK does (mode native-batch): SDK/native-batch compares the same work. With --native-envelope also mode "
+                    + "native-batch-ce, which carries the SDK's CloudEvents headers too.")
     boolean nativeBatch;
 
     /** The extra modes these options ask for. */

@@ -18,6 +18,12 @@ public interface BenchDriver extends AutoCloseable {
     String SDK_COMPACT = "sdk-compact";
     /** The mode name for the RocketMQ native driver that batches keyed sends in order, as the SDK does ({@code --native-batch}). */
     String NATIVE_BATCH = "native-batch";
+    /**
+     * The mode name for the RocketMQ native driver that batches keyed sends in order and carries the
+     * SDK's CloudEvents headers ({@code --native-batch --native-envelope}): SDK/native-batch-ce is
+     * what the SDK's code costs on RocketMQ, like for like.
+     */
+    String NATIVE_BATCH_ENVELOPE = "native-batch-ce";
 
     /** The broker id: {@code kafka}, {@code rabbitmq}, {@code rocketmq} or {@code memory}. */
     String broker();

@@ -37,7 +37,8 @@ public final class Drivers {
     /**
      * The modes: the SDK and the native client, plus those of {@code extras} that apply to the
      * broker ({@link BenchDriver#SDK_COMPACT}; {@link BenchDriver#NATIVE_ENVELOPE} where there is a
-     * native client; {@link BenchDriver#NATIVE_BATCH} on RocketMQ only).
+     * native client; {@link BenchDriver#NATIVE_BATCH} on RocketMQ only, and with
+     * {@link BenchDriver#NATIVE_ENVELOPE} also {@link BenchDriver#NATIVE_BATCH_ENVELOPE}).
      */
     public static List<String> modes(String broker, java.util.Set<String> extras) {
         List<String> modes = new java.util.ArrayList<>(List.of(BenchDriver.SDK));
@@ -51,6 +52,9 @@ public final class Drivers {
             }
             if (broker.equals("rocketmq") && extras.contains(BenchDriver.NATIVE_BATCH)) {
                 modes.add(BenchDriver.NATIVE_BATCH);
+                if (extras.contains(BenchDriver.NATIVE_ENVELOPE)) {
+                    modes.add(BenchDriver.NATIVE_BATCH_ENVELOPE);
+                }
             }
         }
         return List.copyOf(modes);
@@ -73,12 +77,12 @@ public final class Drivers {
             }
             return new SdkDriver(broker, mode, endpoints, properties, workload.delivery(), workload.consumerPrefetch(), runId);
         }
-        boolean envelope = mode.equals(BenchDriver.NATIVE_ENVELOPE);
+        boolean envelope = mode.equals(BenchDriver.NATIVE_ENVELOPE) || mode.equals(BenchDriver.NATIVE_BATCH_ENVELOPE);
         return switch (broker) {
             case "kafka" -> new KafkaNativeDriver(endpoints.kafkaBootstrap(), workload, runId, envelope);
             case "rabbitmq" -> new RabbitNativeDriver(endpoints.rabbitUri(), workload, runId, envelope);
             case "rocketmq" -> new RocketMqNativeDriver(endpoints.rocketMqNameServer(), workload, runId, envelope,
-                    mode.equals(BenchDriver.NATIVE_BATCH));
+                    mode.equals(BenchDriver.NATIVE_BATCH) || mode.equals(BenchDriver.NATIVE_BATCH_ENVELOPE));
             default -> throw new IllegalArgumentException("Broker '" + broker + "' has no native driver; run it with mode "
                     + BenchDriver.SDK + " only");
         };

@@ -123,7 +123,7 @@ final class KafkaNativeDriver extends NativeDriver {
                 if (ce == null) {
                     headers = List.of(timestamp);
                 } else {
-                    String[] values = ce.next(sendMicros);
+                    String[] values = ce.next(sendMicros, key);
                     headers = new java.util.ArrayList<>(NativeEnvelope.NAMES.length + 1);
                     for (int i = 0; i < values.length; i++) {
                         headers.add(new RecordHeader(NativeEnvelope.NAMES[i], values[i].getBytes(java.nio.charset.StandardCharsets.UTF_8)));

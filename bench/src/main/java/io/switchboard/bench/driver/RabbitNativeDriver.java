@@ -114,7 +114,7 @@ final class RabbitNativeDriver extends NativeDriver {
                 public void handleDelivery(String tag, Envelope envelope, AMQP.BasicProperties properties, byte[] body)
                         throws IOException {
                     Object ts = properties.getHeaders().get(TIMESTAMP_HEADER);
-                    Object id = properties.getHeaders().get(NativeEnvelope.ID);
+                    Object id = properties.getHeaders().get(AMQP_NAMES[1]);
                     if (id != null) {
                         idLength += id.toString().length(); // read as the SDK reads it (a LongString decoded)
                     }
@@ -167,6 +167,10 @@ final class RabbitNativeDriver extends NativeDriver {
         }
     }
 
+    /** The envelope's header names as the SDK's AMQP mapping writes them: {@code ce_x} as {@code cloudEvents_x}. */
+    private static final String[] AMQP_NAMES = java.util.Arrays.stream(NativeEnvelope.NAMES)
+            .map(name -> "cloudEvents_" + name.substring("ce_".length())).toArray(String[]::new);
+
     /** One producer: its own channel, confirms tracked by sequence number. */
     // envelope runs: the SDK's CloudEvents headers as well (RabbitMQ's AMQP binding puts them in the header table)
     private final class RabbitProducer implements BenchProducer {
@@ -186,26 +190,29 @@ final class RabbitNativeDriver extends NativeDriver {
             this.window = new java.util.concurrent.Semaphore(Integer.parseInt(props.getOrDefault("max-outstanding-confirms", "1000")));
         }
 
-        private Map<String, Object> headers(long sendMicros) {
-            if (ce == null) {
-                return Map.of(TIMESTAMP_HEADER, sendMicros);
-            }
-            String[] values = ce.next(sendMicros);
-            Map<String, Object> headers = new java.util.HashMap<>(16);
-            for (int i = 0; i < values.length; i++) {
-                headers.put(NativeEnvelope.NAMES[i], values[i]);
-            }
-            headers.put(TIMESTAMP_HEADER, sendMicros);
-            return headers;
-        }
-
         @Override
         public void send(String key, byte[] payload, long sendMicros, SendCallback callback) {
             int partition = key == null ? Math.floorMod(roundRobin++, partitionCount) : (key.hashCode() & 0x7fffffff) % partitionCount;
-            AMQP.BasicProperties properties = new AMQP.BasicProperties.Builder()
-                    .deliveryMode(confirms ? 2 : 1)
-                    .headers(headers(sendMicros))
-                    .build();
+            AMQP.BasicProperties.Builder builder = new AMQP.BasicProperties.Builder().deliveryMode(confirms ? 2 : 1);
+            if (ce == null) {
+                builder.headers(Map.of(TIMESTAMP_HEADER, sendMicros));
+            } else {
+                // what the SDK's AMQP mapping writes: the attributes as headers but content-type, which is the
+                // content-type property; the id also as message-id, the time also as timestamp (whole seconds)
+                String[] values = ce.next(sendMicros, key);
+                Map<String, Object> headers = new java.util.HashMap<>(16);
+                for (int i = 0; i < values.length; i++) {
+                    if (i != NativeEnvelope.CONTENT_TYPE) {
+                        headers.put(AMQP_NAMES[i], values[i]);
+                    }
+                }
+                headers.put(TIMESTAMP_HEADER, sendMicros);
+                builder.headers(headers).contentType(values[NativeEnvelope.CONTENT_TYPE]).messageId(values[1])
+                        .timestamp(new java.util.Date(Math.floorDiv(sendMicros, 1_000_000L) * 1000));
+            }
+            AMQP.BasicProperties properties = builder.build();
+            // the SDK publishes with confirms as mandatory (an unroutable record fails); envelope runs do the same
+            boolean mandatory = ce != null && pending != null;
             try {
                 if (pending != null) {
                     window.acquire();
@@ -215,7 +222,7 @@ final class RabbitNativeDriver extends NativeDriver {
                         callback.done(error);
                     });
                 }
-                channel.basicPublish(topic, Integer.toString(partition), properties, payload);
+                channel.basicPublish(topic, Integer.toString(partition), mandatory, properties, payload);
                 if (pending == null) {
                     callback.done(null);
                 }

@@ -56,7 +56,8 @@ final class RocketMqNativeDriver extends NativeDriver {
 
     RocketMqNativeDriver(String nameServer, Workload workload, String runId, boolean envelope, boolean batching)
             throws Exception {
-        super("rocketmq", envelope, batching ? NATIVE_BATCH : envelope ? NATIVE_ENVELOPE : NATIVE);
+        super("rocketmq", envelope, batching ? (envelope ? NATIVE_BATCH_ENVELOPE : NATIVE_BATCH)
+                : envelope ? NATIVE_ENVELOPE : NATIVE);
         this.batching = batching;
         this.workload = workload;
         this.props = workload.propertiesFor("rocketmq");
@@ -111,9 +112,12 @@ final class RocketMqNativeDriver extends NativeDriver {
                 Message message = new Message(topic, payload);
                 message.putUserProperty(TIMESTAMP_PROPERTY, Long.toString(sendMicros));
                 if (ce != null) {
-                    String[] values = ce.next(sendMicros);
+                    String[] values = ce.next(sendMicros, key);
                     for (int i = 0; i < values.length; i++) {
                         message.putUserProperty(NativeEnvelope.NAMES[i], values[i]);
+                    }
+                    if (key != null) {
+                        message.setKeys(key); // the SDK's mapping: the key is RocketMQ's KEYS, indexed by the broker
                     }
                 }
                 try {

@@ -26,13 +26,16 @@ public final class Comparison {
      * The pairings reported, each as {the SDK side's mode, the native side's mode, its label}: the
      * SDK against the native client; the SDK against the native client carrying the same
      * CloudEvents headers (what the SDK's code costs); the SDK's compact envelope against the native
-     * client (one small header each).
+     * client (one small header each); on RocketMQ the same against the native client that batches
+     * keyed sends in order as the SDK does, with and without the CloudEvents headers.
      */
     public static final List<String[]> PAIRINGS = List.of(
             new String[] {BenchDriver.SDK, BenchDriver.NATIVE, "SDK/native"},
             new String[] {BenchDriver.SDK, BenchDriver.NATIVE_ENVELOPE, "SDK/native-ce"},
             new String[] {BenchDriver.SDK_COMPACT, BenchDriver.NATIVE, "compact/native"},
-            new String[] {BenchDriver.SDK, BenchDriver.NATIVE_BATCH, "SDK/native-batch"});
+            new String[] {BenchDriver.SDK, BenchDriver.NATIVE_BATCH, "SDK/native-batch"},
+            new String[] {BenchDriver.SDK, BenchDriver.NATIVE_BATCH_ENVELOPE, "SDK/native-batch-ce"},
+            new String[] {BenchDriver.SDK_COMPACT, BenchDriver.NATIVE_BATCH, "compact/native-batch"});
 
     private Comparison() {}
 

@@ -36,5 +36,10 @@ class SuiteRunnerTest {
                 .containsExactlyInAnyOrder("sdk", "sdk-compact");
         assertThat(SuiteRunner.plan(soak, List.of(), false, java.util.Set.of("native-batch"))).extracting(PlannedRun::mode)
                 .containsExactlyInAnyOrder("sdk", "native", "sdk", "native", "sdk", "native", "native-batch");
+        assertThat(SuiteRunner.plan(soak, List.of("rocketmq"), false, java.util.Set.of("native-batch", "native-ce")))
+                .extracting(PlannedRun::mode)
+                .containsExactlyInAnyOrder("sdk", "native", "native-ce", "native-batch", "native-batch-ce");
+        assertThat(SuiteRunner.plan(soak, List.of("kafka"), false, java.util.Set.of("native-batch", "native-ce")))
+                .extracting(PlannedRun::mode).containsExactlyInAnyOrder("sdk", "native", "native-ce");
     }
 }

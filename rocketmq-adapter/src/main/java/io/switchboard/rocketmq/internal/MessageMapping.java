@@ -35,6 +35,8 @@ final class MessageMapping {
      * envelope properties map to these constants with one hash of the name, no substring.
      */
     private static final Map<String, String> ENVELOPE_BY_PROPERTY = envelopeByProperty();
+    /** The other way: an envelope header's property name without building it per message. */
+    private static final Map<String, String> PROPERTY_BY_ENVELOPE = invert(ENVELOPE_BY_PROPERTY);
 
     private MessageMapping() {}
 
@@ -119,9 +121,16 @@ final class MessageMapping {
         return Map.copyOf(names);
     }
 
+    private static Map<String, String> invert(Map<String, String> map) {
+        Map<String, String> inverted = new HashMap<>();
+        map.forEach((k, v) -> inverted.put(v, k));
+        return Map.copyOf(inverted);
+    }
+
     private static String toProperty(String header, String destination) {
-        if (header.equals(Envelope.CONTENT_TYPE)) {
-            return BINDING_CONTENT_TYPE;
+        String known = PROPERTY_BY_ENVELOPE.get(header);
+        if (known != null) {
+            return known;
         }
         if (header.startsWith(Envelope.PREFIX)) {
             return BINDING_PREFIX + header.substring(Envelope.PREFIX.length());

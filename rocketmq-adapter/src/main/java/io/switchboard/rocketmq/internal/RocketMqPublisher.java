@@ -89,8 +89,9 @@ final class RocketMqPublisher implements RawPublisher {
                     + "' on broker instance '" + settings.instanceName() + "' is closed; create a new publisher"));
         }
         Message message;
+        long deliverAt = deliverAt(record.deliverAtEpochMillis());
         try {
-            message = MessageMapping.toMessage(record, tag, deliverAt(record.deliverAtEpochMillis()));
+            message = MessageMapping.toMessage(record, tag, deliverAt);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -110,7 +111,7 @@ final class RocketMqPublisher implements RawPublisher {
         if (transactions != null && producers.handler() != null) {
             transactions.send(message, future);
         } else {
-            sendAsync(message, record.key(), future);
+            sendAsync(message, record.key(), deliverAt > 0, future);
         }
         if (delivery == Delivery.AT_MOST_ONCE) {
             // Keyed at-most-once: sequenced in its key lane like at-least-once, so that the key keeps
@@ -126,11 +127,11 @@ final class RocketMqPublisher implements RawPublisher {
         return future;
     }
 
-    private void sendAsync(Message message, String key, CompletableFuture<SendResult> future) {
+    private void sendAsync(Message message, String key, boolean delayed, CompletableFuture<SendResult> future) {
         if (key == null) {
             startSend(message, (String) null, future, null);
         } else {
-            keyLanes.submit(key, new Keyed(message, key, future));
+            keyLanes.submit(key, new Keyed(message, key, delayed, future));
         }
     }
 
@@ -180,8 +181,11 @@ final class RocketMqPublisher implements RawPublisher {
         return false;
     }
 
-    /** A keyed message waiting in its lane. */
-    private record Keyed(Message message, String key, CompletableFuture<SendResult> future) {}
+    /**
+     * A keyed message waiting in its lane; {@code delayed} when it has a delivery time (RocketMQ's
+     * only delay the adapter sets: headers cannot carry RocketMQ's own properties).
+     */
+    private record Keyed(Message message, String key, boolean delayed, CompletableFuture<SendResult> future) {}
 
     /**
      * Sends a lane's round: its messages grouped by the queue their key selects (the same choice
@@ -211,7 +215,7 @@ final class RocketMqPublisher implements RawPublisher {
                 int index = queues.isEmpty() ? -1 : Math.floorMod(k.key().hashCode(), queues.size());
                 List<Chunk> chunks = shares.computeIfAbsent(index, i -> new ArrayList<>());
                 Chunk last = chunks.isEmpty() ? null : chunks.get(chunks.size() - 1);
-                boolean delayed = delayed(k.message());
+                boolean delayed = k.delayed();
                 int bytes = k.message().getBody().length + PROPERTY_ALLOWANCE;
                 if (last == null || index < 0 || !last.accepts(delayed, bytes)) {
                     last = new Chunk();
@@ -235,11 +239,6 @@ final class RocketMqPublisher implements RawPublisher {
                 }
             }
             return open.decrementAndGet() != 0;
-        }
-
-        private boolean delayed(Message message) {
-            return message.getProperty(org.apache.rocketmq.common.message.MessageConst.PROPERTY_TIMER_DELIVER_MS) != null
-                    || message.getDelayTimeLevel() > 0;
         }
     }
 
