@@ -24,10 +24,7 @@ class EnvelopeOptionsTest {
                 .subscribe((m, c) -> seen.add(c));
         s.ready().toCompletableFuture().get(10, TimeUnit.SECONDS);
         sb.publisher(destination, Codec.utf8()).build().publish("hello").toCompletableFuture().get(10, TimeUnit.SECONDS);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (seen.isEmpty() && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
+        org.awaitility.Awaitility.await("delivered").atMost(java.time.Duration.ofSeconds(10)).until(() -> !seen.isEmpty());
         assertThat(seen).as("delivered").hasSize(1);
         return seen;
     }

@@ -56,17 +56,7 @@ final class SuiteOptions {
 
     /** The extra modes these options ask for. */
     java.util.Set<String> extraModes() {
-        java.util.Set<String> extras = new java.util.HashSet<>();
-        if (nativeEnvelope) {
-            extras.add(io.switchboard.bench.driver.BenchDriver.NATIVE_ENVELOPE);
-        }
-        if (compactEnvelope) {
-            extras.add(io.switchboard.bench.driver.BenchDriver.SDK_COMPACT);
-        }
-        if (nativeBatch) {
-            extras.add(io.switchboard.bench.driver.BenchDriver.NATIVE_BATCH);
-        }
-        return extras;
+        return io.switchboard.bench.driver.Drivers.extras(nativeEnvelope, compactEnvelope, nativeBatch);
     }
 
     @Option(names = "--repeat", paramLabel = "N", defaultValue = "1",

@@ -24,6 +24,11 @@ public final class Drivers {
      * ({@link BenchDriver#SDK_COMPACT}).
      */
     public static List<String> modes(String broker, boolean nativeEnvelope, boolean compactEnvelope) {
+        return modes(broker, extras(nativeEnvelope, compactEnvelope, false));
+    }
+
+    /** The extra modes of the command-line switches {@code --native-envelope}, {@code --compact-envelope}, {@code --native-batch}. */
+    public static java.util.Set<String> extras(boolean nativeEnvelope, boolean compactEnvelope, boolean nativeBatch) {
         java.util.Set<String> extras = new java.util.HashSet<>();
         if (nativeEnvelope) {
             extras.add(BenchDriver.NATIVE_ENVELOPE);
@@ -31,7 +36,10 @@ public final class Drivers {
         if (compactEnvelope) {
             extras.add(BenchDriver.SDK_COMPACT);
         }
-        return modes(broker, extras);
+        if (nativeBatch) {
+            extras.add(BenchDriver.NATIVE_BATCH);
+        }
+        return extras;
     }
 
     /**
@@ -77,12 +85,11 @@ public final class Drivers {
             }
             return new SdkDriver(broker, mode, endpoints, properties, workload.delivery(), workload.consumerPrefetch(), runId);
         }
-        boolean envelope = mode.equals(BenchDriver.NATIVE_ENVELOPE) || mode.equals(BenchDriver.NATIVE_BATCH_ENVELOPE);
+        boolean envelope = mode.equals(BenchDriver.NATIVE_ENVELOPE);
         return switch (broker) {
             case "kafka" -> new KafkaNativeDriver(endpoints.kafkaBootstrap(), workload, runId, envelope);
             case "rabbitmq" -> new RabbitNativeDriver(endpoints.rabbitUri(), workload, runId, envelope);
-            case "rocketmq" -> new RocketMqNativeDriver(endpoints.rocketMqNameServer(), workload, runId, envelope,
-                    mode.equals(BenchDriver.NATIVE_BATCH) || mode.equals(BenchDriver.NATIVE_BATCH_ENVELOPE));
+            case "rocketmq" -> new RocketMqNativeDriver(endpoints.rocketMqNameServer(), workload, runId, mode);
             default -> throw new IllegalArgumentException("Broker '" + broker + "' has no native driver; run it with mode "
                     + BenchDriver.SDK + " only");
         };

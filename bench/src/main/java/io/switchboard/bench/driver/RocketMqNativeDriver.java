@@ -54,11 +54,10 @@ final class RocketMqNativeDriver extends NativeDriver {
     /** Mode {@link BenchDriver#NATIVE_BATCH}: keyed sends batched per queue, in order ({@link RocketMqBatchingSender}). */
     private final boolean batching;
 
-    RocketMqNativeDriver(String nameServer, Workload workload, String runId, boolean envelope, boolean batching)
-            throws Exception {
-        super("rocketmq", envelope, batching ? (envelope ? NATIVE_BATCH_ENVELOPE : NATIVE_BATCH)
-                : envelope ? NATIVE_ENVELOPE : NATIVE);
-        this.batching = batching;
+    /** @param mode {@link #NATIVE}, {@link #NATIVE_ENVELOPE}, {@link #NATIVE_BATCH} or {@link #NATIVE_BATCH_ENVELOPE} */
+    RocketMqNativeDriver(String nameServer, Workload workload, String runId, String mode) throws Exception {
+        super("rocketmq", mode.equals(NATIVE_ENVELOPE) || mode.equals(NATIVE_BATCH_ENVELOPE), mode);
+        this.batching = mode.equals(NATIVE_BATCH) || mode.equals(NATIVE_BATCH_ENVELOPE);
         this.workload = workload;
         this.props = workload.propertiesFor("rocketmq");
         this.nameServer = nameServer;

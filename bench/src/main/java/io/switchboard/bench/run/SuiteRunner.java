@@ -71,14 +71,7 @@ public final class SuiteRunner {
      */
     public static List<PlannedRun> plan(List<Workload> workloads, List<String> requested, boolean sdkOnly,
             boolean nativeEnvelope, boolean compactEnvelope) {
-        java.util.Set<String> extras = new java.util.HashSet<>();
-        if (nativeEnvelope) {
-            extras.add(io.switchboard.bench.driver.BenchDriver.NATIVE_ENVELOPE);
-        }
-        if (compactEnvelope) {
-            extras.add(io.switchboard.bench.driver.BenchDriver.SDK_COMPACT);
-        }
-        return plan(workloads, requested, sdkOnly, extras);
+        return plan(workloads, requested, sdkOnly, Drivers.extras(nativeEnvelope, compactEnvelope, false));
     }
 
     /**
