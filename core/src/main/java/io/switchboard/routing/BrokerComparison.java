@@ -21,4 +21,18 @@ public interface BrokerComparison {
 
     /** One destination (null for all) over the last {@code window} (at most the configured window). */
     ComparisonReport report(String destination, Duration window);
+
+    /**
+     * The comparison of every replica's traffic together (histograms merged), when the routes are
+     * shared by a fleet ({@code switchboard.control.*}); otherwise this one. {@code Switchboard.comparison()}
+     * is the fleet's when there is one.
+     */
+    default BrokerComparison fleet() {
+        return this;
+    }
+
+    /** The comparison of this replica's traffic alone. */
+    default BrokerComparison local() {
+        return this;
+    }
 }

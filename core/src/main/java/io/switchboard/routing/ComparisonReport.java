@@ -31,9 +31,16 @@ import java.util.Map;
  * @param destination the destination, or null for all
  * @param instances per instance figures, in instance order
  * @param verdict the verdict
+ * @param scope whose traffic: {@code process} (no fleet), {@code replica <id>} (this replica of a
+ *     fleet) or {@code fleet of N replicas} (every replica's histograms merged)
  */
 public record ComparisonReport(Instant at, Duration window, String destination, List<InstanceFigures> instances,
-        Verdict verdict) {
+        Verdict verdict, String scope) {
+
+    /** A report of this process's traffic. */
+    public ComparisonReport(Instant at, Duration window, String destination, List<InstanceFigures> instances, Verdict verdict) {
+        this(at, window, destination, instances, verdict, "process");
+    }
 
     /**
      * Latency quantiles of one kind, in milliseconds (NaN without samples).
@@ -96,8 +103,8 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
     /** The figures as a text table followed by the verdict. */
     public String toTable() {
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "Broker comparison%s over the last %ds%n",
-                destination == null ? "" : " of '" + destination + "'", window.toSeconds()));
+        b.append(String.format(Locale.ROOT, "Broker comparison%s over the last %ds (%s)%n",
+                destination == null ? "" : " of '" + destination + "'", window.toSeconds(), scope));
         String header = "| figure | " + String.join(" | ", instances.stream().map(i -> i.instance() + " (" + i.broker() + ")").toList()) + " |";
         b.append(header).append('\n').append("|---|").append("---|".repeat(instances.size())).append('\n');
         row(b, "published", i -> Long.toString(i.published()));
@@ -150,6 +157,7 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
         root.put("at", at.toString());
         root.put("windowSeconds", window.toSeconds());
         root.put("destination", destination);
+        root.put("scope", scope);
         List<Object> list = new ArrayList<>();
         for (InstanceFigures i : instances) {
             Map<String, Object> m = new LinkedHashMap<>();

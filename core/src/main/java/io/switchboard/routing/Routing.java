@@ -16,6 +16,11 @@ import java.util.concurrent.CompletionStage;
  * its order. A key that moves to another instance may be handled out of order for the messages
  * published to the new instance while the old instance still held unconsumed messages of that key
  * (at most what was in flight on the old instance at the moment of the change).
+ *
+ * <p>Fleet scope: with a control channel ({@code switchboard.control.instance}), {@link #update},
+ * {@link #updateDefault}, {@link #promote} and a gate's steps change every replica of the
+ * application; see {@link Fleet}. {@link #update} then returns once the change is stored on the
+ * control channel and applied here, and throws when the channel cannot be reached.
  */
 public interface Routing {
 
@@ -43,6 +48,16 @@ public interface Routing {
     void updateDefault(Route route);
 
     /**
+     * Gives {@code destination} a new route on this replica only, bypassing the fleet's control
+     * channel (for tests and emergencies); the next fleet-wide change of the destination replaces
+     * it. Without a control channel it is {@link #update}.
+     */
+    void updateLocal(String destination, Route route);
+
+    /** The replicas sharing these routes, and this replica's standing among them. */
+    Fleet fleet();
+
+    /**
      * Starts a promotion gate on {@code destination}: a ramp of weights from the gate's source to
      * its target that advances only while the target stays within the gate's bounds, and rolls back
      * at once when it does not. A gate already running on the destination is cancelled first.
@@ -58,7 +73,8 @@ public interface Routing {
     /**
      * Completes when this process's subscriptions to {@code destination} have drained the
      * instance a migration moves away from (its backlog for their group is 0 and nothing is in
-     * flight) and have released it; at once when no migration is under way.
+     * flight) and have released it; at once when no migration is under way. With a control
+     * channel, it completes only when every live replica reports the same.
      */
     CompletionStage<Void> drained(String destination);
 }

@@ -43,6 +43,14 @@ public interface BrokerAdapter extends AutoCloseable {
         return BrokerHealth.unknown("adapter '" + id() + "' does not report health");
     }
 
+    /**
+     * The primitives the fleet control plane needs (a durable keyed log and leader election), when
+     * this broker can carry the control channel of an application's replicas. The default: none.
+     */
+    default java.util.Optional<ControlSupport> control() {
+        return java.util.Optional.empty();
+    }
+
     /** Releases every connection and thread. Idempotent; never throws checked exceptions. */
     @Override
     void close();

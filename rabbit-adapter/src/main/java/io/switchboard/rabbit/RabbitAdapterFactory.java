@@ -19,6 +19,9 @@ import io.switchboard.spi.BrokerConfig;
  * deduplication on the message id); there is no delayed delivery (Debian's RabbitMQ has no
  * delayed-message plugin).
  *
+ * <p>{@code control()} offers the fleet control plane a log on a stream queue and leadership through
+ * an exclusive queue held by a connection of its own (see the module's README).
+ *
  * <p>Properties (defaults in brackets):
  * <ul>
  *   <li>{@code rabbitmq.uri} [{@code amqp://guest:guest@127.0.0.1:5672/}]: an empty vhost means {@code /};

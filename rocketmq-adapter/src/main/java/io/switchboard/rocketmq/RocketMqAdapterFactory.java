@@ -63,6 +63,13 @@ import io.switchboard.spi.BrokerConfig;
  *   <li>Delayed delivery: RocketMQ 5's timer, at most the broker's {@code timerMaxDelaySec}
  *       (3 days by default).</li>
  * </ul>
+ *
+ * <h2>Fleet control plane</h2>
+ * {@code control()} offers a control log (a one-queue topic named after the log, appended to with
+ * acknowledged sends and read whole with the pull API; the broker deletes records after its
+ * {@code fileReservedTime}, 72 hours by default) and leader election (the broker's queue lock that
+ * orderly consumption uses: a clean close hands over in under a second, a dead leader's lock
+ * expires after 60 seconds). Each class's javadoc states what it does and does not guarantee.
  */
 public final class RocketMqAdapterFactory implements BrokerAdapterFactory {
 

@@ -60,8 +60,10 @@ public class SwitchboardAutoConfiguration {
     }
 
     @Bean
-    SwitchboardFactory switchboardFactory(SwitchboardProperties properties, ObjectProvider<BrokerInstanceMapper> mappers) {
-        return new SwitchboardFactory(properties, mappers.orderedStream().toList(), SwitchboardFactory.availableAdapters());
+    SwitchboardFactory switchboardFactory(SwitchboardProperties properties, ObjectProvider<BrokerInstanceMapper> mappers,
+            org.springframework.core.env.Environment environment) {
+        return new SwitchboardFactory(properties, mappers.orderedStream().toList(), SwitchboardFactory.availableAdapters())
+                .applicationName(environment.getProperty("spring.application.name"));
     }
 
     @Bean(destroyMethod = "close")

@@ -35,6 +35,9 @@ public class SwitchboardHealthAutoConfiguration {
             indicators.put(name, new BrokerInstanceHealthIndicator(instance.brokerId(), instance::health,
                     properties.getHealth().getTimeout()));
         }
+        if (switchboard.instances().size() > 1 && switchboard.routing().fleet().status() != io.switchboard.routing.Fleet.Status.LOCAL) {
+            indicators.put("fleet", new io.switchboard.spring.actuate.FleetHealthIndicator(() -> switchboard.routing().fleet()));
+        }
         return CompositeHealthContributor.fromMap(indicators);
     }
 }

@@ -62,6 +62,10 @@ public class SwitchboardProperties {
     @NestedConfigurationProperty
     private final ResilienceProperties resilience = new ResilienceProperties();
 
+    /** The control channel the application's replicas share routes through. */
+    @NestedConfigurationProperty
+    private final ControlProperties control = new ControlProperties();
+
     /** Core and adapter properties given to every instance as they are (an instance's own win), for example switchboard.partitions. */
     private Map<String, String> properties = new LinkedHashMap<>();
 
@@ -154,6 +158,10 @@ public class SwitchboardProperties {
 
     public ResilienceProperties getResilience() {
         return resilience;
+    }
+
+    public ControlProperties getControl() {
+        return control;
     }
 
     public Map<String, String> getProperties() {

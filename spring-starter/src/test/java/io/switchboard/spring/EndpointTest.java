@@ -74,7 +74,7 @@ class EndpointTest {
             assertThat(seen.poll(10, TimeUnit.SECONDS)).isEqualTo("first@a");
 
             Map<String, Object> after = endpoint.changeRoute("ep-orders", "split", null, "a=0,b=100",
-                    null, null, null, null, null, null);
+                    null, null, null, null, null, null, null);
             assertThat(after.get("route").toString()).contains("b=100");
             for (int i = 0; i < 5; i++) {
                 orders.publish(Message.of("k" + i, "next" + i)).toCompletableFuture().join();
@@ -91,9 +91,11 @@ class EndpointTest {
         runner.run(context -> {
             SwitchboardEndpoint endpoint = context.getBean(SwitchboardEndpoint.class);
             assertThatThrownBy(() -> endpoint.changeRoute("ep-orders", "split", null, "a=0,c=1", null, null,
-                    null, null, null, null)).isInstanceOf(InvalidEndpointRequestException.class).hasMessageContaining("c");
+                    null, null, null, null, null)).isInstanceOf(InvalidEndpointRequestException.class).hasMessageContaining("c");
             assertThatThrownBy(() -> endpoint.changeRoute("ep-orders", "sideways", null, null, null, null, null, null, null,
-                    null)).isInstanceOf(InvalidEndpointRequestException.class).hasMessageContaining("sideways");
+                    null, null)).isInstanceOf(InvalidEndpointRequestException.class).hasMessageContaining("sideways");
+            assertThatThrownBy(() -> endpoint.changeRoute("ep-orders", "single", "b", null, null, null, null, null, null, null,
+                    "everywhere")).isInstanceOf(InvalidEndpointRequestException.class).hasMessageContaining("'everywhere'");
             assertThat(endpoint.destination("ep-orders").get("route").toString()).contains("single");
         });
     }

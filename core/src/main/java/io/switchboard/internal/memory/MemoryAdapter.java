@@ -21,6 +21,7 @@ final class MemoryAdapter implements BrokerAdapter {
     private final String brokerName;
     private final Capabilities capabilities;
     private final long publishTimeoutNanos;
+    private final java.util.List<AutoCloseable> controlOwned = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     MemoryAdapter(BrokerConfig config) {
         int capacity = config.getInt("memory.capacity", 100_000);
@@ -80,7 +81,20 @@ final class MemoryAdapter implements BrokerAdapter {
     }
 
     @Override
+    public java.util.Optional<io.switchboard.spi.ControlSupport> control() {
+        return java.util.Optional.of(broker.control().support(controlOwned));
+    }
+
+    @Override
     public void close() {
-        // the broker outlives adapters, as a real broker outlives its clients
+        // the broker outlives adapters, as a real broker outlives its clients; a closing client's logs and campaigns end
+        for (AutoCloseable c : controlOwned) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                // best effort, as a dying process
+            }
+        }
+        controlOwned.clear();
     }
 }

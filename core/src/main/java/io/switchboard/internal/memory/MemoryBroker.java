@@ -10,6 +10,7 @@ final class MemoryBroker {
 
     private final ConcurrentHashMap<String, MemoryTopic> topics = new ConcurrentHashMap<>();
     private final int capacity;
+    private final MemoryControl control = new MemoryControl();
 
     private MemoryBroker(int capacity) {
         this.capacity = capacity;
@@ -17,6 +18,10 @@ final class MemoryBroker {
 
     static MemoryBroker named(String name, int capacity) {
         return BROKERS.computeIfAbsent(name, n -> new MemoryBroker(capacity));
+    }
+
+    MemoryControl control() {
+        return control;
     }
 
     MemoryTopic ensureTopic(String name, int partitions) {

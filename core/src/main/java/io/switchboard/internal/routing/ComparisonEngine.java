@@ -28,6 +28,11 @@ public final class ComparisonEngine implements BrokerComparison {
     private final Map<String, String> brokers;
     private final long minSamples;
     private final double minDifference;
+    /** The other replicas' traffic for a fleet engine, else null. */
+    private final FleetTraffic remote;
+    private final java.util.function.Supplier<String> scope;
+    private volatile ComparisonEngine fleet;
+    private final ComparisonEngine local;
 
     /**
      * An engine over {@code book}.
@@ -42,6 +47,64 @@ public final class ComparisonEngine implements BrokerComparison {
         this.brokers = Map.copyOf(brokers);
         this.minSamples = minSamples;
         this.minDifference = minDifference;
+        this.remote = null;
+        this.scope = () -> "process";
+        this.local = this;
+    }
+
+    private ComparisonEngine(ComparisonEngine local, FleetTraffic remote, java.util.function.Supplier<String> scope) {
+        this.book = local.book;
+        this.instances = local.instances;
+        this.brokers = local.brokers;
+        this.minSamples = local.minSamples;
+        this.minDifference = local.minDifference;
+        this.remote = remote;
+        this.scope = scope;
+        this.local = local;
+        this.fleet = this;
+    }
+
+    /**
+     * Makes this engine the replica's own one of a fleet and returns the fleet's engine, which adds
+     * the other replicas' traffic from {@code remote}.
+     */
+    ComparisonEngine joinFleet(FleetTraffic remote, java.util.function.Supplier<String> fleetScope, String replicaScope) {
+        ComparisonEngine f = new ComparisonEngine(this, remote, fleetScope);
+        this.fleet = f;
+        this.localScope = replicaScope;
+        return f;
+    }
+
+    private volatile String localScope;
+
+    @Override
+    public BrokerComparison fleet() {
+        ComparisonEngine f = fleet;
+        return f != null ? f : this;
+    }
+
+    @Override
+    public BrokerComparison local() {
+        return local;
+    }
+
+    /** The engine gates judge with: the fleet's when there is one. */
+    ComparisonEngine judging() {
+        ComparisonEngine f = fleet;
+        return f != null ? f : this;
+    }
+
+    /** True for a fleet engine (its newest second is not complete until the replicas shared it). */
+    boolean isFleet() {
+        return remote != null;
+    }
+
+    private String scopeText() {
+        if (remote != null) {
+            return scope.get();
+        }
+        String s = localScope;
+        return s != null ? s : "process";
     }
 
     @Override
@@ -67,7 +130,7 @@ public final class ComparisonEngine implements BrokerComparison {
             figures.add(figures(instance, windows.get(instance), seconds));
         }
         return new ComparisonReport(Instant.ofEpochSecond(now), Duration.ofSeconds(seconds), destination, figures,
-                verdict(figures, windows));
+                verdict(figures, windows), scopeText());
     }
 
     /** Throws when the Switchboard was built with the comparison off. */
@@ -90,6 +153,9 @@ public final class ComparisonEngine implements BrokerComparison {
             if (w != null && (destination == null || destination.equals(s.destination))) {
                 s.addTo(w, from, to);
             }
+        }
+        if (remote != null) {
+            remote.addTo(out, destination, from, to);
         }
         return out;
     }

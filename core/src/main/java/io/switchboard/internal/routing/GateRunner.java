@@ -21,9 +21,23 @@ import org.slf4j.LoggerFactory;
  */
 final class GateRunner implements Promotion {
 
+    /** Where a gate's steps go and what it judges: this process's routes, or the fleet's. */
+    interface Host {
+        /** Applies a route the gate chose (fleet: writes it to the route log; throws when it cannot). */
+        void applyFromGate(String destination, Route route, String why);
+
+        /** The gate's step or state changed (fleet: writes the gate record); the default does nothing. */
+        default void gateChanged(GateRunner runner) {}
+
+        /** Per instance, the traffic of the destination from {@code fromSecond} up to the newest complete second before {@code nowSecond}. */
+        Map<String, TrafficStats.Window> windows(String destination, long fromSecond, long nowSecond);
+
+        RoutingMeters meters();
+    }
+
     private static final Logger log = LoggerFactory.getLogger(GateRunner.class);
 
-    private final Router router;
+    private final Host router;
     private final String destination;
     private final PromotionGate gate;
     private final int[] steps;
@@ -34,7 +48,7 @@ final class GateRunner implements Promotion {
     private int step = -1;
     private long stepStartSecond;
 
-    GateRunner(Router router, String destination, PromotionGate gate, AtomicInteger percent) {
+    GateRunner(Host router, String destination, PromotionGate gate, AtomicInteger percent) {
         this.router = router;
         this.destination = destination;
         this.gate = gate;
@@ -42,19 +56,55 @@ final class GateRunner implements Promotion {
         this.percent = percent;
     }
 
+    /** A runner taking over a gate at {@code step} (-1: not started), begun at {@code stepStartSecond}. */
+    static GateRunner resume(Host host, String destination, PromotionGate gate, AtomicInteger percent, int step,
+            long stepStartSecond) {
+        GateRunner r = new GateRunner(host, destination, gate, percent);
+        r.step = step;
+        r.stepStartSecond = stepStartSecond;
+        if (step >= 0) {
+            percent.set(r.steps[step]);
+            r.reason = "holding step " + (step + 1) + " (" + r.steps[step] + "%), taken over";
+        }
+        return r;
+    }
+
+    /** The index of the step held (-1 before the first). */
+    synchronized int step() {
+        return step;
+    }
+
+    /** When the step held began (epoch second). */
+    synchronized long stepStartSecond() {
+        return stepStartSecond;
+    }
+
     /** Applies the first step. */
     synchronized void start(long nowSecond) {
         advance(nowSecond);
     }
 
+    /** Applies the first step when none is held yet, else judges. */
+    synchronized void drive(long nowSecond) {
+        if (state != State.RUNNING) {
+            return;
+        }
+        if (step < 0) {
+            advance(nowSecond);
+        } else {
+            tick(nowSecond);
+        }
+    }
+
     private void advance(long nowSecond) {
-        step++;
-        int target = steps[step];
-        percent.set(target);
-        stepStartSecond = nowSecond;
+        int next = step + 1;
+        int target = steps[next];
         if (target >= 100) {
             router.applyFromGate(destination, Route.single(gate.target()), "promotion of '" + destination + "' to '"
                     + gate.target() + "' complete");
+            step = next;
+            percent.set(target);
+            stepStartSecond = nowSecond;
             router.meters().gateTransition(destination, "complete");
             finish(State.COMPLETED, "target '" + gate.target() + "' carries 100%");
             return;
@@ -62,10 +112,14 @@ final class GateRunner implements Promotion {
         Map<String, Integer> weights = new LinkedHashMap<>();
         weights.put(gate.source(), 100 - target);
         weights.put(gate.target(), target);
-        router.applyFromGate(destination, Route.split(weights), "promotion of '" + destination + "' step " + (step + 1) + "/"
+        router.applyFromGate(destination, Route.split(weights), "promotion of '" + destination + "' step " + (next + 1) + "/"
                 + steps.length + ": " + target + "% to '" + gate.target() + "'");
+        step = next;
+        percent.set(target);
+        stepStartSecond = nowSecond;
         router.meters().gateTransition(destination, "advance");
         reason = "holding step " + (step + 1) + " (" + target + "%) for " + gate.hold();
+        router.gateChanged(this);
     }
 
     /** One judgement. */
@@ -75,7 +129,7 @@ final class GateRunner implements Promotion {
         }
         long holdSeconds = gate.hold().toSeconds();
         long from = Math.max(stepStartSecond, nowSecond - holdSeconds);
-        Map<String, TrafficStats.Window> w = router.comparisonEngine().windows(destination, from, nowSecond - 1);
+        Map<String, TrafficStats.Window> w = router.windows(destination, from, nowSecond);
         TrafficStats.Window source = w.get(gate.source());
         TrafficStats.Window target = w.get(gate.target());
         long ns = source.published + source.publishFailed;
@@ -90,6 +144,7 @@ final class GateRunner implements Promotion {
             router.applyFromGate(destination, Route.single(gate.source()), "promotion of '" + destination + "' rolled back to '"
                     + gate.source() + "': " + breach);
             percent.set(0);
+            stepStartSecond = nowSecond;
             router.meters().gateTransition(destination, "rollback");
             finish(State.ROLLED_BACK, breach);
             return;
@@ -124,6 +179,7 @@ final class GateRunner implements Promotion {
         reason = why;
         log.info("Promotion of '{}' from '{}' to '{}' {}: {}", destination, gate.source(), gate.target(),
                 end.name().toLowerCase(Locale.ROOT).replace('_', ' '), why);
+        router.gateChanged(this);
         finished.complete(end);
     }
 

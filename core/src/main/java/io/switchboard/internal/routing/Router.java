@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  * one-second ticker that rolls the comparison windows, judges the gates and watches migrations
  * drain. Route changes are serialised; the publish path never takes a lock.
  */
-public final class Router implements Routing, AutoCloseable {
+public final class Router implements Routing, GateRunner.Host, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Router.class);
 
@@ -66,6 +66,8 @@ public final class Router implements Routing, AutoCloseable {
     private final Duration readyTimeout;
     private final ScheduledExecutorService ticker;
     private final Object changes = new Object();
+    /** The fleet's control plane, or null when the routes are this process's alone. */
+    private final FleetControl fleet;
 
     /** A router over {@code instances} with the common properties, default route and initial routes. */
     public Router(List<Instance> instances, BrokerConfig common, Route defaultRoute, Map<String, Route> initial, Clock clock) {
@@ -92,8 +94,26 @@ public final class Router implements Routing, AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        ticker.scheduleAtFixedRate(this::tick, 1000 - clock.millis() % 1000 + 5, 1000, TimeUnit.MILLISECONDS);
         // book is null when switchboard.comparison.enabled=false
+        FleetSettings fleetSettings = FleetSettings.from(common, index.keySet());
+        if (fleetSettings == null) {
+            this.fleet = null;
+            log.info("Routes are local to this process (no switchboard.control.* set): a route change made here reaches no other "
+                    + "replica; set switchboard.control.instance to share routes among the application's replicas");
+        } else {
+            Instance control = instances.stream().filter(i -> i.name().equals(fleetSettings.instance())).findFirst().orElseThrow();
+            FleetTraffic remote = new FleetTraffic(book == null ? 60 : book.seconds());
+            FleetControl f = new FleetControl(this, control, fleetSettings, remote, gateSteps, clock);
+            this.fleet = f;
+            comparison.joinFleet(remote, () -> "fleet of " + f.replicas().size() + " replica(s)", "replica " + fleetSettings.replica());
+            try {
+                f.start();
+            } catch (RuntimeException e) {
+                f.close();
+                throw e;
+            }
+        }
+        ticker.scheduleAtFixedRate(this::tick, 1000 - clock.millis() % 1000 + 5, 1000, TimeUnit.MILLISECONDS);
     }
 
     private static long positiveLong(BrokerConfig c, String key, long def) {
@@ -129,7 +149,8 @@ public final class Router implements Routing, AutoCloseable {
         return instances;
     }
 
-    RoutingMeters meters() {
+    @Override
+    public RoutingMeters meters() {
         return meters;
     }
 
@@ -145,9 +166,14 @@ public final class Router implements Routing, AutoCloseable {
         return readyTimeout;
     }
 
-    /** The broker comparison. */
+    /** The broker comparison: the fleet's when the routes are shared by one. */
     public BrokerComparison comparison() {
-        return comparison;
+        return comparison.judging();
+    }
+
+    @Override
+    public Map<String, TrafficStats.Window> windows(String destination, long fromSecond, long nowSecond) {
+        return comparison.windows(destination, fromSecond, nowSecond - 1);
     }
 
     private void validate(String what, Route route) {
@@ -236,6 +262,11 @@ public final class Router implements Routing, AutoCloseable {
     @Override
     public void update(String destination, Route route) {
         validate("route of '" + destination + "'", route);
+        if (fleet != null) {
+            fleet.cancelGate(destination, "replaced by route " + route + " set by the application");
+            fleet.writeRoute(destination, route);
+            return;
+        }
         GateRunner gate = gates.get(destination);
         if (gate != null) {
             gate.cancel("replaced by route " + route + " set by the application");
@@ -243,9 +274,27 @@ public final class Router implements Routing, AutoCloseable {
         apply(destination, route, "set by the application");
     }
 
+    @Override
+    public void updateLocal(String destination, Route route) {
+        validate("route of '" + destination + "'", route);
+        apply(destination, route, fleet == null ? "set by the application" : "set on this replica only");
+    }
+
     /** A route change made by a promotion gate. */
-    void applyFromGate(String destination, Route route, String why) {
+    @Override
+    public void applyFromGate(String destination, Route route, String why) {
         apply(destination, route, why);
+    }
+
+    /** A route change of the fleet's, from the control channel. */
+    void applyRoute(String destination, Route route, String why) {
+        validate("route of '" + destination + "'", route);
+        apply(destination, route, why);
+    }
+
+    @Override
+    public io.switchboard.routing.Fleet fleet() {
+        return fleet != null ? fleet : LocalFleet.INSTANCE;
     }
 
     private void apply(String destination, Route route, String why) {
@@ -271,6 +320,16 @@ public final class Router implements Routing, AutoCloseable {
     @Override
     public void updateDefault(Route route) {
         validate("default route", route);
+        if (fleet != null) {
+            fleet.writeDefault(route);
+            return;
+        }
+        applyDefault(route, "set by the application");
+    }
+
+    /** Changes the default route here. */
+    void applyDefault(Route route, String why) {
+        validate("default route", route);
         synchronized (changes) {
             Route before = defaultRoute;
             RouteState next = new RouteState(route, index);
@@ -285,7 +344,7 @@ public final class Router implements Routing, AutoCloseable {
                 meters.changed(b.destination, route.mode().name().toLowerCase(Locale.ROOT));
             }
             defaultRoute = route;
-            log.info("Default route changed from {} to {}", before, route);
+            log.info("Default route changed from {} to {} ({})", before, route, why);
         }
     }
 
@@ -298,6 +357,9 @@ public final class Router implements Routing, AutoCloseable {
             }
         }
         comparison.requireEnabled("a promotion gate");
+        if (fleet != null) {
+            return fleet.promote(destination, gate);
+        }
         GateRunner previous = gates.get(destination);
         if (previous != null) {
             previous.cancel("replaced by a new promotion gate");
@@ -316,6 +378,9 @@ public final class Router implements Routing, AutoCloseable {
 
     @Override
     public Optional<Promotion> promotion(String destination) {
+        if (fleet != null) {
+            return fleet.promotion(destination);
+        }
         return Optional.ofNullable(gates.get(destination));
     }
 
@@ -337,7 +402,8 @@ public final class Router implements Routing, AutoCloseable {
                 all.add(s.drainedStage().toCompletableFuture());
             }
         }
-        return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
+        CompletableFuture<Void> here = CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
+        return fleet == null ? here : here.thenCompose(v -> fleet.fleetDrained(destination));
     }
 
     // ---- the ticker ----
@@ -347,6 +413,9 @@ public final class Router implements Routing, AutoCloseable {
             retryMissingPrimaries();
             if (book == null) {
                 checkDrains();
+                if (fleet != null) {
+                    fleet.tick(System.currentTimeMillis() / 1000, draining());
+                }
                 return;
             }
             book.roll();
@@ -355,6 +424,9 @@ public final class Router implements Routing, AutoCloseable {
                 g.tick(now);
             }
             checkDrains();
+            if (fleet != null) {
+                fleet.tick(now, draining());
+            }
         } catch (RuntimeException e) {
             log.warn("Routing tick failed", e);
         }
@@ -389,10 +461,24 @@ public final class Router implements Routing, AutoCloseable {
         }
     }
 
-    /** Stops the ticker and the gates. */
+    /** The destinations whose subscriptions here still drain a migration's old instance. */
+    private Set<String> draining() {
+        Set<String> out = new java.util.HashSet<>();
+        for (RoutingSubscription<?> s : subscriptions) {
+            if (s.draining() >= 0) {
+                out.add(s.destination());
+            }
+        }
+        return out;
+    }
+
+    /** Stops the ticker, the gates and the fleet's control plane. */
     @Override
     public void close() {
-        gates.values().forEach(g -> g.cancel("Switchboard closed"));
         ticker.shutdownNow();
+        if (fleet != null) {
+            fleet.close();
+        }
+        gates.values().forEach(g -> g.cancel("Switchboard closed"));
     }
 }

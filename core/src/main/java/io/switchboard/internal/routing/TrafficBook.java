@@ -32,7 +32,7 @@ public final class TrafficBook {
 
     /** The statistics of one instance and destination, created on first use. */
     public TrafficStats stats(String instance, String broker, String destination) {
-        return stats.computeIfAbsent(instance + '\u0000' + destination, k -> new TrafficStats(instance, broker, destination, seconds));
+        return stats.computeIfAbsent(instance + '\u0000' + destination, k -> new TrafficStats(instance, broker, destination, seconds, nowSecond()));
     }
 
     /** The current second of the book's clock. */

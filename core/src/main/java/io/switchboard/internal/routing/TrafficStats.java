@@ -36,11 +36,16 @@ public final class TrafficStats implements PublishRecorder, ConsumeRecorder {
     private long lastRolledSecond = -1;
     private final long[] last = new long[6];
 
-    TrafficStats(String instance, String broker, String destination, int seconds) {
+    /**
+     * Statistics made during second {@code createdSecond}: the first second they close is that
+     * one, so traffic recorded before the first roll is never put into a second before it.
+     */
+    TrafficStats(String instance, String broker, String destination, int seconds, long createdSecond) {
         this.instance = instance;
         this.broker = broker;
         this.destination = destination;
         this.ring = new Slice[seconds];
+        this.lastRolledSecond = createdSecond - 1;
     }
 
     // ---- recording, on publisher callbacks and lane threads ----
@@ -92,8 +97,8 @@ public final class TrafficStats implements PublishRecorder, ConsumeRecorder {
 
     /** Closes the slice of the second that just ended. */
     synchronized void roll(long second) {
-        if (second == lastRolledSecond) {
-            return;
+        if (second <= lastRolledSecond) {
+            return; // closed already, or before these statistics existed
         }
         int i = (int) Math.floorMod(second, (long) ring.length);
         Slice slice = ring[i];

@@ -10,7 +10,7 @@ final class AmqpErrors {
     private static final int NOT_FOUND = 404;
     private static final int NOT_ALLOWED = 530;
     private static final int PRECONDITION_FAILED = 406;
-    private static final int RESOURCE_LOCKED = 405;
+    static final int RESOURCE_LOCKED = 405;
 
     private AmqpErrors() {}
 
@@ -63,7 +63,8 @@ final class AmqpErrors {
         };
     }
 
-    private static int replyCode(Throwable error) {
+    /** The reply code of the broker's channel close behind the failure, or 0. */
+    static int replyCode(Throwable error) {
         for (Throwable t = error; t != null; t = t.getCause()) {
             if (t instanceof ShutdownSignalException s && s.getReason() instanceof AMQP.Channel.Close close) {
                 return close.getReplyCode();

@@ -17,6 +17,7 @@ import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.BrokerHealth;
 import io.switchboard.spi.Capabilities;
 import io.switchboard.spi.ConsumerSpec;
+import io.switchboard.spi.ControlSupport;
 import io.switchboard.spi.DestinationNameRule;
 import io.switchboard.spi.Provisioner;
 import io.switchboard.spi.PublisherSpec;
@@ -25,6 +26,7 @@ import io.switchboard.spi.RawPublisher;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -70,6 +72,8 @@ public final class RabbitAdapter implements BrokerAdapter {
     private volatile Connection publishConnection;
     private volatile Connection consumeConnection;
     private volatile boolean closing;
+    /** The fleet control plane's primitives, made on first use; closed with this adapter. */
+    private RabbitControlSupport control;
     /** Why the broker blocks publishing (a memory or disk alarm), or null. */
     private volatile String publishingBlocked;
 
@@ -133,7 +137,7 @@ public final class RabbitAdapter implements BrokerAdapter {
         return false;
     }
 
-    private static ThreadFactory daemon(String prefix) {
+    static ThreadFactory daemon(String prefix) {
         AtomicInteger count = new AtomicInteger();
         return runnable -> {
             Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
@@ -167,6 +171,18 @@ public final class RabbitAdapter implements BrokerAdapter {
     @Override
     public Provisioner provisioner() {
         return provisioner;
+    }
+
+    /** Control logs on stream queues and leadership through exclusive queues, on connections of their own. */
+    @Override
+    public Optional<ControlSupport> control() {
+        synchronized (connecting) {
+            ensureOpen("(control)");
+            if (control == null) {
+                control = new RabbitControlSupport(this, settings, factory);
+            }
+            return Optional.of(control);
+        }
     }
 
     RabbitProvisioner topology() {
@@ -390,7 +406,7 @@ public final class RabbitAdapter implements BrokerAdapter {
         }
     }
 
-    /** Closes both connections and the event thread. Idempotent. */
+    /** Closes the control logs and leaderships, both connections and the event thread. Idempotent. */
     @Override
     public void close() {
         if (closing) {
@@ -398,6 +414,9 @@ public final class RabbitAdapter implements BrokerAdapter {
         }
         closing = true;
         synchronized (connecting) {
+            if (control != null) {
+                control.close();
+            }
             closeQuietly(publishConnection);
             closeQuietly(consumeConnection);
         }

@@ -5,11 +5,13 @@ import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.BrokerHealth;
 import io.switchboard.spi.Capabilities;
 import io.switchboard.spi.ConsumerSpec;
+import io.switchboard.spi.ControlSupport;
 import io.switchboard.spi.Provisioner;
 import io.switchboard.spi.PublisherSpec;
 import io.switchboard.spi.RawConsumer;
 import io.switchboard.spi.RawPublisher;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
@@ -37,6 +39,7 @@ public final class RocketMqAdapter implements BrokerAdapter {
     private final Capabilities capabilities;
     private final Producers producers;
     private final Semaphore sendWindow;
+    private final RocketMqControlSupport control;
     private final Set<RawConsumer> consumers = ConcurrentHashMap.newKeySet();
     private final Set<String> groupsOnSharedClient = ConcurrentHashMap.newKeySet();
     private final String clientName;
@@ -49,6 +52,7 @@ public final class RocketMqAdapter implements BrokerAdapter {
         this.clientName = Producers.instanceName(settings.instanceName());
         this.producers = new Producers(settings, clientName, TransactionHandlers.slot(settings.instanceName()));
         this.sendWindow = new Semaphore(settings.maxPendingSends());
+        this.control = new RocketMqControlSupport(producers, settings, clientName);
         this.capabilities = Capabilities.builder(ID)
                 .nativeExactlyOnce(false)
                 .orderingPerKey(true)
@@ -100,6 +104,12 @@ public final class RocketMqAdapter implements BrokerAdapter {
         return new RocketMqProvisioner(producers, settings);
     }
 
+    /** The control log and leadership of {@link RocketMqControlSupport}, closed with this adapter. */
+    @Override
+    public Optional<ControlSupport> control() {
+        return Optional.of(control);
+    }
+
     /** UP when the name server answers within the timeout and knows a master broker of the cluster. */
     @Override
     public BrokerHealth health(Duration timeout) {
@@ -139,6 +149,7 @@ public final class RocketMqAdapter implements BrokerAdapter {
                 log.warn("Closing {} failed", consumer, e);
             }
         }
+        control.close();
         producers.close();
     }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.switchboard.BrokerInstance;
 import io.switchboard.ConfigurationException;
 import io.switchboard.Switchboard;
+import io.switchboard.routing.Fleet;
 import io.switchboard.routing.Route;
 import io.switchboard.routing.RoutingMode;
 import io.switchboard.spi.BrokerConfig;
@@ -12,7 +13,9 @@ import io.switchboard.spi.Capabilities;
 import io.switchboard.spring.InvalidSwitchboardPropertyException;
 import io.switchboard.spring.RouteProperties;
 import io.switchboard.spring.internal.Routes;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -61,7 +64,35 @@ public class SwitchboardEndpoint {
         Map<String, Object> routes = new TreeMap<>();
         switchboard.routing().routes().forEach((destination, r) -> routes.put(destination, route(r)));
         view.put("routes", routes);
+        view.put("fleet", fleet(switchboard.routing().fleet()));
         view.put("comparison", json(switchboard.comparison().report().toJson()));
+        return view;
+    }
+
+    /** The fleet as this replica sees it: status, each replica's route version and whether it is in step. */
+    private static Map<String, Object> fleet(Fleet fleet) {
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("status", fleet.status().name());
+        view.put("reason", fleet.reason());
+        if (fleet.status() != Fleet.Status.LOCAL) {
+            view.put("name", fleet.fleetName());
+            view.put("replica", fleet.replica());
+            view.put("controlInstance", fleet.controlInstance());
+            view.put("routeVersion", fleet.routeVersion());
+            view.put("leader", fleet.leader());
+            List<Map<String, Object>> replicas = new ArrayList<>();
+            for (Fleet.Replica r : fleet.replicas()) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("id", r.id());
+                m.put("routeVersion", r.routeVersion());
+                m.put("inStep", r.inStep());
+                m.put("leader", r.leader());
+                m.put("status", r.status().name());
+                m.put("lastSeen", r.lastSeen().toString());
+                replicas.add(m);
+            }
+            view.put("replicas", replicas);
+        }
         return view;
     }
 
@@ -76,6 +107,7 @@ public class SwitchboardEndpoint {
         }
         Route route = switchboard.routing().route(destination);
         view.put("route", route(route));
+        view.put("routeVersion", switchboard.routing().fleet().routeVersion());
         switchboard.routing().promotion(destination).ifPresent(p -> view.put("promotion", Map.of(
                 "state", p.state().name(), "targetPercent", p.targetPercent(), "reason", p.reason(), "gate", p.gate().toString())));
         if (route.mode() == RoutingMode.MIRROR) {
@@ -85,16 +117,30 @@ public class SwitchboardEndpoint {
         return view;
     }
 
-    /** Changes a destination's route; answers the route now in force. */
+    /**
+     * Changes a destination's route; answers the route now in force. With a control channel the
+     * change is the fleet's (every replica applies it); {@code "scope": "local"} changes this replica
+     * only, until the next fleet-wide change (for tests).
+     */
     @WriteOperation
     public Map<String, Object> changeRoute(@Selector String destination, @Nullable String mode, @Nullable String instance,
             @Nullable String weights, @Nullable String primary, @Nullable String shadow,
-            @Nullable Boolean observeOnly, @Nullable String secondary, @Nullable String from, @Nullable String to) {
+            @Nullable Boolean observeOnly, @Nullable String secondary, @Nullable String from, @Nullable String to,
+            @Nullable String scope) {
         Route route = parse("switchboard.routes." + destination, mode, instance, weights, primary, shadow, observeOnly,
                 secondary, from, to);
+        boolean local = scope != null && scope.trim().equalsIgnoreCase("local");
+        if (scope != null && !local && !scope.trim().equalsIgnoreCase("fleet")) {
+            throw new InvalidEndpointRequestException("scope must be 'fleet' (the default: every replica) or 'local' (this replica "
+                    + "only) but was '" + scope + "'", "bad scope");
+        }
         try {
-            switchboard.routing().update(destination, route);
-        } catch (ConfigurationException e) {
+            if (local) {
+                switchboard.routing().updateLocal(destination, route);
+            } else {
+                switchboard.routing().update(destination, route);
+            }
+        } catch (io.switchboard.SwitchboardException e) {
             throw new InvalidEndpointRequestException(e.getMessage(), e.getMessage(), e);
         }
         return destination(destination);

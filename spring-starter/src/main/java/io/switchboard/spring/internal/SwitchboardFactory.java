@@ -7,6 +7,7 @@ import io.switchboard.routing.PromotionGate;
 import io.switchboard.routing.Route;
 import io.switchboard.spi.BrokerAdapterFactory;
 import io.switchboard.spring.BrokerInstanceMapper;
+import io.switchboard.spring.ControlProperties;
 import io.switchboard.spring.InstanceProperties;
 import io.switchboard.spring.InvalidSwitchboardPropertyException;
 import io.switchboard.spring.RouteProperties;
@@ -67,6 +68,18 @@ public final class SwitchboardFactory {
         mappers.forEach(m -> this.mappers.putIfAbsent(m.type(), m));
         this.availableAdapters = availableAdapters;
     }
+
+    /**
+     * The application's name ({@code spring.application.name}), the default fleet name of the control channel.
+     *
+     * @return this factory
+     */
+    public SwitchboardFactory applicationName(String name) {
+        this.applicationName = name == null || name.isBlank() ? null : name.replaceAll("[^A-Za-z0-9_-]", "-");
+        return this;
+    }
+
+    private String applicationName;
 
     /**
      * The adapter ids on the classpath. A provider that cannot be loaded (a services entry whose
@@ -139,8 +152,23 @@ public final class SwitchboardFactory {
         common.putAll(properties.getResilience().toCoreProperties("switchboard.resilience."));
         properties.getDestinations().forEach((name, destination) -> common.putAll(
                 destination.getResilience().toCoreProperties("switchboard.destination." + name + ".resilience.")));
+        control(common);
         properties.getProperties().forEach((k, v) -> putIfSet(common, k, v));
         return common;
+    }
+
+    /** switchboard.control.* as core properties; the fleet defaults to spring.application.name. */
+    private void control(Map<String, String> common) {
+        ControlProperties c = properties.getControl();
+        putIfSet(common, "switchboard.control.enabled", c.getEnabled());
+        putIfSet(common, "switchboard.control.instance", c.getInstance());
+        boolean on = Boolean.TRUE.equals(c.getEnabled()) || c.getInstance() != null || c.getFleet() != null;
+        putIfSet(common, "switchboard.control.fleet", c.getFleet() != null ? c.getFleet() : on ? applicationName : null);
+        putIfSet(common, "switchboard.control.replica", c.getReplica());
+        putIfSet(common, "switchboard.control.startup-timeout", c.getStartupTimeout() == null ? null : c.getStartupTimeout().toMillis() + "ms");
+        putIfSet(common, "switchboard.control.write-timeout", c.getWriteTimeout() == null ? null : c.getWriteTimeout().toMillis() + "ms");
+        putIfSet(common, "switchboard.control.replica-timeout", c.getReplicaTimeout() == null ? null : c.getReplicaTimeout().toMillis() + "ms");
+        putIfSet(common, "switchboard.control.refresh", c.getRefresh() == null ? null : c.getRefresh().toMillis() + "ms");
     }
 
     /**
