@@ -63,6 +63,18 @@ final class FleetBus implements RecordListener, AutoCloseable {
     private volatile long lastSendFailureLog;
     /** The newest second whose figures were sent (the ticker may skip or repeat a second). */
     private long lastSecondSent = Long.MIN_VALUE / 2;
+    /**
+     * Sends heartbeats, so that a client that blocks in its send (kafka-clients waits up to
+     * {@code max.block.ms} for metadata while its broker is unreachable) never holds the routing
+     * ticker; while one send is under way, the next heartbeats are skipped and their seconds go
+     * with the next one sent.
+     */
+    private final java.util.concurrent.ExecutorService sender = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "switchboard-fleet-bus");
+        t.setDaemon(true);
+        return t;
+    });
+    private final java.util.concurrent.atomic.AtomicBoolean sending = new java.util.concurrent.atomic.AtomicBoolean();
 
     FleetBus(Instance control, FleetSettings settings, FleetTraffic traffic, Clock clock) {
         this.control = control;
@@ -90,7 +102,7 @@ final class FleetBus implements RecordListener, AutoCloseable {
     /** Sends this replica's heartbeat and its traffic of {@code second}; never blocks, never throws. */
     void heartbeat(long second, long routeVersion, boolean leader, Fleet.Status status, Set<String> draining) {
         RawPublisher p = publisher;
-        if (p == null) {
+        if (p == null || !sending.compareAndSet(false, true)) {
             return;
         }
         try {
@@ -114,16 +126,28 @@ final class FleetBus implements RecordListener, AutoCloseable {
                     lastSecondSent = Math.max(lastSecondSent, second);
                 }
             }
-            p.send(new OutboundRecord(settings.busName(), settings.replica(), Map.of(), bytes.toByteArray(), 0))
-                    .whenComplete((r, e) -> {
-                        if (e != null) {
-                            sendFailed(e);
-                        }
-                    });
+            OutboundRecord record = new OutboundRecord(settings.busName(), settings.replica(), Map.of(), bytes.toByteArray(), 0);
+            sender.execute(() -> send(p, record));
         } catch (IOException e) {
+            sending.set(false);
             throw new UncheckedIOException(e);
         } catch (RuntimeException e) {
+            sending.set(false);
             sendFailed(e);
+        }
+    }
+
+    private void send(RawPublisher p, OutboundRecord record) {
+        try {
+            p.send(record).whenComplete((r, e) -> {
+                if (e != null) {
+                    sendFailed(e);
+                }
+            });
+        } catch (RuntimeException e) {
+            sendFailed(e);
+        } finally {
+            sending.set(false);
         }
     }
 
@@ -253,5 +277,6 @@ final class FleetBus implements RecordListener, AutoCloseable {
             p.close();
         }
         drainWaits.forEach(w -> w.done.cancel(false));
+        sender.shutdownNow();
     }
 }

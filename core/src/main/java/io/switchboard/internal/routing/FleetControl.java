@@ -295,8 +295,6 @@ final class FleetControl implements Fleet, GateRunner.Host, AutoCloseable {
 
     /** Once a second on the routing ticker: heartbeat and figures, status, gates, the periodic re-append. */
     void tick(long nowSecond, java.util.Set<String> draining) {
-        bus.heartbeat(nowSecond - 1, routeVersion(), leader, status(), draining);
-        bus.checkDrains();
         boolean connected = routeLog.connected();
         if (!connected && degraded == null) {
             degraded = "the control channel on instance '" + control.name() + "' (" + control.brokerId() + ") is unreachable; replica '"
@@ -309,6 +307,8 @@ final class FleetControl implements Fleet, GateRunner.Host, AutoCloseable {
             log.info("Fleet '{}': control channel on instance '{}' reachable again; route version {}", settings.fleet(), control.name(),
                     routeVersion());
         }
+        bus.heartbeat(nowSecond - 1, routeVersion(), leader, status(), draining);
+        bus.checkDrains();
         if (leader) {
             worker.execute(this::driveGates);
             if (clock.millis() - lastRefreshMillis > settings.refresh().toMillis()) {

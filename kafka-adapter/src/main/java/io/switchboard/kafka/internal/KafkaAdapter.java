@@ -2,10 +2,12 @@ package io.switchboard.kafka.internal;
 
 import io.switchboard.ConfigurationException;
 import io.switchboard.Delivery;
+import io.switchboard.SwitchboardClosedException;
 import io.switchboard.spi.BrokerAdapter;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.BrokerHealth;
 import io.switchboard.spi.Capabilities;
+import io.switchboard.spi.ControlSupport;
 import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.DestinationNameRule;
 import io.switchboard.spi.Provisioner;
@@ -16,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -50,6 +53,9 @@ public final class KafkaAdapter implements BrokerAdapter {
     private final ProducerPool producers = new ProducerPool();
     private final Set<AutoCloseable> open = ConcurrentHashMap.newKeySet();
     private final Duration closeTimeout;
+    /** The fleet control plane's primitives, made on first use; closed with this adapter. */
+    private KafkaControlSupport control;
+    private boolean closed;
 
     /**
      * Creates the adapter; no connection is opened until something is created.
@@ -133,6 +139,18 @@ public final class KafkaAdapter implements BrokerAdapter {
         return provisioner.health(timeout);
     }
 
+    /** Control logs on compacted one-partition topics and leadership through a consumer group, on clients of their own. */
+    @Override
+    public synchronized Optional<ControlSupport> control() {
+        if (closed) {
+            throw new SwitchboardClosedException("The Kafka adapter '" + config.brokerConfig().instanceName() + "' is closed");
+        }
+        if (control == null) {
+            control = new KafkaControlSupport(config, provisioner);
+        }
+        return Optional.of(control);
+    }
+
     /** Per partition: end offset minus the group's committed offset. */
     public Map<Integer, Long> lag(String topic, String group) {
         return provisioner.lag(topic, group);
@@ -154,6 +172,14 @@ public final class KafkaAdapter implements BrokerAdapter {
 
     @Override
     public void close() {
+        KafkaControlSupport controlSupport;
+        synchronized (this) {
+            closed = true;
+            controlSupport = control;
+        }
+        if (controlSupport != null) {
+            controlSupport.close();
+        }
         List<AutoCloseable> left = new ArrayList<>(open);
         open.clear();
         for (AutoCloseable closeable : left) {
