@@ -1,9 +1,9 @@
 package io.switchboard.kafka.internal;
 
-import io.switchboard.ConfigurationException;
 import io.switchboard.Delivery;
 import io.switchboard.SwitchboardClosedException;
 import io.switchboard.spi.ControlLog;
+import io.switchboard.spi.ControlNames;
 import io.switchboard.spi.ControlSupport;
 import io.switchboard.spi.DestinationSpec;
 import io.switchboard.spi.Leadership;
@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -35,7 +34,6 @@ final class KafkaControlSupport implements ControlSupport {
     /** How long a probe waits for the broker's answer. */
     static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
     static final Duration RETRY = Duration.ofSeconds(1);
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,100}");
     private static final Logger log = LoggerFactory.getLogger(KafkaControlSupport.class);
 
     private final KafkaClientConfig config;
@@ -72,11 +70,7 @@ final class KafkaControlSupport implements ControlSupport {
             throw new SwitchboardClosedException("The Kafka adapter '" + instance() + "' is closed: cannot open control "
                     + what + " '" + name + "'");
         }
-        if (name == null || !NAME.matcher(name).matches()) {
-            throw new ConfigurationException("The control " + what + " name '" + name + "' is not valid for the control "
-                    + "channel: use 1 to 100 letters, digits, '_' or '-'");
-        }
-        return name;
+        return ControlNames.check(name, what);
     }
 
     String instance() {

@@ -1,5 +1,6 @@
 package io.switchboard.kafka.internal;
 
+import io.switchboard.spi.ControlNames;
 import io.switchboard.spi.Leadership;
 import java.time.Duration;
 import java.util.Collection;
@@ -149,24 +150,17 @@ final class KafkaLeadership implements Leadership {
     private void elect() {
         if (!closed && leader.compareAndSet(false, true)) {
             log.info("Elected leader of '{}' on Kafka at {}", name, support.servers());
-            call(listener::elected, "elected");
+            ControlNames.call(listener::elected, log, name, "elected");
         }
     }
 
     private void stepDown(String why) {
         if (leader.compareAndSet(true, false)) {
             log.info("No longer leader of '{}' on Kafka at {}: {}", name, support.servers(), why);
-            call(listener::revoked, "revoked");
+            ControlNames.call(listener::revoked, log, name, "revoked");
         }
     }
 
-    private void call(Runnable callback, String what) {
-        try {
-            callback.run();
-        } catch (RuntimeException e) {
-            log.error("Leadership '{}': the listener failed in {}()", name, what, e);
-        }
-    }
 
     @Override
     public boolean isLeader() {

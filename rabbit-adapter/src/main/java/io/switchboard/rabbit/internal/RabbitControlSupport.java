@@ -2,8 +2,8 @@ package io.switchboard.rabbit.internal;
 
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
-import io.switchboard.ConfigurationException;
 import io.switchboard.spi.ControlLog;
+import io.switchboard.spi.ControlNames;
 import io.switchboard.spi.ControlSupport;
 import io.switchboard.spi.Leadership;
 import java.io.IOException;
@@ -16,7 +16,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.regex.Pattern;
 
 /**
  * The fleet control plane's primitives on RabbitMQ: a {@link RabbitControlLog} (a stream queue)
@@ -30,7 +29,6 @@ import java.util.regex.Pattern;
 final class RabbitControlSupport implements ControlSupport {
 
     static final int HEARTBEAT_SECONDS = 5;
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,100}");
 
     final RabbitAdapter adapter;
     final Duration retry;
@@ -79,11 +77,7 @@ final class RabbitControlSupport implements ControlSupport {
         if (closed) {
             throw adapter.closedError("control " + what + " '" + name + "'");
         }
-        if (name == null || !NAME.matcher(name).matches()) {
-            throw new ConfigurationException("The control " + what + " name '" + name + "' is not valid on RabbitMQ: use 1 to "
-                    + "100 letters, digits, '_' or '-'");
-        }
-        return name;
+        return ControlNames.check(name, what);
     }
 
     /** A new connection named after the adapter's, with its consumers on {@code consumers} (or amqp-client's pool). */

@@ -2,6 +2,7 @@ package io.switchboard.rabbit.internal;
 
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ShutdownSignalException;
+import io.switchboard.spi.ControlNames;
 import io.switchboard.spi.Leadership;
 import java.io.IOException;
 import java.time.Duration;
@@ -94,7 +95,7 @@ final class RabbitLeadership implements Leadership {
                 leader = true;
             }
             log.info("Elected leader of '{}' on RabbitMQ at {}", name, support.printableUri());
-            call(listener::elected, "elected");
+            ControlNames.call(listener::elected, log, name, "elected");
         } catch (IOException | TimeoutException | RuntimeException e) {
             if (c != null && c.isOpen() && AmqpErrors.replyCode(e) == AmqpErrors.RESOURCE_LOCKED) {
                 support.later(this::campaign, Duration.ofMillis(RETRY_MILLIS)); // another process leads
@@ -123,18 +124,11 @@ final class RabbitLeadership implements Leadership {
         if (was) {
             log.warn("Leadership '{}': connection to RabbitMQ at {} lost ({}); no longer leader, campaigning again", name,
                     support.printableUri(), AmqpErrors.describe(cause));
-            support.later(() -> call(listener::revoked, "revoked"), Duration.ZERO);
+            support.later(() -> ControlNames.call(listener::revoked, log, name, "revoked"), Duration.ZERO);
             support.later(this::campaign, support.retry); // not leader: the chain of attempts was not running
         }
     }
 
-    private void call(Runnable callback, String what) {
-        try {
-            callback.run();
-        } catch (RuntimeException e) {
-            log.error("Leadership '{}': the listener failed in {}()", name, what, e);
-        }
-    }
 
     @Override
     public boolean isLeader() {
@@ -165,7 +159,7 @@ final class RabbitLeadership implements Leadership {
         }
         if (was) {
             log.info("Resigned the leadership of '{}'", name);
-            support.later(() -> call(listener::revoked, "revoked"), Duration.ZERO);
+            support.later(() -> ControlNames.call(listener::revoked, log, name, "revoked"), Duration.ZERO);
         }
         support.forget(this);
     }

@@ -3,6 +3,7 @@ package io.switchboard.rocketmq.internal;
 import io.switchboard.SwitchboardClosedException;
 import io.switchboard.SwitchboardException;
 import io.switchboard.spi.ControlLog;
+import io.switchboard.spi.ControlNames;
 import io.switchboard.spi.ControlSupport;
 import io.switchboard.spi.DestinationSpec;
 import io.switchboard.spi.Leadership;
@@ -10,7 +11,6 @@ import java.util.Comparator;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Pattern;
 import org.apache.rocketmq.common.MixAll;
 import org.apache.rocketmq.common.constant.PermName;
 import org.apache.rocketmq.common.message.MessageQueue;
@@ -31,7 +31,6 @@ import org.slf4j.LoggerFactory;
 final class RocketMqControlSupport implements ControlSupport, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(RocketMqControlSupport.class);
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,100}");
 
     private final Producers producers;
     private final RocketMqSettings settings;
@@ -47,14 +46,14 @@ final class RocketMqControlSupport implements ControlSupport, AutoCloseable {
 
     @Override
     public ControlLog openLog(String name) {
-        MessageQueue queue = queueOf(check(name, "control log"));
+        MessageQueue queue = queueOf(ControlNames.check(name, "control log"));
         return track(new RocketMqControlLog(queue, producers, settings, clientName, open::remove));
     }
 
     @Override
     public Leadership campaign(String name, Leadership.Listener listener) {
         Objects.requireNonNull(listener, "listener");
-        MessageQueue queue = queueOf(check(name, "leadership"));
+        MessageQueue queue = queueOf(ControlNames.check(name, "leadership"));
         return track(new RocketMqLeadership(queue, listener, this, producers, settings, open::remove)).start();
     }
 
@@ -70,14 +69,6 @@ final class RocketMqControlSupport implements ControlSupport, AutoCloseable {
     private SwitchboardClosedException closedError() {
         return new SwitchboardClosedException("RocketMQ adapter of broker instance '" + settings.instanceName()
                 + "' is closed; build a new Switchboard");
-    }
-
-    private static String check(String name, String what) {
-        if (name == null || !NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException("The " + what + " name '" + name + "' is not valid: use 1 to 100 "
-                    + "characters of [A-Za-z0-9_-]");
-        }
-        return name;
     }
 
     /** Creates topic {@code name} with one queue if it is missing (several replicas may race), and returns its queue. */

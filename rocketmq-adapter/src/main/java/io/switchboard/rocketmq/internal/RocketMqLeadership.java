@@ -1,5 +1,6 @@
 package io.switchboard.rocketmq.internal;
 
+import io.switchboard.spi.ControlNames;
 import io.switchboard.spi.Leadership;
 import java.util.Set;
 import java.util.UUID;
@@ -118,7 +119,7 @@ final class RocketMqLeadership implements Leadership {
                 }
                 if (elected) {
                     log.info("Leadership '{}': elected", queue.getTopic());
-                    call(listener::elected, "elected");
+                    ControlNames.call(listener::elected, log, queue.getTopic(), "elected");
                 }
             } else if (leader) {
                 log.warn("Leadership '{}': the broker gave the lock to another campaigner (did the broker restart?); "
@@ -169,15 +170,7 @@ final class RocketMqLeadership implements Leadership {
             leader = false;
         }
         log.info("Leadership '{}': revoked", queue.getTopic());
-        call(listener::revoked, "revoked");
-    }
-
-    private void call(Runnable callback, String what) {
-        try {
-            callback.run();
-        } catch (RuntimeException e) {
-            log.warn("Leadership '{}': the listener failed on {}", queue.getTopic(), what, e);
-        }
+        ControlNames.call(listener::revoked, log, queue.getTopic(), "revoked");
     }
 
     /** Releases the lock (when this campaign ever held it) so that another is elected at once. */

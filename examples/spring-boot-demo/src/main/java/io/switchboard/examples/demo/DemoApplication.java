@@ -3,16 +3,22 @@ package io.switchboard.examples.demo;
 import io.switchboard.Switchboard;
 import io.switchboard.routing.ComparisonReport;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The A/B demo: an order service on Kafka (A) and RabbitMQ (B), split 90/10 in application.yml,
- * with a load generator. By default it runs a timed comparison ({@code demo.duration}, one minute),
- * prints the comparison table and verdict and exits 0; with {@code --serve} it keeps running and
- * serves the live comparison page on {@code server.port} (8080).
+ * with a load generator, run as {@code demo.replicas} replicas (two by default) that share one
+ * route through the control channel on Kafka, as pods behind a load balancer would. By default it
+ * runs a timed comparison ({@code demo.duration}, one minute) of the fleet's traffic, prints the
+ * comparison table and verdict and exits 0; with {@code --serve} it keeps running and serves the
+ * live comparison page on {@code server.port} (8080), the other replicas on ports of their own.
  */
 @SpringBootApplication
 public class DemoApplication {
@@ -23,23 +29,50 @@ public class DemoApplication {
         String[] springArgs = Arrays.stream(args).filter(a -> !a.equals("--serve")).toArray(String[]::new);
         try (DemoBrokers brokers = DemoBrokers.start(System.getProperty("demo.kafka.bootstrap-servers"),
                 System.getProperty("demo.rabbit.host", "127.0.0.1"), Integer.getInteger("demo.rabbit.port", 5672))) {
-            SpringApplication app = new SpringApplication(DemoApplication.class);
-            app.setDefaultProperties(brokers.properties());
-            if (!serve) {
-                app.setAdditionalProfiles("timed");
+            ConfigurableApplicationContext context = application(brokers.properties(), !serve).run(springArgs);
+            List<ConfigurableApplicationContext> others = new ArrayList<>();
+            int replicas = context.getEnvironment().getProperty("demo.replicas", Integer.class, 2);
+            for (int n = 2; n <= replicas; n++) {
+                others.add(startReplica(n, brokers.properties(), !serve, springArgs));
             }
-            ConfigurableApplicationContext context = app.run(springArgs);
             if (serve) {
                 System.out.println("Serving the live comparison on http://localhost:"
                         + context.getEnvironment().getProperty("local.server.port") + "/ (Ctrl-C stops)");
+                for (ConfigurableApplicationContext other : others) {
+                    System.out.println("  replica " + other.getEnvironment().getProperty("demo.replica") + " of the service on http://localhost:"
+                            + other.getEnvironment().getProperty("local.server.port") + "/");
+                }
                 Thread.currentThread().join();
                 return;
             }
             Duration duration = context.getEnvironment().getProperty("demo.duration", Duration.class, Duration.ofSeconds(60));
             int code = timedComparison(context, duration);
+            others.forEach(other -> SpringApplication.exit(other));
             SpringApplication.exit(context, () -> code);
             System.exit(code);
         }
+    }
+
+    private static SpringApplication application(Map<String, Object> defaults, boolean timed) {
+        SpringApplication app = new SpringApplication(DemoApplication.class);
+        app.setDefaultProperties(defaults);
+        if (timed) {
+            app.setAdditionalProfiles("timed");
+        }
+        return app;
+    }
+
+    /**
+     * Starts replica {@code n} of the service in this JVM, as another pod would run it: the same
+     * brokers and application.yml, its own web port and replica id ({@code demo.replica}); it takes
+     * the fleet's current routes from the control channel, not application.yml's.
+     */
+    static ConfigurableApplicationContext startReplica(int n, Map<String, Object> defaults, boolean timed, String... args) {
+        Map<String, Object> properties = new LinkedHashMap<>(defaults);
+        properties.put("demo.replica", n);
+        properties.put("server.port", 0);
+        String[] replicaArgs = Arrays.stream(args).filter(a -> !a.startsWith("--server.port=")).toArray(String[]::new);
+        return application(properties, timed).run(replicaArgs);
     }
 
     /** Lets the load run for {@code duration}, then prints the comparison; 0 when traffic flowed on both brokers. */

@@ -2,6 +2,7 @@ package io.switchboard.examples.demo;
 
 import io.switchboard.PublishReceipt;
 import io.switchboard.Switchboard;
+import io.switchboard.routing.Fleet;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -15,7 +16,8 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * {@code POST /orders?customer=c1&amount=1250} places an order; {@code GET /demo/stats} feeds the
  * page: the comparison of the last few seconds (for the charts) and of the whole window (for the
- * verdict), and the route of {@code orders}. Weights are changed through the actuator endpoint
+ * verdict), the route of {@code orders}, and the fleet's replicas with the route version each
+ * applies. Weights are changed through the actuator endpoint
  * ({@code POST /actuator/switchboard/orders}).
  */
 @RestController
@@ -54,7 +56,16 @@ public class OrderController {
         StringBuilder w = new StringBuilder("{");
         weights.forEach((k, v) -> w.append(w.length() > 1 ? "," : "").append('"').append(k).append("\":").append(v));
         w.append('}');
+        Fleet fleet = switchboard.routing().fleet();
+        StringBuilder replicas = new StringBuilder("[");
+        for (Fleet.Replica r : fleet.replicas()) {
+            replicas.append(replicas.length() > 1 ? "," : "").append("{\"id\":\"").append(r.id()).append("\",\"routeVersion\":")
+                    .append(r.routeVersion()).append(",\"inStep\":").append(r.inStep()).append(",\"leader\":").append(r.leader())
+                    .append(",\"status\":\"").append(r.status()).append("\"}");
+        }
+        replicas.append(']');
         return "{\"route\":\"" + switchboard.routing().route("orders") + "\",\"weights\":" + w + ",\"billed\":" + listeners.billed()
-                + ",\"shipped\":" + listeners.shipped() + ",\"recent\":" + recent + ",\"window\":" + window + "}";
+                + ",\"shipped\":" + listeners.shipped() + ",\"replica\":\"" + fleet.replica() + "\",\"routeVersion\":"
+                + fleet.routeVersion() + ",\"replicas\":" + replicas + ",\"recent\":" + recent + ",\"window\":" + window + "}";
     }
 }

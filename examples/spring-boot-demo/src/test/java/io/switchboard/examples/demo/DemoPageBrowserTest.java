@@ -31,7 +31,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * The demo in a real browser (Debian's headless Chromium driven by Selenium through
  * /usr/bin/chromedriver): the page loads, shows both brokers' figures, and a weight change made in
- * the page moves the next messages, as the routing-decision counters show. Saves
+ * the page moves the next messages, as the routing-decision counters show, and a second replica
+ * of the service (started beside it) follows the change, as the page's replicas table shows. Saves
  * target/demo-page.png. Fails, never skips, when Chromium is missing.
  */
 @org.junit.jupiter.api.extension.ExtendWith(DemoBrokersExtension.class)
@@ -54,11 +55,15 @@ class DemoPageBrowserTest {
     ConfigurableApplicationContext context;
 
     @Test
-    @DisplayName("shows both brokers, and a weight change in the page moves the next messages")
+    @DisplayName("shows both brokers and both replicas; a weight change in the page moves the next messages on every replica")
     void pageShowsBothBrokersAndMovesTraffic() throws Exception {
         WebDriver driver = chromium();
+        ConfigurableApplicationContext replica2 = DemoApplication.startReplica(2, Map.of(), false, "--demo.load.rate=50");
         try {
+            Switchboard switchboard2 = replica2.getBean(Switchboard.class);
+            assertThat(switchboard2.routing().fleet().replica()).isEqualTo("replica-2");
             driver.get("http://localhost:" + port + "/");
+            await().atMost(Duration.ofSeconds(30)).until(() -> driver.findElements(By.cssSelector("#replicas tbody tr")).size() == 2);
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).until(() -> publishedShown(driver, "a") > 0
                     && publishedShown(driver, "b") > 0);
             assertThat(driver.findElement(By.id("route")).getText()).contains("a=90").contains("b=10");
@@ -71,7 +76,17 @@ class DemoPageBrowserTest {
             b.sendKeys("100");
             driver.findElement(By.id("apply-weights")).click();
             await().atMost(Duration.ofSeconds(30)).until(() -> driver.findElement(By.id("weights-result")).getText().startsWith("route now"));
+            long applied = System.nanoTime();
             assertThat(switchboard.routing().route("orders")).isEqualTo(Route.split(Map.of("a", 0, "b", 100)));
+            await().atMost(Duration.ofSeconds(30)).until(() -> switchboard2.routing().route("orders")
+                    .equals(Route.split(Map.of("a", 0, "b", 100))));
+            System.out.printf("replica-2 followed the page's change (made on replica-1) after %d ms%n",
+                    (System.nanoTime() - applied) / 1_000_000);
+            MeterRegistry registry2 = replica2.getBean(MeterRegistry.class);
+            double a2Before = decisions(registry2, "a");
+            long version = switchboard.routing().fleet().routeVersion();
+            await().atMost(Duration.ofSeconds(30)).until(() -> replicasShown(driver).equals(Map.of("replica-1", version + " yes",
+                    "replica-2", version + " yes")));
 
             double aBefore = decisions("a");
             double bBefore = decisions("b");
@@ -82,6 +97,7 @@ class DemoPageBrowserTest {
                     bAfter - bBefore);
             assertThat(aAfter).as("no new orders on a after weights a=0").isEqualTo(aBefore);
             assertThat(bAfter - bBefore).as("the next orders go to b").isGreaterThan(50);
+            assertThat(decisions(registry2, "a")).as("no new orders on a from replica-2 once it followed").isEqualTo(a2Before);
 
             await().atMost(Duration.ofSeconds(10)).until(() -> driver.findElement(By.id("route")).getText().contains("b=100"));
             Path shot = Path.of("target", "demo-page.png");
@@ -91,6 +107,7 @@ class DemoPageBrowserTest {
             System.out.println("screenshot: " + shot.toAbsolutePath());
         } finally {
             driver.quit();
+            replica2.close();
         }
     }
 
@@ -123,8 +140,23 @@ class DemoPageBrowserTest {
     }
 
     private double decisions(String instance) {
+        return decisions(registry, instance);
+    }
+
+    private static double decisions(MeterRegistry registry, String instance) {
         return registry.find("switchboard.routing.decisions").tags("destination", "orders", "instance", instance).counters()
                 .stream().mapToDouble(c -> c.count()).sum();
+    }
+
+    /** The page's replicas table: replica id to "route-version in-step", read in one script (the page redraws it each second). */
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> replicasShown(WebDriver driver) {
+        List<String> rows = (List<String>) ((org.openqa.selenium.JavascriptExecutor) driver).executeScript(
+                "return [...document.querySelectorAll('#replicas tbody tr')].map(r => r.dataset.replica + '|'"
+                        + " + r.querySelector('.version').textContent + ' ' + r.querySelector('.in-step').textContent)");
+        Map<String, String> shown = new java.util.TreeMap<>();
+        rows.forEach(row -> shown.put(row.substring(0, row.indexOf('|')), row.substring(row.indexOf('|') + 1)));
+        return shown;
     }
 
     private static long publishedShown(WebDriver driver, String instance) {
