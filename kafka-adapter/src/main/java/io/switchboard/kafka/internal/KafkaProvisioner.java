@@ -60,6 +60,8 @@ final class KafkaProvisioner implements Provisioner, AutoCloseable {
     private boolean closed;
     private final Duration connectTimeout;
     private volatile boolean reached;
+    /** The brokers of the cluster, as first seen. */
+    private volatile int brokers;
 
     KafkaProvisioner(KafkaClientConfig config) {
         this.config = config;
@@ -83,8 +85,9 @@ final class KafkaProvisioner implements Provisioner, AutoCloseable {
         String servers = BrokerConfig.printable("bootstrap.servers",
                 config.brokerConfig().get(KafkaClientConfig.PREFIX + "bootstrap.servers"));
         try {
-            admin().describeCluster(new DescribeClusterOptions().timeoutMs((int) Math.min(Integer.MAX_VALUE,
+            var nodes = admin().describeCluster(new DescribeClusterOptions().timeoutMs((int) Math.min(Integer.MAX_VALUE,
                     connectTimeout.toMillis()))).nodes().get(connectTimeout.toMillis() + 500, TimeUnit.MILLISECONDS);
+            brokers = nodes.size();
             reached = true;
         } catch (ExecutionException e) {
             closeAdmin();
@@ -162,6 +165,7 @@ final class KafkaProvisioner implements Provisioner, AutoCloseable {
                             + "; correct the destination settings or the broker's permissions", e);
                 }
                 if (topicReady(spec.name())) {
+                    warnIfUnderReplicated(spec.name());
                     return;
                 }
                 // still being deleted: wait until it is gone, then create it anew
@@ -173,6 +177,7 @@ final class KafkaProvisioner implements Provisioner, AutoCloseable {
             }
         }
         awaitCondition(() -> topicReady(spec.name()), "topic '" + spec.name() + "' to have a leader for every partition");
+        warnIfUnderReplicated(spec.name());
     }
 
     @Override
@@ -227,6 +232,31 @@ final class KafkaProvisioner implements Provisioner, AutoCloseable {
             });
         } catch (RuntimeException e) {
             log.debug("Could not delete consumer group '{}': {}", group, e.toString());
+        }
+    }
+
+    /**
+     * On a cluster of several brokers, a topic with fewer than three replicas (or fewer than the
+     * brokers, when there are two) loses acknowledged records with one broker's disk and stops while
+     * that broker is down: said once per topic, with the fix.
+     */
+    private void warnIfUnderReplicated(String name) {
+        int cluster = brokers;
+        if (cluster < 2) {
+            return;
+        }
+        try {
+            TopicDescription description = get(admin().describeTopics(List.of(name)).allTopicNames(),
+                    "describe topic '" + name + "'").get(name);
+            int replicas = description.partitions().stream().mapToInt(p -> p.replicas().size()).min().orElse(0);
+            if (replicas < Math.min(3, cluster)) {
+                log.warn("Kafka topic '{}' has replication factor {} on a cluster of {} brokers (instance '{}'): an acknowledged "
+                        + "record is lost with one broker's disk, and the topic stops while that broker is down; set "
+                        + "kafka.replication-factor=3 (or the destination setting replication.factor) and min.insync.replicas=2 "
+                        + "on the topic or the brokers", name, replicas, cluster, config.brokerConfig().instanceName());
+            }
+        } catch (RuntimeException e) {
+            log.debug("Could not check the replication of topic '{}': {}", name, e.toString());
         }
     }
 

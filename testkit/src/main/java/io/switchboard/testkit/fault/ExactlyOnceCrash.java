@@ -60,6 +60,16 @@ public final class ExactlyOnceCrash {
      */
     public static String run(String brokerId, Map<String, String> childProperties, Map<String, String> successorProperties,
             String destination, Publisher<String> publisher, Path dir) throws Exception {
+        return run(brokerId, childProperties, successorProperties, destination, publisher, dir, () -> { });
+    }
+
+    /**
+     * Like {@link #run(String, Map, Map, String, Publisher, Path)}, with a broker fault injected
+     * right after the child is killed, before the successor starts (on a cluster: the destination's
+     * leader killed too, so the successor takes over the dead claims on a changed cluster).
+     */
+    public static String run(String brokerId, Map<String, String> childProperties, Map<String, String> successorProperties,
+            String destination, Publisher<String> publisher, Path dir, Runnable brokerFault) throws Exception {
         FaultLedger ledger = new FaultLedger("consumer-killed-eos", brokerId);
         try (JdbcSink sink = JdbcSink.create(POSTGRES_URL, System.getProperty("user.name"), CLAIM_TIMEOUT)) {
             ChildConsumer child = ChildConsumer.startExactlyOnce(brokerId, childProperties, destination, "g",
@@ -77,6 +87,7 @@ public final class ExactlyOnceCrash {
                 // killed mid-transaction: the message it handles is inserted, not committed, its id claimed and not done
                 child.holdInTransaction(SETTLE);
                 child.kill();
+                brokerFault.run();
                 int beforeKill = child.handledPayloads().size();
                 long claimedAtKill = sink.idempotencyRows("C");
                 assertThat(beforeKill).as("killed mid-stream, not after").isLessThan(MESSAGES);

@@ -23,6 +23,15 @@ import java.util.function.Supplier;
  * beyond the first per payload. A publish that failed was never accepted, so it cannot be lost; a
  * payload handled without an acknowledgement (the ack lost in the fault) is counted as consumed and
  * is not lost either.
+ *
+ * <p>It is also the history checker, in the spirit of Jepsen's queue checker: with keys
+ * ({@link #track(String, String, Supplier)}, {@link #consumed(String, String)}) it counts
+ * <em>reordered</em> deliveries (the first delivery of a payload that was published before a payload
+ * of the same key already delivered), and for every payload <em>unexpected</em> ones (handled but never
+ * published). {@link #stallMillis()} is the longest time between two acknowledgements, that is how
+ * long publishing failed or stalled while a stream ran. {@link #line(int)} prints all of it:
+ *
+ * <pre>{@code fault=<name> broker=<id> nodes=N published=N acked=N consumed=N unique=N lost=L duplicates=D reordered=R unexpected=U stall_ms=S}</pre>
  */
 public final class FaultLedger {
 
@@ -33,6 +42,16 @@ public final class FaultLedger {
     private final LongAdder failed = new LongAdder();
     private final Map<String, AtomicInteger> handled = new ConcurrentHashMap<>();
     private final LongAdder consumed = new LongAdder();
+    /** Every payload published, with its publish order (one sequence for all keys). */
+    private final Map<String, Long> publishOrder = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong sequence = new java.util.concurrent.atomic.AtomicLong();
+    /** Per key: the highest publish order delivered so far. */
+    private final Map<String, Long> deliveredUpTo = new ConcurrentHashMap<>();
+    private final LongAdder reordered = new LongAdder();
+    private final LongAdder unexpected = new LongAdder();
+    private final Object ackClock = new Object();
+    private long lastAckNanos;
+    private long longestAckGapNanos;
 
     /** Books for the fault {@code fault} (a short name such as {@code broker-restart}) on broker {@code brokerId}. */
     public FaultLedger(String fault, String brokerId) {
@@ -43,6 +62,16 @@ public final class FaultLedger {
     /** A publish call was made for {@code payload}. */
     public void published(String payload) {
         published.increment();
+        publishOrder.putIfAbsent(payload, sequence.incrementAndGet());
+    }
+
+    /**
+     * Like {@link #track(String, Supplier)}, for a payload published with {@code key}: the key's
+     * payloads are expected to be delivered (first deliveries) in the order of these calls, as
+     * {@link #consumed(String, String)} checks.
+     */
+    public CompletableFuture<Object> track(String key, String payload, Supplier<? extends CompletionStage<?>> publish) {
+        return track(payload, publish);
     }
 
     /**
@@ -77,6 +106,13 @@ public final class FaultLedger {
     /** The broker acknowledged {@code payload}. */
     public void acked(String payload) {
         acked.add(payload);
+        long now = System.nanoTime();
+        synchronized (ackClock) {
+            if (lastAckNanos != 0) {
+                longestAckGapNanos = Math.max(longestAckGapNanos, now - lastAckNanos);
+            }
+            lastAckNanos = now;
+        }
     }
 
     /** The publish of a payload failed (never accepted). */
@@ -86,8 +122,31 @@ public final class FaultLedger {
 
     /** A handler saw {@code payload}. */
     public void consumed(String payload) {
+        consumed(null, payload);
+    }
+
+    /**
+     * A handler saw {@code payload}, published with {@code key} (null: no order to check). A
+     * payload never published counts as unexpected; the first delivery of a payload published
+     * before one of the same key already delivered counts as reordered.
+     */
+    public void consumed(String key, String payload) {
         consumed.increment();
-        handled.computeIfAbsent(payload, p -> new AtomicInteger()).incrementAndGet();
+        int times = handled.computeIfAbsent(payload, p -> new AtomicInteger()).incrementAndGet();
+        Long order = publishOrder.get(payload);
+        if (order == null) {
+            unexpected.increment();
+            return;
+        }
+        if (key != null && times == 1) {
+            deliveredUpTo.compute(key, (k, upTo) -> {
+                if (upTo != null && order < upTo) {
+                    reordered.increment();
+                    return upTo;
+                }
+                return order;
+            });
+        }
     }
 
     /** Publish calls made. */
@@ -120,6 +179,23 @@ public final class FaultLedger {
         return consumed.sum() - handled.size();
     }
 
+    /** First deliveries that came after a later-published payload of the same key. */
+    public long reorderedCount() {
+        return reordered.sum();
+    }
+
+    /** Handler calls for payloads never published. */
+    public long unexpectedCount() {
+        return unexpected.sum();
+    }
+
+    /** The longest time between two acknowledgements, in milliseconds (0 before the second). */
+    public long stallMillis() {
+        synchronized (ackClock) {
+            return java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(longestAckGapNanos);
+        }
+    }
+
     /** True when every acknowledged payload has been handled. */
     public boolean nothingLost() {
         return lostCount() == 0;
@@ -130,6 +206,17 @@ public final class FaultLedger {
         return "fault=" + fault + " broker=" + brokerId + " published=" + publishedCount() + " acked=" + ackedCount()
                 + " consumed=" + consumed.sum() + " unique=" + uniqueCount() + " lost=" + lostCount()
                 + " duplicates=" + duplicateCount();
+    }
+
+    /**
+     * The history line of a cluster test: {@code fault=.. broker=.. nodes=N published=N acked=N consumed=N
+     * unique=N lost=L duplicates=D reordered=R unexpected=U stall_ms=S}.
+     */
+    public String line(int nodes) {
+        return "fault=" + fault + " broker=" + brokerId + " nodes=" + nodes + " published=" + publishedCount() + " acked="
+                + ackedCount() + " consumed=" + consumed.sum() + " unique=" + uniqueCount() + " lost=" + lostCount()
+                + " duplicates=" + duplicateCount() + " reordered=" + reorderedCount() + " unexpected=" + unexpectedCount()
+                + " stall_ms=" + stallMillis();
     }
 
     @Override

@@ -1,0 +1,362 @@
+package io.switchboard.testkit.kafka;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Utils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real Kafka cluster of several KRaft nodes on this machine, for cluster fault tests: each node
+ * is a combined broker and controller in a JVM of its own ({@link KafkaNodeMain}, started on this
+ * JVM's class path), so that a test can kill it ({@code kill -9}), freeze it ({@code SIGSTOP}: to
+ * its peers and its clients the node stops answering, as if cut off by the network, while its
+ * sockets stay open), stop it cleanly ({@code SIGTERM}: a controlled shutdown) and restart it
+ * on the same data and ports.
+ *
+ * <p>Settings for a cluster that keeps acknowledged records through the loss of one node: every
+ * topic's replication factor is the node count (internal topics too), {@code min.insync.replicas}
+ * is one less (2 of 3), unclean leader election stays off (Kafka's default). The rest is Kafka's
+ * defaults (failure detection: {@code broker.session.timeout.ms} 9 s, {@code replica.lag.time.max.ms}
+ * 30 s), with few threads and a small heap per node so that three fit a 2-core machine:
+ *
+ * <pre>{@code
+ * try (KafkaCluster cluster = KafkaCluster.start(3)) {
+ *     String bootstrap = cluster.bootstrapServers();
+ *     int leader = cluster.leaderOf("orders", 0);
+ *     cluster.kill(leader);
+ *     cluster.restart(leader);
+ *     cluster.awaitInSync("orders");
+ * }
+ * }</pre>
+ */
+public final class KafkaCluster implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(KafkaCluster.class);
+    private static final String HOST = "127.0.0.1";
+    private static final Duration READY = Duration.ofSeconds(120);
+
+    private final Path directory;
+    private final String clusterId = Uuid.randomUuid().toString();
+    private final Map<Integer, List<String>> arguments = new LinkedHashMap<>();
+    private final Map<Integer, String> addresses = new LinkedHashMap<>();
+    private final Map<Integer, Process> processes = new LinkedHashMap<>();
+    private final String bootstrapServers;
+    private Admin admin;
+
+    private KafkaCluster(int nodes) throws IOException {
+        this.directory = Files.createTempDirectory("switchboard-kafka-cluster");
+        Map<Integer, Integer> clientPorts = new LinkedHashMap<>();
+        Map<Integer, Integer> controllerPorts = new LinkedHashMap<>();
+        Set<Integer> taken = new java.util.HashSet<>();
+        for (int id = 1; id <= nodes; id++) {
+            clientPorts.put(id, freePort(taken));
+            controllerPorts.put(id, freePort(taken));
+        }
+        String voters = controllerPorts.entrySet().stream().map(e -> e.getKey() + "@" + HOST + ":" + e.getValue())
+                .collect(Collectors.joining(","));
+        String replicas = Integer.toString(nodes);
+        String minIsr = Integer.toString(Math.max(1, nodes - 1));
+        for (int id = 1; id <= nodes; id++) {
+            Map<String, String> p = new LinkedHashMap<>();
+            p.put("process.roles", "broker,controller");
+            p.put("node.id", Integer.toString(id));
+            p.put("controller.quorum.voters", voters);
+            p.put("listeners", "PLAINTEXT://" + HOST + ":" + clientPorts.get(id) + ",CONTROLLER://" + HOST + ":" + controllerPorts.get(id));
+            p.put("advertised.listeners", "PLAINTEXT://" + HOST + ":" + clientPorts.get(id));
+            p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+            p.put("controller.listener.names", "CONTROLLER");
+            p.put("inter.broker.listener.name", "PLAINTEXT");
+            p.put("log.dirs", directory.resolve("node-" + id).toString());
+            p.put("default.replication.factor", replicas);
+            p.put("min.insync.replicas", minIsr);
+            p.put("offsets.topic.replication.factor", replicas);
+            p.put("transaction.state.log.replication.factor", replicas);
+            p.put("transaction.state.log.min.isr", minIsr);
+            p.put("share.coordinator.state.topic.replication.factor", replicas);
+            p.put("share.coordinator.state.topic.min.isr", minIsr);
+            p.put("unclean.leader.election.enable", "false");
+            p.put("offsets.topic.num.partitions", "3");
+            p.put("transaction.state.log.num.partitions", "3");
+            p.put("group.initial.rebalance.delay.ms", "0");
+            p.put("auto.create.topics.enable", "true");
+            p.put("num.network.threads", "2");
+            p.put("num.io.threads", "2");
+            p.put("background.threads", "2");
+            p.put("num.replica.fetchers", "1");
+            p.put("log.cleaner.threads", "1");
+            p.put("log.cleaner.dedupe.buffer.size", Integer.toString(2 * 1024 * 1024));
+            p.put("log.segment.bytes", Integer.toString(16 * 1024 * 1024));
+            List<String> args = new ArrayList<>();
+            args.add(clusterId);
+            p.forEach((k, v) -> args.add(k + "=" + v));
+            arguments.put(id, args);
+            addresses.put(id, HOST + ":" + clientPorts.get(id));
+        }
+        this.bootstrapServers = String.join(",", addresses.values());
+    }
+
+    /**
+     * Starts a cluster of {@code nodes} nodes (3 for the fault tests) and waits until every node is
+     * registered with the controller.
+     *
+     * @throws IllegalStateException naming the node logs when the cluster does not come up in 2 minutes
+     */
+    public static KafkaCluster start(int nodes) {
+        KafkaCluster cluster;
+        try {
+            cluster = new KafkaCluster(nodes);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot make a temporary directory for a Kafka cluster", e);
+        }
+        try {
+            for (int id : cluster.arguments.keySet()) {
+                cluster.launch(id);
+            }
+            cluster.awaitNodes(nodes);
+            log.info("Kafka cluster of {} nodes up at {} (data and logs in {})", nodes, cluster.bootstrapServers, cluster.directory);
+            return cluster;
+        } catch (RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    /** Every node's client address, comma-separated, for {@code bootstrap.servers}. */
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    /** The node ids, from 1. */
+    public Set<Integer> nodes() {
+        return addresses.keySet();
+    }
+
+    /** The leader of a partition now (-1: none), as the cluster's metadata says. */
+    public int leaderOf(String topic, int partition) {
+        Node leader = partition(topic, partition).leader();
+        return leader == null || leader.isEmpty() ? -1 : leader.id();
+    }
+
+    /** The in-sync replicas of a partition now. */
+    public Set<Integer> inSyncReplicas(String topic, int partition) {
+        return partition(topic, partition).isr().stream().map(Node::id).collect(Collectors.toSet());
+    }
+
+    /** Kills node {@code id} with {@code kill -9}; its data stays for {@link #restart(int)}. */
+    public void kill(int id) {
+        Process p = running(id);
+        p.destroyForcibly();
+        waitFor(p, id);
+        log.info("Kafka node {} killed (kill -9)", id);
+    }
+
+    /** Stops node {@code id} with SIGTERM (a controlled shutdown: it hands its leaderships over first) and waits until it exited. */
+    public void stop(int id) {
+        Process p = running(id);
+        p.destroy();
+        waitFor(p, id);
+        log.info("Kafka node {} stopped (SIGTERM, controlled shutdown)", id);
+    }
+
+    /** Freezes node {@code id} (SIGSTOP): it answers nobody until {@link #thaw(int)}. */
+    public void freeze(int id) {
+        signal(id, "STOP");
+        log.info("Kafka node {} frozen (SIGSTOP)", id);
+    }
+
+    /** Lets a frozen node run again (SIGCONT). */
+    public void thaw(int id) {
+        signal(id, "CONT");
+        log.info("Kafka node {} thawed (SIGCONT)", id);
+    }
+
+    /** Starts node {@code id} again on its data and ports, and waits until every node is registered. */
+    public void restart(int id) {
+        if (processes.containsKey(id) && processes.get(id).isAlive()) {
+            throw new IllegalStateException("Kafka node " + id + " runs already");
+        }
+        launch(id);
+        awaitNodes(addresses.size());
+        log.info("Kafka node {} started again", id);
+    }
+
+    /** Waits until every partition of {@code topics} has every node in sync again. */
+    public void awaitInSync(Collection<String> topics) {
+        awaitUntil(() -> admin().describeTopics(topics).allTopicNames().get(10, TimeUnit.SECONDS).values().stream()
+                .flatMap(d -> d.partitions().stream())
+                .allMatch(p -> p.isr().size() == addresses.size() && p.leader() != null && !p.leader().isEmpty()),
+                "Topics " + topics + " not fully in sync on the Kafka cluster");
+    }
+
+    /** Stops every node (kill -9: nothing is kept) and deletes the data. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (admin != null) {
+            admin.close(Duration.ofSeconds(2));
+            admin = null;
+        }
+        for (Map.Entry<Integer, Process> e : processes.entrySet()) {
+            if (e.getValue().isAlive()) {
+                signal(e.getKey(), "CONT");
+                e.getValue().destroyForcibly();
+                waitFor(e.getValue(), e.getKey());
+            }
+        }
+        processes.clear();
+        try {
+            Utils.delete(directory.toFile());
+        } catch (IOException e) {
+            log.warn("Could not delete the Kafka cluster's directory {}", directory, e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "KafkaCluster[" + bootstrapServers + "]";
+    }
+
+    private void launch(int id) {
+        String java = ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        String slf4jProvider = System.getProperty("slf4j.provider");
+        if (slf4jProvider != null) {
+            command.add("-Dslf4j.provider=" + slf4jProvider);
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), KafkaNodeMain.class.getName()));
+        command.addAll(arguments.get(id));
+        Path logFile = directory.resolve("node-" + id + ".log");
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile())).start();
+            processes.put(id, p);
+            log.info("Kafka node {} starting (pid {}) at {}, log {}", id, p.pid(), addresses.get(id), logFile);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot start Kafka node " + id, e);
+        }
+    }
+
+    private void awaitNodes(int count) {
+        awaitUntil(() -> {
+            for (Map.Entry<Integer, Process> e : processes.entrySet()) {
+                if (!e.getValue().isAlive() && e.getValue().exitValue() != 137 && e.getValue().exitValue() != 143) {
+                    throw new IllegalStateException("Kafka node " + e.getKey() + " exited with " + e.getValue().exitValue()
+                            + "; its log: " + directory.resolve("node-" + e.getKey() + ".log"));
+                }
+            }
+            return admin().describeCluster().nodes().get(5, TimeUnit.SECONDS).size() >= count;
+        }, "The Kafka cluster at " + bootstrapServers + " did not register " + count + " nodes");
+    }
+
+    /** A condition that asks the cluster; an Admin call that fails or times out counts as not yet. */
+    private interface ClusterCheck {
+        boolean holds() throws ExecutionException, TimeoutException, InterruptedException;
+    }
+
+    private void awaitUntil(ClusterCheck check, String failure) {
+        long deadline = System.nanoTime() + READY.toNanos();
+        while (true) {
+            try {
+                if (check.holds()) {
+                    return;
+                }
+            } catch (ExecutionException | TimeoutException e) {
+                // a node is still coming up
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while waiting for the Kafka cluster", e);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(failure + " within " + READY + "; node logs in " + directory);
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(250));
+        }
+    }
+
+    private TopicPartitionInfo partition(String topic, int partition) {
+        try {
+            TopicDescription d = admin().describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic);
+            return d.partitions().get(partition);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("Cannot describe topic '" + topic + "' on the Kafka cluster at " + bootstrapServers, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while describing topic '" + topic + "'", e);
+        }
+    }
+
+    private synchronized Admin admin() {
+        if (admin == null) {
+            admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                    AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000", AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "10000"));
+        }
+        return admin;
+    }
+
+    private Process running(int id) {
+        Process p = processes.get(id);
+        if (p == null || !p.isAlive()) {
+            throw new IllegalStateException("Kafka node " + id + " is not running");
+        }
+        return p;
+    }
+
+    private void signal(int id, String signal) {
+        Process p = processes.get(id);
+        if (p == null || !p.isAlive()) {
+            return;
+        }
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).inheritIO().start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + p.pid() + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot run kill -" + signal, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while signalling Kafka node " + id, e);
+        }
+    }
+
+    private void waitFor(Process p, int id) {
+        try {
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                p.waitFor(10, TimeUnit.SECONDS);
+                log.warn("Kafka node {} did not exit within 60 s; killed", id);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static int freePort(Set<Integer> taken) {
+        while (true) {
+            int port = BrokerSettings.freePort();
+            if (taken.add(port)) {
+                return port;
+            }
+        }
+    }
+}
