@@ -84,12 +84,13 @@ class KafkaClusterFaultTest {
     }
 
     @Test
-    @DisplayName("the partition leader frozen for 20 s (cut off from its peers and clients), then back: nothing acknowledged lost")
+    @DisplayName("the partition leader frozen for 20 s (cut off from its peers and clients) while a consumer joins and leaves: nothing acknowledged lost")
     void leaderFrozen() {
         FaultLedger ledger = stream("leader-freeze-20s", (topic, sb, ledgerOf) -> {
             int leader = cluster.leaderOf(topic, 0);
             cluster.freeze(leader);
-            try {
+            // a rebalance during the fault: a second consumer of the group joins, then leaves, while the node is frozen
+            try (Subscription joining = subscribe(sb, topic, ledgerOf)) {
                 hold(Duration.ofSeconds(20));
             } finally {
                 cluster.thaw(leader);
@@ -100,12 +101,15 @@ class KafkaClusterFaultTest {
     }
 
     @Test
-    @DisplayName("a rolling restart of all three nodes under load: nothing acknowledged lost")
+    @DisplayName("a rolling restart of all three nodes under load, a consumer joining and leaving at each: nothing acknowledged lost")
     void rollingRestart() {
         FaultLedger ledger = stream("rolling-restart", (topic, sb, ledgerOf) -> {
             for (int node : cluster.nodes()) {
                 cluster.stop(node);
-                holdUnderTraffic(ledgerOf, 2);
+                // a rebalance while each node is down: a consumer of the group joins, then leaves
+                try (Subscription joining = subscribe(sb, topic, ledgerOf)) {
+                    holdUnderTraffic(ledgerOf, 2);
+                }
                 cluster.restart(node);
                 cluster.awaitInSync(List.of(topic));
             }

@@ -50,8 +50,17 @@ final class KafkaClientConfig {
         return config.with(overrides).getDuration(PREFIX + setting, defaultValue);
     }
 
+    /**
+     * The Admin client's configuration. Its requests time out after 10 s unless
+     * {@code kafka.request.timeout.ms} (or {@code kafka.admin.request.timeout.ms}) says otherwise
+     * (Kafka's default is 30 s): a request sent to a broker that stopped answering (frozen, or cut
+     * off with its connection open) is then retried on another broker within {@code kafka.admin-timeout}.
+     */
     Map<String, Object> admin() {
-        return clientConfig(Map.of(), AdminClientConfig.configNames(), ADMIN);
+        Map<String, Object> props = new HashMap<>();
+        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
+        props.putAll(clientConfig(Map.of(), AdminClientConfig.configNames(), ADMIN));
+        return props;
     }
 
     Map<String, Object> producer(Delivery delivery, String destination, Map<String, String> overrides) {

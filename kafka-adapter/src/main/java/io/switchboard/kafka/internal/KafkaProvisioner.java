@@ -60,6 +60,8 @@ final class KafkaProvisioner implements Provisioner, AutoCloseable {
     private boolean closed;
     private final Duration connectTimeout;
     private volatile boolean reached;
+    /** Topics this adapter created or found ready. */
+    private final java.util.Set<String> ensured = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** The brokers of the cluster, as first seen. */
     private volatile int brokers;
 
@@ -146,6 +148,9 @@ final class KafkaProvisioner implements Provisioner, AutoCloseable {
 
     @Override
     public void ensureDestination(DestinationSpec spec) {
+        if (ensured.contains(spec.name())) {
+            return; // made or found by this adapter already: no Admin round trip, which a broker that hangs could stall
+        }
         requireReachable();
         Map<String, String> topicConfigs = new HashMap<>(spec.settings());
         String factor = topicConfigs.remove(REPLICATION_FACTOR);
@@ -166,6 +171,7 @@ final class KafkaProvisioner implements Provisioner, AutoCloseable {
                 }
                 if (topicReady(spec.name())) {
                     warnIfUnderReplicated(spec.name());
+                    ensured.add(spec.name());
                     return;
                 }
                 // still being deleted: wait until it is gone, then create it anew
@@ -178,10 +184,12 @@ final class KafkaProvisioner implements Provisioner, AutoCloseable {
         }
         awaitCondition(() -> topicReady(spec.name()), "topic '" + spec.name() + "' to have a leader for every partition");
         warnIfUnderReplicated(spec.name());
+        ensured.add(spec.name());
     }
 
     @Override
     public void deleteDestination(String name) {
+        ensured.remove(name);
         requireReachable();
         try {
             get(admin().deleteTopics(List.of(name)).all(), "delete topic '" + name + "'");
