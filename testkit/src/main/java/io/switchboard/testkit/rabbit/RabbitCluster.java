@@ -330,27 +330,19 @@ public final class RabbitCluster implements AutoCloseable {
     throw new IllegalStateException("Queue '" + queue + "' of vhost '" + vhost + "' has no leader on " + this);
   }
 
-  /** The client-provided names of the AMQP connections node {@code i} holds ({@code list_connections}). */
-  public List<String> connectionNames(int i) {
-    List<String> names = new ArrayList<>();
-    for (String line : node(i).ctl("list_connections", "client_properties")) {
-      Matcher matcher = CONNECTION_NAME.matcher(line);
-      if (matcher.find()) {
-        names.add(matcher.group(1));
-      }
-    }
-    return names;
-  }
-
   /**
-   * Which node holds each AMQP connection, by client-provided name (a name a client uses on several
-   * nodes maps to the last of them); frozen and stopped nodes are not asked.
+   * Which node holds each AMQP connection of the cluster, by client-provided name
+   * ({@code rabbitmqctl list_connections port client_properties}, asked of a live node: the
+   * listing covers the whole cluster, and the server port tells the node).
    */
   public Map<String, Integer> connectionNodes() {
     Map<String, Integer> where = new java.util.TreeMap<>();
-    for (Node node : nodes) {
-      if (node.isAlive() && !node.frozen) {
-        connectionNames(node.index).forEach(name -> where.put(name, node.index));
+    for (String line : askLiveNodes(n -> n.ctl("list_connections", "port", "client_properties"))) {
+      Matcher matcher = CONNECTION_NAME.matcher(line);
+      String[] fields = line.split("\t", 2);
+      if (matcher.find() && fields.length == 2) {
+        int port = Integer.parseInt(fields[0].strip());
+        nodes.stream().filter(n -> n.amqpPort == port).findFirst().ifPresent(n -> where.put(matcher.group(1), n.index));
       }
     }
     return where;
