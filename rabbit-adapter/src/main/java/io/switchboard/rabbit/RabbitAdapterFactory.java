@@ -26,6 +26,13 @@ import io.switchboard.spi.BrokerConfig;
  * <ul>
  *   <li>{@code rabbitmq.uri} [{@code amqp://guest:guest@127.0.0.1:5672/}]: an empty vhost means {@code /};
  *       the password is never logged</li>
+ *   <li>{@code rabbitmq.addresses} [none]: the nodes of a cluster, {@code host1:port1,host2:port2,...}
+ *       (port optional, the scheme's default). When set, every connection goes to one of these nodes,
+ *       tried in an order amqp-client shuffles on each attempt, and a lost connection recovers on any
+ *       node that answers; the URI then gives only user, password, vhost, scheme (TLS) and query
+ *       parameters. Unset, the URI's host and port are the one address, as before. With more than one
+ *       address and {@code rabbitmq.queue-type=classic} the adapter logs a warning when it starts:
+ *       on a cluster use quorum queues (see the module's README, "Running on a cluster")</li>
  *   <li>{@code rabbitmq.connection-name} [{@code switchboard-<instance>}], {@code rabbitmq.recovery-interval} [1s]</li>
  *   <li>{@code rabbitmq.publisher-channels} [2] channels per publisher; a thread always uses the same one</li>
  *   <li>{@code rabbitmq.max-outstanding-confirms} [1000] unconfirmed records per publisher;

@@ -93,6 +93,22 @@ public final class RabbitAdapter implements BrokerAdapter {
         this.events = Executors.newSingleThreadExecutor(daemon("switchboard-rabbit-events-" + config.instanceName()));
         this.deliveries = Executors.newCachedThreadPool(daemon("switchboard-rabbit-deliver-" + config.instanceName()));
         this.provisioner = new RabbitProvisioner(this, settings);
+        settings.clusterWarning().ifPresent(log::warn);
+    }
+
+    /**
+     * Opens a connection with {@code from}: to the URI's host and port, or, with
+     * {@code rabbitmq.addresses}, to the first of those nodes that accepts it, in an order amqp-client
+     * shuffles on every attempt (recoveries included, so a client of a dead node recovers on another).
+     *
+     * @param consumers where the connection runs its consumers, or null for amqp-client's own pool
+     */
+    Connection newConnection(ConnectionFactory from, ExecutorService consumers, String name) throws IOException, TimeoutException {
+        if (settings.addresses.isEmpty()) {
+            return consumers == null ? from.newConnection(name) : from.newConnection(consumers, name);
+        }
+        return consumers == null ? from.newConnection(settings.addresses, name)
+                : from.newConnection(consumers, settings.addresses, name);
     }
 
     private static ConnectionFactory connectionFactory(RabbitSettings settings, String instance) {
@@ -248,7 +264,7 @@ public final class RabbitAdapter implements BrokerAdapter {
             String name = settings.connectionName + (publishing ? "-publish" : "-consume");
             Connection connection;
             try {
-                connection = publishing ? factory.newConnection(name) : factory.newConnection(deliveries, name);
+                connection = newConnection(factory, publishing ? null : deliveries, name);
             } catch (AuthenticationFailureException e) {
                 throw new SwitchboardException("RabbitMQ at " + printableUri() + " refused the login of user '"
                         + factory.getUsername() + "': " + AmqpErrors.sentence(AmqpErrors.describe(e))
@@ -271,12 +287,14 @@ public final class RabbitAdapter implements BrokerAdapter {
                 String what = e instanceof TimeoutException || e instanceof java.net.SocketTimeoutException
                         ? "no AMQP answer within " + settings.connectTimeout + " (property rabbitmq.connect-timeout)"
                         : AmqpErrors.describe(e);
-                throw new SwitchboardException("Cannot connect to RabbitMQ at " + printableUri() + " (property rabbitmq.uri): "
+                throw new SwitchboardException("Cannot connect to RabbitMQ at " + printableUri()
+                        + (settings.addresses.isEmpty() ? " (property rabbitmq.uri)" : " (none of the addresses answered)") + ": "
                         + what + ". Is the server running? Start it (rabbitmq-server -detached on this "
                         + "machine's Debian package) or point rabbitmq.uri at a running server"
                         + (RabbitTls.wanted(settings.uri) ? "" : "; if that port is a TLS listener, use an amqps:// URI"), e);
             }
-            log.info("Connected to RabbitMQ at {} as '{}'", printableUri(), name);
+            log.info("Connected to RabbitMQ at {} as '{}' (node at {}:{})", printableUri(), name,
+                    connection.getAddress().getHostAddress(), connection.getPort());
             if (publishing) {
                 connection.addBlockedListener(reason -> {
                     publishingBlocked = reason;

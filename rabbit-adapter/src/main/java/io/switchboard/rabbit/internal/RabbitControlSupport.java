@@ -83,7 +83,7 @@ final class RabbitControlSupport implements ControlSupport {
     /** A new connection named after the adapter's, with its consumers on {@code consumers} (or amqp-client's pool). */
     Connection connect(String suffix, ExecutorService consumers) throws IOException, TimeoutException {
         String name = connectionName + "-control-" + suffix;
-        return consumers == null ? factory.newConnection(name) : factory.newConnection(consumers, name);
+        return adapter.newConnection(factory, consumers, name);
     }
 
     /** Runs {@code work} on the scheduler after {@code delay}, unless this support is closed. */

@@ -1,15 +1,18 @@
 package io.switchboard.rabbit.internal;
 
+import com.rabbitmq.client.Address;
 import io.switchboard.ConfigurationException;
 import io.switchboard.spi.BrokerConfig;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -21,6 +24,8 @@ final class RabbitSettings {
 
     static final String URI = "rabbitmq.uri";
     static final String DEFAULT_URI = "amqp://guest:guest@127.0.0.1:5672/";
+    static final String ADDRESSES = "rabbitmq.addresses";
+    static final String QUEUE_TYPE = "rabbitmq.queue-type";
     /** Core's property for the partitions of a destination; RabbitMQ reads it too (see {@link #partitions()}). */
     static final String PARTITIONS = "switchboard.partitions";
     /**
@@ -33,6 +38,11 @@ final class RabbitSettings {
 
     final BrokerConfig config;
     final String uri;
+    /**
+     * The nodes of a cluster from {@value #ADDRESSES}, in the order given; empty when unset (the
+     * URI's host and port are then the only address).
+     */
+    final List<Address> addresses;
     final String connectionName;
     final Duration recoveryInterval;
     final int publisherChannels;
@@ -51,6 +61,7 @@ final class RabbitSettings {
     RabbitSettings(BrokerConfig config) {
         this.config = config;
         this.uri = checkedUri(config);
+        this.addresses = addresses(config);
         this.connectionName = config.get("rabbitmq.connection-name", "switchboard-" + config.instanceName());
         this.recoveryInterval = positive(config, "rabbitmq.recovery-interval", config.getDuration(
                 "rabbitmq.recovery-interval", Duration.ofSeconds(1)));
@@ -60,7 +71,7 @@ final class RabbitSettings {
         this.maxOutstandingConfirms = atLeast(config, "rabbitmq.max-outstanding-confirms", 1, 1000);
         this.publishTimeout = positive(config, "rabbitmq.publish-timeout", config.getDuration(
                 "rabbitmq.publish-timeout", Duration.ofSeconds(30)));
-        this.queueType = oneOf(config, "rabbitmq.queue-type", "classic", QUEUE_TYPES);
+        this.queueType = oneOf(config, QUEUE_TYPE, "classic", QUEUE_TYPES);
         this.lazy = config.getBoolean("rabbitmq.lazy", false);
         this.maxLength = config.getLong("rabbitmq.max-length", 0);
         this.overflow = config.get("rabbitmq.overflow") == null ? null
@@ -99,9 +110,30 @@ final class RabbitSettings {
         return overrides.isEmpty() ? this : new RabbitSettings(config.with(overrides));
     }
 
-    /** The URI for printing: password masked. */
+    /** The URI for printing, password masked, followed by the cluster's addresses when {@value #ADDRESSES} is set. */
     String printableUri() {
-        return BrokerConfig.printable(URI, uri);
+        String printable = BrokerConfig.printable(URI, uri);
+        return addresses.isEmpty() ? printable : printable + " (" + ADDRESSES + " " + joined(addresses) + ")";
+    }
+
+    /**
+     * The warning for a configuration that cannot keep acknowledged messages through the loss of a
+     * node: several addresses (a cluster) with classic group queues, which live on one node only.
+     * Empty when there is nothing to warn about.
+     */
+    Optional<String> clusterWarning() {
+        if (addresses.size() < 2 || !queueType.equals("classic")) {
+            return Optional.empty();
+        }
+        return Optional.of("Broker instance '" + config.instanceName() + "' (rabbitmq): property '" + ADDRESSES
+                + "' names " + addresses.size() + " nodes (a cluster) but property '" + QUEUE_TYPE + "' is 'classic': a "
+                + "group's classic queue lives on the one node that declared it, so while that node is down the queue and its "
+                + "messages are unavailable, and messages not yet written to its disk are lost with it. Set " + QUEUE_TYPE + "=quorum (replicated on every node, survives the loss of a "
+                + "minority); queues that exist already keep their type: delete them first");
+    }
+
+    private static String joined(List<Address> addresses) {
+        return String.join(",", addresses.stream().map(a -> a.getHost() + ":" + a.getPort()).toList());
     }
 
     /**
@@ -155,6 +187,39 @@ final class RabbitSettings {
             // reported below
         }
         throw invalid(config, URI, value, "an AMQP URI such as amqp://user:password@host:5672/vhost");
+    }
+
+    /**
+     * Parses {@value #ADDRESSES}: {@code host[:port]} entries separated by commas; a missing port is
+     * the URI scheme's default (5672, or 5671 for amqps). An IPv6 address goes in brackets.
+     */
+    private static List<Address> addresses(BrokerConfig config) {
+        String value = config.get(ADDRESSES, "").trim();
+        if (value.isEmpty()) {
+            return List.of();
+        }
+        int defaultPort = config.get(URI, DEFAULT_URI).trim().toLowerCase(Locale.ROOT).startsWith("amqps:") ? 5671 : 5672;
+        List<Address> parsed = new ArrayList<>();
+        for (String entry : value.split(",")) {
+            String address = entry.trim();
+            try {
+                java.net.URI hostPort = new URI("amqp://" + address);
+                if (address.isEmpty() || hostPort.getHost() == null || hostPort.getPort() > 65_535
+                        || !hostPort.getRawPath().isEmpty() || hostPort.getRawUserInfo() != null || hostPort.getRawQuery() != null
+                        || hostPort.getRawFragment() != null) {
+                    throw new URISyntaxException(address, "not host[:port]");
+                }
+                String host = hostPort.getHost();
+                if (host.startsWith("[") && host.endsWith("]")) {
+                    host = host.substring(1, host.length() - 1);
+                }
+                parsed.add(new Address(host, hostPort.getPort() > 0 ? hostPort.getPort() : defaultPort));
+            } catch (URISyntaxException e) {
+                throw invalid(config, ADDRESSES, value, "a comma-separated list of host:port (port optional, default "
+                        + defaultPort + "), such as node1:5672,node2:5672,node3:5672; '" + address + "' is not");
+            }
+        }
+        return List.copyOf(parsed);
     }
 
     private static String oneOf(BrokerConfig config, String key, String defaultValue, Set<String> allowed) {

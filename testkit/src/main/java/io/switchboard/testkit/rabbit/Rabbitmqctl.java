@@ -4,10 +4,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Runs {@code rabbitmqctl} on this machine: the only way to list queues and close connections when
@@ -38,25 +41,45 @@ final class Rabbitmqctl {
     command.add("rabbitmqctl");
     command.add("-s");
     command.addAll(List.of(args));
+    return exec(command, environment -> { }, Duration.ofSeconds(TIMEOUT_SECONDS),
+        "rabbitmqctl must be on the PATH of the test JVM (Debian: /usr/sbin/rabbitmqctl)",
+        "is the RabbitMQ node up? Start it with: rabbitmq-server -detached",
+        "it needs the server's Erlang cookie: run the tests as root or as the rabbitmq user");
+  }
+
+  /**
+   * Runs a RabbitMQ command line tool and returns its standard output (with its standard error),
+   * one entry per non-blank line. Every failure is an {@link IllegalStateException} whose message
+   * shows the command and ends with the matching hint.
+   *
+   * @param command the tool and its arguments
+   * @param environment changes to the environment the tool inherits from this JVM
+   * @param timeout how long the tool may run before it is killed
+   * @param notFoundHint why the tool may not start, and the fix
+   * @param timeoutHint why the tool may not finish, and the fix
+   * @param failedHint why the tool may exit non-zero, and the fix
+   */
+  static List<String> exec(List<String> command, Consumer<Map<String, String>> environment, Duration timeout,
+      String notFoundHint, String timeoutHint, String failedHint) {
     Process process;
     try {
-      process = new ProcessBuilder(command).redirectErrorStream(true).start();
+      ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+      environment.accept(builder.environment());
+      process = builder.start();
     } catch (IOException e) {
-      throw new IllegalStateException("Cannot run " + String.join(" ", command)
-          + ": rabbitmqctl must be on the PATH of the test JVM (Debian: /usr/sbin/rabbitmqctl)", e);
+      throw new IllegalStateException("Cannot run " + String.join(" ", command) + ": " + notFoundHint, e);
     }
     CompletableFuture<String> output = CompletableFuture.supplyAsync(() -> readAll(process.getInputStream()));
     try {
-      if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+      if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         process.destroyForcibly();
         throw new IllegalStateException(String.join(" ", command) + " did not finish within "
-            + TIMEOUT_SECONDS + " s: is the RabbitMQ node up? Start it with: rabbitmq-server -detached");
+            + timeout.toSeconds() + " s: " + timeoutHint);
       }
       String text = output.join();
       if (process.exitValue() != 0) {
         throw new IllegalStateException(String.join(" ", command) + " exited with " + process.exitValue()
-            + " (it needs the server's Erlang cookie: run the tests as root or as the rabbitmq user): "
-            + text.strip());
+            + " (" + failedHint + "): " + text.strip());
       }
       return text.lines().filter(line -> !line.isBlank()).toList();
     } catch (InterruptedException e) {

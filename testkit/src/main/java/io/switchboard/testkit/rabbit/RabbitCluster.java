@@ -1,0 +1,672 @@
+package io.switchboard.testkit.rabbit;
+
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.awaitility.core.ConditionTimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A RabbitMQ cluster of extra nodes of the server installed on this machine, started and torn down
+ * by a test (one per test class: starting takes 20-40 s on two cores). No Docker: each node is a
+ * {@code rabbitmq-server} process of the local installation (its scripts in {@value #DEFAULT_SCRIPTS},
+ * or in the directory named by {@value #SCRIPTS_ENV}) run by the test JVM.
+ *
+ * <p>Each node has a node name of its own ({@code sbc<i>-<random>@localhost}), its own AMQP port and
+ * Erlang distribution port (free ports on 127.0.0.1), its own data, log and pid files under one
+ * temporary directory, a small {@code rabbitmq.conf} (memory high watermark {@value #MEMORY_LIMIT},
+ * disk free limit {@value #DISK_FREE_LIMIT}, {@code net_ticktime} {@value #NET_TICKTIME_SECONDS} s,
+ * {@code cluster_partition_handling = autoheal}) and no plugins, so that nothing binds the fixed ports
+ * (15672, 15692) of the server that already runs here. The nodes share an Erlang cookie of their own,
+ * in the temporary directory's {@code home/.erlang.cookie}: they cannot reach, nor be joined to, the
+ * local server ({@code rabbit@localhost}), which this class never touches. Node 0 starts the cluster,
+ * the others join it ({@code stop_app}, {@code join_cluster}, {@code start_app}); {@link #start(int)}
+ * returns when {@code cluster_status} shows every node running.
+ *
+ * <p>Faults: {@link #kill9(int)} kills a node's Erlang VM with SIGKILL; {@link #freeze(int)} stops
+ * it with SIGSTOP until {@link #thaw(int)} (SIGCONT): to its peers and to every client the node
+ * stops answering while its sockets stay open, as a network partition would look. That is how a
+ * node is cut off here: Erlang distribution traffic between the nodes cannot easily be routed through
+ * a {@link io.switchboard.testkit.fault.TcpProxy} (the nodes find each other through epmd and connect
+ * directly), so the node is silenced instead of the network. {@link #stop(int)} stops a node
+ * cleanly, {@link #restart(int)} starts it again on its data (it rejoins the cluster).
+ *
+ * <p>When the cluster cannot be started the test fails (it never skips) with what to install or run.
+ * {@link #close()} stops every node ({@code rabbitmqctl stop}, SIGKILL when that does not end it)
+ * and deletes the temporary directory; a shutdown hook does the same if the JVM exits first.
+ *
+ * <pre>{@code
+ * try (RabbitCluster cluster = RabbitCluster.start(3)) {
+ *     String uri = cluster.uri(0);               // amqp://guest:guest@127.0.0.1:<port>/
+ *     String addresses = cluster.addresses();    // 127.0.0.1:<p0>,127.0.0.1:<p1>,127.0.0.1:<p2>
+ *     cluster.kill9(cluster.queueLeader("/", "orders.billing"));
+ * }
+ * }</pre>
+ */
+public final class RabbitCluster implements AutoCloseable {
+
+  /** Environment variable naming the directory of the server's own scripts ({@code rabbitmq-server}, {@code rabbitmqctl}). */
+  public static final String SCRIPTS_ENV = "SWITCHBOARD_RABBIT_SCRIPTS";
+  /** Where Debian's package puts them ({@code /usr/sbin/rabbitmq-server} is a wrapper that switches user). */
+  public static final String DEFAULT_SCRIPTS = "/usr/lib/rabbitmq/bin";
+  /** Each node's {@code vm_memory_high_watermark.absolute}. */
+  public static final String MEMORY_LIMIT = "256MB";
+  /** Each node's {@code disk_free_limit.absolute}. */
+  public static final String DISK_FREE_LIMIT = "50MB";
+
+  /**
+   * Each node's {@code net_ticktime}: peers declare a silent node down after 0.75 to 1.25 times
+   * this many seconds (the default, 60, would let a frozen node's distribution links hang for a minute).
+   */
+  public static final int NET_TICKTIME_SECONDS = 10;
+
+  private static final Logger log = LoggerFactory.getLogger(RabbitCluster.class);
+  private static final String INSTALL = "install the server with `apt-get install -y rabbitmq-server` (Debian), or set "
+      + SCRIPTS_ENV + " to the directory holding its rabbitmq-server and rabbitmqctl scripts";
+  private static final Duration BOOT_TIMEOUT = Duration.ofSeconds(120);
+  private static final Duration CTL_TIMEOUT = Duration.ofSeconds(60);
+  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+  private static final Pattern RUNNING_NODES = Pattern.compile("\"running_nodes\"\\s*:\\s*\\[([^\\]]*)]");
+  private static final Pattern CONNECTION_NAME = Pattern.compile("\\{\"connection_name\",\"([^\"]*)\"}");
+
+  private final Path dir;
+  private final Path home;
+  private final Path scripts;
+  private final List<Node> nodes = new ArrayList<>();
+  private final Thread shutdownHook = new Thread(() -> {
+    killAllQuietly();
+    deleteDirectory();
+  }, "rabbit-cluster-shutdown");
+  private volatile boolean closed;
+
+  private RabbitCluster(Path scripts, int size) throws IOException {
+    this.scripts = scripts;
+    this.dir = Files.createTempDirectory("switchboard-rabbit-cluster-");
+    this.home = Files.createDirectories(dir.resolve("home"));
+    SecureRandom random = new SecureRandom();
+    String suffix = Long.toString(Math.abs(random.nextLong() % 1_000_000_000L), 36);
+    Path cookie = home.resolve(".erlang.cookie");
+    Files.writeString(cookie, randomCookie(random), StandardCharsets.US_ASCII);
+    Files.setPosixFilePermissions(cookie, PosixFilePermissions.fromString("r--------"));
+    // no plugins (management and prometheus would bind the local server's fixed ports), no system-wide env file
+    Files.writeString(dir.resolve("enabled_plugins"), "[].\n");
+    Files.writeString(dir.resolve("rabbitmq-env.conf"), "");
+    int[] ports = freePorts(2 * size);
+    for (int i = 0; i < size; i++) {
+      nodes.add(new Node(i, "sbc" + i + "-" + suffix + "@localhost", ports[2 * i], ports[2 * i + 1],
+          Files.createDirectories(dir.resolve("node" + i))));
+    }
+    Runtime.getRuntime().addShutdownHook(shutdownHook);
+  }
+
+  /**
+   * Starts {@code size} nodes (in parallel), joins them into one cluster and waits until every
+   * node runs in it.
+   *
+   * @throws IllegalStateException when the server is not installed or a node does not start or join;
+   *     the message says what to install or run, and quotes the end of the node's log. Whatever was
+   *     started is stopped and deleted first.
+   */
+  public static RabbitCluster start(int size) {
+    if (size < 1) {
+      throw new IllegalArgumentException("A cluster needs at least one node, not " + size);
+    }
+    Path scripts = Path.of(Optional.ofNullable(System.getenv(SCRIPTS_ENV)).filter(s -> !s.isBlank()).orElse(DEFAULT_SCRIPTS));
+    for (String tool : List.of("rabbitmq-server", "rabbitmqctl")) {
+      if (!Files.isExecutable(scripts.resolve(tool))) {
+        throw new IllegalStateException("Cannot start a RabbitMQ cluster: " + scripts.resolve(tool) + " is missing; " + INSTALL);
+      }
+    }
+    RabbitCluster cluster;
+    try {
+      cluster = new RabbitCluster(scripts, size);
+    } catch (IOException e) {
+      throw new IllegalStateException("Cannot prepare the directories of a RabbitMQ cluster: " + e, e);
+    }
+    try {
+      long started = System.nanoTime();
+      cluster.nodes.forEach(Node::launch);
+      inParallel(cluster.nodes, Node::awaitBooted);
+      for (Node node : cluster.nodes.subList(1, size)) {
+        node.ctl("stop_app");
+        node.ctl("join_cluster", cluster.nodes.get(0).name);
+        node.ctl("start_app");
+      }
+      cluster.awaitRunning();
+      log.info("RabbitCluster of {} nodes ({}) ready in {} s, in {}", size, cluster.addresses(),
+          TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started), cluster.dir);
+      return cluster;
+    } catch (RuntimeException e) {
+      String logs = cluster.nodes.stream().map(Node::logTail).reduce("", String::concat);
+      cluster.close();
+      throw new IllegalStateException("Cannot start a RabbitMQ cluster of " + size + " nodes of the local server: "
+          + e.getMessage() + ". Check that `" + scripts.resolve("rabbitmq-server") + "` starts a node (" + INSTALL
+          + "), that epmd answers on 127.0.0.1:4369 (it runs with the local server: `rabbitmq-server -detached`), "
+          + "and that the machine has 1 GiB of memory to spare." + logs, e);
+    }
+  }
+
+  /** How many nodes the cluster has. */
+  public int size() {
+    return nodes.size();
+  }
+
+  /** The Erlang node name of node {@code i} (from 0), such as {@code sbc0-x1y2@localhost}. */
+  public String nodeName(int i) {
+    return node(i).name;
+  }
+
+  /** The AMQP port of node {@code i}, on 127.0.0.1. */
+  public int port(int i) {
+    return node(i).amqpPort;
+  }
+
+  /**
+   * The URI of node {@code i}: {@code amqp://guest:guest@127.0.0.1:<port>/} (the user guest may
+   * only connect from this machine, which is where the clients are).
+   */
+  public String uri(int i) {
+    return "amqp://guest:guest@127.0.0.1:" + port(i) + "/";
+  }
+
+  /** Every node's {@code host:port}, comma-separated: the form of the RabbitMQ adapter's {@code rabbitmq.addresses}. */
+  public String addresses() {
+    return String.join(",", nodes.stream().map(n -> "127.0.0.1:" + n.amqpPort).toList());
+  }
+
+  /** Every node's {@link #uri(int)}, comma-separated. */
+  public String uris() {
+    return String.join(",", IntStream.range(0, size()).mapToObj(this::uri).toList());
+  }
+
+  /** The OS process id of node {@code i}'s Erlang VM (from its pid file), or -1 when it is not running. */
+  public long pid(int i) {
+    return node(i).pid();
+  }
+
+  /** True while node {@code i}'s Erlang VM runs (frozen or not). */
+  public boolean isAlive(int i) {
+    return node(i).isAlive();
+  }
+
+  /** The index of the node named {@code nodeName}. */
+  public int indexOf(String nodeName) {
+    return nodes.stream().filter(n -> n.name.equals(nodeName)).mapToInt(n -> n.index).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException(nodeName + " is not a node of this cluster: " + this));
+  }
+
+  /** Kills node {@code i}'s Erlang VM with SIGKILL (no clean shutdown) and waits until it is gone. */
+  public void kill9(int i) {
+    node(i).kill();
+  }
+
+  /**
+   * Stops node {@code i}'s Erlang VM with SIGSTOP: the node answers nobody, peers and clients alike,
+   * while every socket stays open (a partition), until {@link #thaw(int)}. Its quorum queue peers
+   * notice within their Raft timeouts (seconds), the other nodes declare it down after
+   * {@code net_ticktime} ({@value #NET_TICKTIME_SECONDS} s here), and a client only after its AMQP
+   * heartbeat timeout (60 s unless the client asks for less). Thawed after that, it is the losing side
+   * of a partition: {@code autoheal} restarts it (closing its client connections), and it rejoins.
+   */
+  public void freeze(int i) {
+    node(i).signal("STOP");
+  }
+
+  /** Lets a node stopped by {@link #freeze(int)} go on (SIGCONT). */
+  public void thaw(int i) {
+    node(i).signal("CONT");
+  }
+
+  /** Stops node {@code i} cleanly ({@code rabbitmqctl stop}) and waits until its VM has exited. */
+  public void stop(int i) {
+    node(i).stop();
+  }
+
+  /**
+   * Starts node {@code i} again on its own data (after {@link #kill9(int)} or {@link #stop(int)}; a
+   * running node is stopped cleanly first) and waits until the cluster shows every node running.
+   */
+  public void restart(int i) {
+    Node node = node(i);
+    if (node.isAlive()) {
+      node.stop();
+    }
+    node.launch();
+    node.awaitBooted();
+    awaitRunning();
+  }
+
+  /** Thaws frozen nodes and starts stopped ones, then waits until every node runs in the cluster. */
+  public void ensureAllRunning() {
+    for (Node node : nodes) {
+      if (node.frozen) {
+        node.signal("CONT");
+      }
+    }
+    List<Node> down = nodes.stream().filter(n -> !n.isAlive()).toList();
+    down.forEach(Node::launch);
+    inParallel(down, Node::awaitBooted);
+    awaitRunning();
+  }
+
+  /** Waits until {@code cluster_status}, asked of every node, lists every node as running. */
+  public void awaitRunning() {
+    List<String> expected = nodes.stream().map(n -> n.name).sorted().toList();
+    try {
+      await().atMost(BOOT_TIMEOUT).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+          .until(() -> nodes.stream().allMatch(n -> runningNodes(n).equals(expected)));
+    } catch (ConditionTimeoutException e) {
+      throw new IllegalStateException("The cluster did not show all of " + expected + " running within "
+          + BOOT_TIMEOUT.toSeconds() + " s; last cluster_status: " + safely(this::runningNodes), e);
+    }
+  }
+
+  /** The nodes {@code cluster_status} (asked of a live, unfrozen node) lists as running, sorted by name. */
+  public List<String> runningNodes() {
+    return askLiveNodes(this::runningNodes);
+  }
+
+  private List<String> runningNodes(Node node) {
+    String json = String.join("\n", node.ctl("cluster_status", "--formatter", "json"));
+    Matcher matcher = RUNNING_NODES.matcher(json);
+    if (!matcher.find()) {
+      throw new IllegalStateException("No running_nodes in cluster_status: " + json);
+    }
+    return Stream.of(matcher.group(1).split(",")).map(s -> s.strip().replace("\"", "")).filter(s -> !s.isEmpty())
+        .sorted().toList();
+  }
+
+  /** Asks each live, unfrozen node in turn; the first answer wins (a node may be restarting its app). */
+  private <T> T askLiveNodes(java.util.function.Function<Node, T> question) {
+    RuntimeException failure = null;
+    for (Node node : nodes) {
+      if (node.isAlive() && !node.frozen) {
+        try {
+          return question.apply(node);
+        } catch (RuntimeException e) {
+          failure = e;
+        }
+      }
+    }
+    throw failure != null ? failure : new IllegalStateException("No node of " + this + " is running");
+  }
+
+  /**
+   * The index of the node that leads quorum queue {@code queue} of {@code vhost}
+   * ({@code rabbitmqctl list_queues name leader}, asked of a live node).
+   *
+   * @throws IllegalStateException when the queue is not there or has no leader
+   */
+  public int queueLeader(String vhost, String queue) {
+    for (String line : askLiveNodes(n -> n.ctl("list_queues", "-p", vhost, "name", "leader"))) {
+      String[] fields = line.split("\t");
+      if (fields.length == 2 && fields[0].equals(queue)) {
+        return indexOf(fields[1].strip());
+      }
+    }
+    throw new IllegalStateException("Queue '" + queue + "' of vhost '" + vhost + "' has no leader on " + this);
+  }
+
+  /**
+   * Which node holds each AMQP connection of the cluster, by client-provided name
+   * ({@code rabbitmqctl list_connections port client_properties}, asked of a live node: the
+   * listing covers the whole cluster, and the server port tells the node).
+   */
+  public Map<String, Integer> connectionNodes() {
+    Map<String, Integer> where = new java.util.TreeMap<>();
+    for (String line : askLiveNodes(n -> n.ctl("list_connections", "port", "client_properties"))) {
+      Matcher matcher = CONNECTION_NAME.matcher(line);
+      String[] fields = line.split("\t", 2);
+      if (matcher.find() && fields.length == 2) {
+        int port = Integer.parseInt(fields[0].strip());
+        nodes.stream().filter(n -> n.amqpPort == port).findFirst().ifPresent(n -> where.put(matcher.group(1), n.index));
+      }
+    }
+    return where;
+  }
+
+  /** The directory holding every node's data and logs (deleted by {@link #close()}). */
+  public Path directory() {
+    return dir;
+  }
+
+  /** Stops every node ({@code rabbitmqctl stop}, SIGKILL as a fallback) and deletes the directory. Idempotent. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      inParallel(nodes, Node::stopOrKill);
+    } finally {
+      killAllQuietly();
+      deleteDirectory();
+      try {
+        Runtime.getRuntime().removeShutdownHook(shutdownHook);
+      } catch (IllegalStateException e) {
+        // the JVM is shutting down: the hook runs anyway and finds nothing left
+      }
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "RabbitCluster[" + String.join(", ", nodes.stream().map(n -> n.name + " :" + n.amqpPort).toList()) + "]";
+  }
+
+  private Node node(int i) {
+    if (i < 0 || i >= nodes.size()) {
+      throw new IndexOutOfBoundsException("Node " + i + " of a cluster of " + nodes.size() + " (nodes count from 0)");
+    }
+    return nodes.get(i);
+  }
+
+  private void killAllQuietly() {
+    for (Node node : nodes) {
+      try {
+        node.kill();
+      } catch (RuntimeException e) {
+        log.warn("Could not kill RabbitMQ node {}: {}", node.name, e.toString());
+      }
+    }
+  }
+
+  private void deleteDirectory() {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    } catch (IOException e) {
+      log.warn("Could not delete {} entirely: {}", dir, e.toString());
+    }
+  }
+
+  /** Runs {@code work} on each node at once, on threads of its own (not the common pool), and waits for all. */
+  private static void inParallel(List<Node> nodes, java.util.function.Consumer<Node> work) {
+    List<CompletableFuture<Void>> futures = new ArrayList<>();
+    for (Node node : nodes) {
+      CompletableFuture<Void> done = new CompletableFuture<>();
+      Thread thread = new Thread(() -> {
+        try {
+          work.accept(node);
+          done.complete(null);
+        } catch (Throwable t) {
+          done.completeExceptionally(t);
+        }
+      }, "rabbit-cluster-" + node.name);
+      thread.setDaemon(true);
+      thread.start();
+      futures.add(done);
+    }
+    allOf(futures.stream());
+  }
+
+  private static void allOf(Stream<CompletableFuture<Void>> futures) {
+    try {
+      CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).join();
+    } catch (java.util.concurrent.CompletionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : e;
+    }
+  }
+
+  private static <T> Object safely(java.util.concurrent.Callable<T> call) {
+    try {
+      return call.call();
+    } catch (Exception e) {
+      return e.getMessage();
+    }
+  }
+
+  private static String randomCookie(SecureRandom random) {
+    StringBuilder cookie = new StringBuilder();
+    for (int i = 0; i < 32; i++) {
+      cookie.append((char) ('A' + random.nextInt(26)));
+    }
+    return cookie.toString();
+  }
+
+  /** Ports free on 127.0.0.1 right now, all different (held open together while they are picked). */
+  private static int[] freePorts(int count) throws IOException {
+    List<ServerSocket> held = new ArrayList<>();
+    try {
+      for (int i = 0; i < count; i++) {
+        held.add(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
+      }
+      return held.stream().mapToInt(ServerSocket::getLocalPort).toArray();
+    } finally {
+      for (ServerSocket socket : held) {
+        socket.close();
+      }
+    }
+  }
+
+  /** One node: its names, ports and files, and the process running it (replaced on each start). */
+  private final class Node {
+    final int index;
+    final String name;
+    final int amqpPort;
+    final int distPort;
+    final Path nodeDir;
+    final Path pidFile;
+    final Path console;
+    volatile Process process;
+    volatile boolean frozen;
+
+    Node(int index, String name, int amqpPort, int distPort, Path nodeDir) throws IOException {
+      this.index = index;
+      this.name = name;
+      this.amqpPort = amqpPort;
+      this.distPort = distPort;
+      this.nodeDir = nodeDir;
+      this.pidFile = nodeDir.resolve("rabbitmq.pid");
+      this.console = nodeDir.resolve("console.log");
+      Files.writeString(nodeDir.resolve("rabbitmq.conf"), String.join("\n",
+          "vm_memory_high_watermark.absolute = " + MEMORY_LIMIT,
+          "disk_free_limit.absolute = " + DISK_FREE_LIMIT,
+          "distribution.listener.interface = 127.0.0.1",
+          // a node silent for NET_TICKTIME_SECONDS (frozen, cut off) is declared down by its peers; once
+          // it answers again, autoheal restarts the smaller side of the partition so that it rejoins
+          "net_ticktime = " + NET_TICKTIME_SECONDS,
+          "cluster_partition_handling = autoheal",
+          "log.file.level = info",
+          "log.console = false",
+          ""));
+    }
+
+    /** Starts the node's VM in the background (the script execs the VM, so the process is the VM). */
+    void launch() {
+      ProcessBuilder builder = new ProcessBuilder(scripts.resolve("rabbitmq-server").toString())
+          .directory(nodeDir.toFile())
+          .redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.appendTo(console.toFile()));
+      Map<String, String> env = builder.environment();
+      environment(env);
+      env.put("RABBITMQ_NODE_IP_ADDRESS", "127.0.0.1");
+      env.put("RABBITMQ_NODE_PORT", Integer.toString(amqpPort));
+      env.put("RABBITMQ_DIST_PORT", Integer.toString(distPort));
+      env.put("RABBITMQ_MNESIA_BASE", nodeDir.resolve("mnesia").toString());
+      env.put("RABBITMQ_LOG_BASE", nodeDir.resolve("log").toString());
+      env.put("RABBITMQ_PID_FILE", pidFile.toString());
+      env.put("RABBITMQ_CONFIG_FILE", nodeDir.resolve("rabbitmq.conf").toString());
+      env.put("RABBITMQ_ADVANCED_CONFIG_FILE", nodeDir.resolve("advanced.config").toString());
+      env.put("RABBITMQ_ENABLED_PLUGINS_FILE", dir.resolve("enabled_plugins").toString());
+      try {
+        Files.deleteIfExists(pidFile);
+        process = builder.start();
+        frozen = false;
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot start " + scripts.resolve("rabbitmq-server") + " for node " + name, e);
+      }
+    }
+
+    /** The environment of this cluster's scripts: its own cookie (HOME) and env file, nothing inherited. */
+    void environment(Map<String, String> env) {
+      env.keySet().removeIf(key -> key.startsWith("RABBITMQ_") || key.startsWith("ERL_"));
+      env.put("HOME", home.toString());
+      env.put("RABBITMQ_NODENAME", name);
+      env.put("RABBITMQ_CONF_ENV_FILE", dir.resolve("rabbitmq-env.conf").toString());
+    }
+
+    /** Waits until the node accepts TCP connections on its AMQP port (its last boot step), failing early if the VM exits. */
+    void awaitBooted() {
+      try {
+        await().atMost(BOOT_TIMEOUT).pollInterval(Duration.ofMillis(250)).until(() -> {
+          if (!process.isAlive()) {
+            throw new IllegalStateException("node " + name + " exited with " + process.exitValue() + " while booting");
+          }
+          return accepts();
+        });
+      } catch (ConditionTimeoutException e) {
+        throw new IllegalStateException("node " + name + " did not open AMQP port " + amqpPort + " within "
+            + BOOT_TIMEOUT.toSeconds() + " s", e);
+      }
+    }
+
+    boolean accepts() {
+      try (Socket socket = new Socket()) {
+        socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), amqpPort), 500);
+        return true;
+      } catch (IOException e) {
+        return false;
+      }
+    }
+
+    /** Runs {@code rabbitmqctl -n <this node> -s <args>} with the cluster's cookie. */
+    List<String> ctl(String... args) {
+      List<String> command = new ArrayList<>(List.of(scripts.resolve("rabbitmqctl").toString(), "-n", name, "-s"));
+      command.addAll(List.of(args));
+      return Rabbitmqctl.exec(command, this::environment, CTL_TIMEOUT, INSTALL,
+          "is node " + name + " up and not frozen?", "node " + name + " of " + RabbitCluster.this);
+    }
+
+    /** The VM's pid from the pid file, or -1 while it is not running. */
+    long pid() {
+      return vm().map(ProcessHandle::pid).orElse(-1L);
+    }
+
+    /**
+     * The node's Erlang VM: the process started here (the scripts exec the VM), or the descendant of
+     * it that the pid file names. Never a process this cluster did not start, even if a stale pid
+     * file names one.
+     */
+    Optional<ProcessHandle> vm() {
+      Process p = process;
+      if (p == null || !p.isAlive()) {
+        return Optional.empty();
+      }
+      long fromFile;
+      try {
+        fromFile = Long.parseLong(Files.readString(pidFile).strip());
+      } catch (IOException | NumberFormatException e) {
+        return Optional.of(p.toHandle());
+      }
+      if (fromFile == p.pid()) {
+        return Optional.of(p.toHandle());
+      }
+      return Optional.of(p.toHandle().descendants().filter(h -> h.pid() == fromFile).findFirst().orElse(p.toHandle()));
+    }
+
+    boolean isAlive() {
+      Process p = process;
+      return p != null && p.isAlive();
+    }
+
+    void signal(String signal) {
+      long pid = pid();
+      if (pid <= 0) {
+        throw new IllegalStateException("Node " + name + " is not running: cannot send SIG" + signal);
+      }
+      Rabbitmqctl.exec(List.of("kill", "-" + signal, Long.toString(pid)), env -> { }, CTL_TIMEOUT,
+          "kill(1) must be on the PATH", "kill -" + signal + " hung", "the node's VM is pid " + pid);
+      frozen = signal.equals("STOP");
+    }
+
+    /** SIGKILL to the VM (a frozen one too), then waits for it to be gone. */
+    void kill() {
+      Process p = process;
+      if (p == null) {
+        return;
+      }
+      vm().ifPresent(ProcessHandle::destroyForcibly);
+      p.destroyForcibly();
+      try {
+        if (!p.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+          throw new IllegalStateException("Node " + name + " (pid " + p.pid() + ") did not die of SIGKILL within "
+              + STOP_TIMEOUT.toSeconds() + " s");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("Interrupted while killing node " + name, e);
+      }
+      frozen = false;
+    }
+
+    void stop() {
+      if (frozen) {
+        signal("CONT");
+      }
+      ctl("stop", pidFile.toString());
+      Process p = process;
+      try {
+        if (p != null && !p.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+          throw new IllegalStateException("Node " + name + " did not exit within " + STOP_TIMEOUT.toSeconds()
+              + " s of rabbitmqctl stop");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("Interrupted while stopping node " + name, e);
+      }
+    }
+
+    void stopOrKill() {
+      if (!isAlive()) {
+        return;
+      }
+      try {
+        stop();
+      } catch (RuntimeException e) {
+        log.warn("Stopping RabbitMQ node {} failed ({}); killing it", name, e.getMessage());
+        kill();
+      }
+    }
+
+    /** The end of the node's console output and log, for a failure message. */
+    String logTail() {
+      StringBuilder tail = new StringBuilder();
+      for (Path file : List.of(console, nodeDir.resolve("log").resolve(name + ".log"))) {
+        try {
+          List<String> lines = Files.readAllLines(file);
+          tail.append("\n--- ").append(file).append(" (last lines) ---\n")
+              .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size())));
+        } catch (IOException e) {
+          // not written (yet)
+        }
+      }
+      return tail.toString();
+    }
+  }
+}
