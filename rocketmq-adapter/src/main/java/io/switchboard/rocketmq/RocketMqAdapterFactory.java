@@ -35,6 +35,9 @@ import io.switchboard.spi.BrokerConfig;
  *   <li>{@code rocketmq.cluster}: the cluster new topics are created in; default every master
  *       broker the name server knows.</li>
  *   <li>{@code rocketmq.admin-timeout}: provisioning and readiness, default {@code 10s}.</li>
+ *   <li>{@code rocketmq.route-refresh}: how often clients ask the name server for their topics'
+ *       routes, default {@code 5s} (RocketMQ's: 30 s); after a master fails over, publishing resumes
+ *       at the next refresh;</li>
  *   <li>{@code rocketmq.timer-precision}: the broker's {@code timerPrecisionMs}, default {@code 1s};
  *       delivery times are rounded up to it, so a delayed message never arrives early.</li>
  *   <li>{@code rocketmq.tag} (publisher property, or message header): the RocketMQ tag of the

@@ -88,8 +88,7 @@ final class Producers implements AutoCloseable {
             throw new SwitchboardClosedException("RocketMQ adapter of broker instance '" + settings.instanceName()
                     + "' is closed; build a new Switchboard");
         }
-        producer.setNamesrvAddr(settings.nameServer());
-        producer.setInstanceName(clientName);
+        settings.configure(producer, clientName);
         producer.setSendMsgTimeout(settings.sendTimeoutMillis());
         producer.setMaxMessageSize(Math.max(settings.maxMessageSize(), 4 * 1024 * 1024));
         producer.setRetryTimesWhenSendAsyncFailed(2);

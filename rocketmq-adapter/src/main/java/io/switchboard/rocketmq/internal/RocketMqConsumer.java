@@ -101,8 +101,7 @@ final class RocketMqConsumer implements RawConsumer {
     }
 
     private DefaultMQPushConsumer configure(DefaultMQPushConsumer c) {
-        c.setNamesrvAddr(settings.nameServer());
-        c.setInstanceName(clientName);
+        settings.configure(c, clientName);
         if (spec.broadcast()) {
             c.setMessageModel(MessageModel.BROADCASTING);
             c.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_LAST_OFFSET);

@@ -124,8 +124,7 @@ final class RocketMqControlLog implements ControlLog {
         }
         String group = "sb_ctl_" + queue.getTopic() + "_" + UUID.randomUUID().toString().substring(0, 8);
         DefaultMQPullConsumer c = new DefaultMQPullConsumer(group);
-        c.setNamesrvAddr(settings.nameServer());
-        c.setInstanceName(clientName);
+        settings.configure(c, clientName);
         c.setMessageModel(MessageModel.CLUSTERING);
         c.setBrokerSuspendMaxTimeMillis(SUSPEND_MILLIS);
         c.setConsumerTimeoutMillisWhenSuspend(PULL_TIMEOUT_MILLIS);

@@ -2,6 +2,7 @@ package io.switchboard.rocketmq.internal;
 
 import io.switchboard.ConfigurationException;
 import io.switchboard.spi.BrokerConfig;
+import org.apache.rocketmq.client.ClientConfig;
 import java.time.Duration;
 
 /**
@@ -22,6 +23,7 @@ record RocketMqSettings(
         String cluster,
         Duration adminTimeout,
         Duration timerPrecision,
+        Duration routeRefresh,
         boolean consumeThreadsConfigured) {
 
     static final String NAME_SERVER = "rocketmq.namesrv-addr";
@@ -36,8 +38,16 @@ record RocketMqSettings(
     static final String CLUSTER = "rocketmq.cluster";
     static final String ADMIN_TIMEOUT = "rocketmq.admin-timeout";
     static final String TIMER_PRECISION = "rocketmq.timer-precision";
+    static final String ROUTE_REFRESH = "rocketmq.route-refresh";
     /** Publisher property (or message header) giving the RocketMQ tag of published messages. */
     static final String TAG = "rocketmq.tag";
+
+    /**
+     * How often clients ask the name server for their topics' routes: RocketMQ's default is 30 s,
+     * which is also how long publishing stalls after a master fails over (measured on a controller-mode
+     * group: the new master is elected within a second, clients find it at their next refresh).
+     */
+    private static final Duration DEFAULT_ROUTE_REFRESH = Duration.ofSeconds(5);
 
     /** RocketMQ's own limit (4 MiB) less room for the properties RocketMQ adds to every message. */
     private static final int DEFAULT_MAX_MESSAGE_SIZE = 4 * 1024 * 1024 - 1024;
@@ -61,6 +71,7 @@ record RocketMqSettings(
                 config.get(CLUSTER),
                 positive(config, ADMIN_TIMEOUT, config.getDuration(ADMIN_TIMEOUT, Duration.ofSeconds(10))),
                 positive(config, TIMER_PRECISION, config.getDuration(TIMER_PRECISION, Duration.ofSeconds(1))),
+                positive(config, ROUTE_REFRESH, config.getDuration(ROUTE_REFRESH, DEFAULT_ROUTE_REFRESH)),
                 config.get(CONSUME_THREADS) != null);
     }
 
@@ -98,6 +109,13 @@ record RocketMqSettings(
                     + key + "' is " + value + " but must be a positive duration such as 3s");
         }
         return value;
+    }
+
+    /** Points a rocketmq-client producer or consumer at the name server, under {@code clientName}. */
+    void configure(ClientConfig client, String clientName) {
+        client.setNamesrvAddr(nameServer);
+        client.setInstanceName(clientName);
+        client.setPollNameServerInterval((int) Math.min(Integer.MAX_VALUE, routeRefresh.toMillis()));
     }
 
     int sendTimeoutMillis() {

@@ -40,6 +40,8 @@ public final class FaultLedger {
     private final LongAdder published = new LongAdder();
     private final Set<String> acked = ConcurrentHashMap.newKeySet();
     private final LongAdder failed = new LongAdder();
+    /** Failed publishes by reason: the exception's class and message, digits masked. */
+    private final Map<String, LongAdder> failureReasons = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> handled = new ConcurrentHashMap<>();
     private final LongAdder consumed = new LongAdder();
     /** Every payload published, with its publish order (one sequence for all keys). */
@@ -87,6 +89,7 @@ public final class FaultLedger {
             stage = publish.get();
         } catch (RuntimeException e) {
             failed(payload);
+            reason(e);
             return CompletableFuture.failedFuture(e);
         }
         CompletableFuture<Object> booked = new CompletableFuture<>();
@@ -95,12 +98,27 @@ public final class FaultLedger {
                 acked(payload);
                 booked.complete(receipt);
             } else {
+                Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
                 failed(payload);
-                booked.completeExceptionally(error instanceof CompletionException && error.getCause() != null
-                        ? error.getCause() : error);
+                reason(cause);
+                booked.completeExceptionally(cause);
             }
         });
         return booked;
+    }
+
+    private void reason(Throwable error) {
+        String message = String.valueOf(error.getMessage()).replaceAll("[0-9]+", "#");
+        String reason = error.getClass().getSimpleName() + ": " + (message.length() > 160 ? message.substring(0, 160) + ".." : message);
+        failureReasons.computeIfAbsent(reason, r -> new LongAdder()).increment();
+    }
+
+    /** The most frequent reasons publishes failed, with their counts, most frequent first (at most three). */
+    public String failureReasons() {
+        return failureReasons.entrySet().stream()
+                .sorted((a, b) -> Long.compare(b.getValue().sum(), a.getValue().sum()))
+                .limit(3).map(e -> e.getValue().sum() + " x " + e.getKey())
+                .collect(java.util.stream.Collectors.joining("; "));
     }
 
     /** The broker acknowledged {@code payload}. */

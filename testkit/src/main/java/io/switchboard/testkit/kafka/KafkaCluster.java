@@ -1,5 +1,7 @@
 package io.switchboard.testkit.kafka;
 
+import io.switchboard.testkit.fault.ChildJvmCluster;
+import io.switchboard.testkit.fault.ChildJvms;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -49,7 +51,7 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  */
-public final class KafkaCluster implements AutoCloseable {
+public final class KafkaCluster extends ChildJvmCluster {
 
     private static final Logger log = LoggerFactory.getLogger(KafkaCluster.class);
     private static final String HOST = "127.0.0.1";
@@ -57,14 +59,14 @@ public final class KafkaCluster implements AutoCloseable {
 
     private final Path directory;
     private final String clusterId = Uuid.randomUuid().toString();
-    private final Map<Integer, List<String>> arguments = new LinkedHashMap<>();
     private final Map<Integer, String> addresses = new LinkedHashMap<>();
-    private final Map<Integer, Process> processes = new LinkedHashMap<>();
     private final String bootstrapServers;
     private Admin admin;
 
-    private KafkaCluster(int nodes) throws IOException {
-        this.directory = Files.createTempDirectory("switchboard-kafka-cluster");
+    private KafkaCluster(Path directory, int nodes) {
+        super(new ChildJvms("Kafka node", directory, KafkaNodeMain.class,
+                List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")));
+        this.directory = directory;
         Map<Integer, Integer> clientPorts = new LinkedHashMap<>();
         Map<Integer, Integer> controllerPorts = new LinkedHashMap<>();
         Set<Integer> taken = new java.util.HashSet<>();
@@ -109,7 +111,7 @@ public final class KafkaCluster implements AutoCloseable {
             List<String> args = new ArrayList<>();
             args.add(clusterId);
             p.forEach((k, v) -> args.add(k + "=" + v));
-            arguments.put(id, args);
+            jvms.define(id, args);
             addresses.put(id, HOST + ":" + clientPorts.get(id));
         }
         this.bootstrapServers = String.join(",", addresses.values());
@@ -124,13 +126,13 @@ public final class KafkaCluster implements AutoCloseable {
     public static KafkaCluster start(int nodes) {
         KafkaCluster cluster;
         try {
-            cluster = new KafkaCluster(nodes);
+            cluster = new KafkaCluster(Files.createTempDirectory("switchboard-kafka-cluster"), nodes);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot make a temporary directory for a Kafka cluster", e);
         }
         try {
-            for (int id : cluster.arguments.keySet()) {
-                cluster.launch(id);
+            for (int id : cluster.jvms.ids()) {
+                cluster.jvms.launch(id);
             }
             cluster.awaitNodes(nodes);
             log.info("Kafka cluster of {} nodes up at {} (data and logs in {})", nodes, cluster.bootstrapServers, cluster.directory);
@@ -162,40 +164,13 @@ public final class KafkaCluster implements AutoCloseable {
         return partition(topic, partition).isr().stream().map(Node::id).collect(Collectors.toSet());
     }
 
-    /** Kills node {@code id} with {@code kill -9}; its data stays for {@link #restart(int)}. */
-    public void kill(int id) {
-        Process p = running(id);
-        p.destroyForcibly();
-        waitFor(p, id);
-        log.info("Kafka node {} killed (kill -9)", id);
-    }
 
-    /** Stops node {@code id} with SIGTERM (a controlled shutdown: it hands its leaderships over first) and waits until it exited. */
-    public void stop(int id) {
-        Process p = running(id);
-        p.destroy();
-        waitFor(p, id);
-        log.info("Kafka node {} stopped (SIGTERM, controlled shutdown)", id);
-    }
 
-    /** Freezes node {@code id} (SIGSTOP): it answers nobody until {@link #thaw(int)}. */
-    public void freeze(int id) {
-        signal(id, "STOP");
-        log.info("Kafka node {} frozen (SIGSTOP)", id);
-    }
 
-    /** Lets a frozen node run again (SIGCONT). */
-    public void thaw(int id) {
-        signal(id, "CONT");
-        log.info("Kafka node {} thawed (SIGCONT)", id);
-    }
 
     /** Starts node {@code id} again on its data and ports, and waits until every node is registered. */
     public void restart(int id) {
-        if (processes.containsKey(id) && processes.get(id).isAlive()) {
-            throw new IllegalStateException("Kafka node " + id + " runs already");
-        }
-        launch(id);
+        jvms.launch(id);
         awaitNodes(addresses.size());
         log.info("Kafka node {} started again", id);
     }
@@ -215,14 +190,7 @@ public final class KafkaCluster implements AutoCloseable {
             admin.close(Duration.ofSeconds(2));
             admin = null;
         }
-        for (Map.Entry<Integer, Process> e : processes.entrySet()) {
-            if (e.getValue().isAlive()) {
-                signal(e.getKey(), "CONT");
-                e.getValue().destroyForcibly();
-                waitFor(e.getValue(), e.getKey());
-            }
-        }
-        processes.clear();
+        jvms.killAll();
         try {
             Utils.delete(directory.toFile());
         } catch (IOException e) {
@@ -235,35 +203,9 @@ public final class KafkaCluster implements AutoCloseable {
         return "KafkaCluster[" + bootstrapServers + "]";
     }
 
-    private void launch(int id) {
-        String java = ProcessHandle.current().info().command()
-                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
-        String slf4jProvider = System.getProperty("slf4j.provider");
-        if (slf4jProvider != null) {
-            command.add("-Dslf4j.provider=" + slf4jProvider);
-        }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), KafkaNodeMain.class.getName()));
-        command.addAll(arguments.get(id));
-        Path logFile = directory.resolve("node-" + id + ".log");
-        try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile())).start();
-            processes.put(id, p);
-            log.info("Kafka node {} starting (pid {}) at {}, log {}", id, p.pid(), addresses.get(id), logFile);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot start Kafka node " + id, e);
-        }
-    }
-
     private void awaitNodes(int count) {
         awaitUntil(() -> {
-            for (Map.Entry<Integer, Process> e : processes.entrySet()) {
-                if (!e.getValue().isAlive() && e.getValue().exitValue() != 137 && e.getValue().exitValue() != 143) {
-                    throw new IllegalStateException("Kafka node " + e.getKey() + " exited with " + e.getValue().exitValue()
-                            + "; its log: " + directory.resolve("node-" + e.getKey() + ".log"));
-                }
-            }
+            jvms.checkNoneExited();
             return admin().describeCluster().nodes().get(5, TimeUnit.SECONDS).size() >= count;
         }, "The Kafka cluster at " + bootstrapServers + " did not register " + count + " nodes");
     }
@@ -311,44 +253,6 @@ public final class KafkaCluster implements AutoCloseable {
                     AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000", AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "10000"));
         }
         return admin;
-    }
-
-    private Process running(int id) {
-        Process p = processes.get(id);
-        if (p == null || !p.isAlive()) {
-            throw new IllegalStateException("Kafka node " + id + " is not running");
-        }
-        return p;
-    }
-
-    private void signal(int id, String signal) {
-        Process p = processes.get(id);
-        if (p == null || !p.isAlive()) {
-            return;
-        }
-        try {
-            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).inheritIO().start();
-            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-                throw new IllegalStateException("kill -" + signal + " " + p.pid() + " failed");
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot run kill -" + signal, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while signalling Kafka node " + id, e);
-        }
-    }
-
-    private void waitFor(Process p, int id) {
-        try {
-            if (!p.waitFor(60, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                p.waitFor(10, TimeUnit.SECONDS);
-                log.warn("Kafka node {} did not exit within 60 s; killed", id);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     private static int freePort(Set<Integer> taken) {

@@ -103,7 +103,7 @@ record RocketMqNodes(NamesrvController nameServer, BrokerController broker, Stri
      * RocketMQ 5.5.0's {@code MessageRocksDBStorage} never stops its non-daemon scheduler, which would
      * keep a JVM alive after the broker is shut down; stop it here if the field is still there.
      */
-    private static void stopLeakedRocksDbScheduler(BrokerController broker) {
+    static void stopLeakedRocksDbScheduler(BrokerController broker) {
         try {
             Object storage = broker.getMessageStore().getMessageRocksDBStorage();
             if (storage == null) {
@@ -153,7 +153,7 @@ record RocketMqNodes(NamesrvController nameServer, BrokerController broker, Stri
         }
     }
 
-    private static NamesrvController startNameServer(Path dir, int port) throws Exception {
+    static NamesrvController startNameServer(Path dir, int port) throws Exception {
         NamesrvConfig config = new NamesrvConfig();
         config.setRocketmqHome(dir.toString());
         config.setKvConfigPath(dir.resolve("kvConfig.json").toString());
@@ -243,7 +243,7 @@ record RocketMqNodes(NamesrvController nameServer, BrokerController broker, Stri
         return controller;
     }
 
-    private static BrokerConfig brokerConfig(Path dir, String cluster, String brokerName,
+    static BrokerConfig brokerConfig(Path dir, String cluster, String brokerName,
             String nameServerAddress, int port) {
         BrokerConfig config = new BrokerConfig();
         config.setRocketmqHome(dir.toString());
@@ -265,7 +265,7 @@ record RocketMqNodes(NamesrvController nameServer, BrokerController broker, Stri
         return config;
     }
 
-    private static MessageStoreConfig storeConfig(Path dir, int haPort) {
+    static MessageStoreConfig storeConfig(Path dir, int haPort) {
         MessageStoreConfig config = new MessageStoreConfig();
         Path store = dir.resolve("store");
         config.setStorePathRootDir(store.toString());
