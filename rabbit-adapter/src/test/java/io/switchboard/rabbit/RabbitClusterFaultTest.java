@@ -9,8 +9,10 @@ import io.switchboard.Message;
 import io.switchboard.Publisher;
 import io.switchboard.Subscription;
 import io.switchboard.Switchboard;
+import io.switchboard.testkit.fault.ExactlyOnceCrash;
 import io.switchboard.testkit.fault.FaultLedger;
 import io.switchboard.testkit.rabbit.RabbitCluster;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -33,6 +35,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Faults of a three-node RabbitMQ cluster ({@link RabbitCluster}: extra nodes of the local server,
@@ -65,6 +68,8 @@ class RabbitClusterFaultTest {
     /** Traffic before the fault starts, and after it has ended. */
     private static final Duration BEFORE = Duration.ofSeconds(2);
     private static final Duration AFTER = Duration.ofSeconds(3);
+    /** How long a second consumer stays in the group after a node was killed. */
+    private static final Duration JOINED = Duration.ofSeconds(3);
     /** How long a node stays frozen. */
     private static final Duration HOLD = Duration.ofSeconds(20);
     private static final Duration SETTLE = Duration.ofSeconds(90);
@@ -94,8 +99,14 @@ class RabbitClusterFaultTest {
     @DisplayName("the queue leader's node killed with kill -9 mid-stream: nothing acknowledged lost, per-key order kept")
     void leaderKilled() throws Exception {
         Run run = new Run("kill-leader");
-        run.publishAround(() -> cluster.kill9(run.leaderBefore));
-        run.report("leader node " + run.leaderBefore + " killed");
+        run.publishAround(() -> {
+            cluster.kill9(run.leaderBefore);
+            // a rebalance during the fault: a second consumer of the group's queue joins while the node is down
+            try (Subscription joining = run.join()) {
+                hold(JOINED);
+            }
+        });
+        run.report("leader node " + run.leaderBefore + " killed, a consumer joined and left meanwhile");
     }
 
     @Test
@@ -104,13 +115,21 @@ class RabbitClusterFaultTest {
         Run run = new Run("freeze-leader-20s");
         run.publishAround(() -> {
             cluster.freeze(run.leaderBefore);
+            // a rebalance during the fault: a second consumer of the group's queue joins, then leaves; its
+            // declarations wait for the frozen node (or the connection's recovery), so it joins on a thread of its own
+            CompletableFuture<Subscription> joining = CompletableFuture.supplyAsync(run::join);
             try {
                 hold(HOLD);
             } finally {
                 cluster.thaw(run.leaderBefore);
             }
+            try {
+                joining.get(SETTLE.toSeconds(), TimeUnit.SECONDS).close();
+            } catch (Exception e) {
+                throw new AssertionError("a consumer joining during the freeze failed", e);
+            }
         });
-        run.report("leader node " + run.leaderBefore + " frozen " + HOLD.toSeconds() + " s");
+        run.report("leader node " + run.leaderBefore + " frozen " + HOLD.toSeconds() + " s, a consumer joined and left meanwhile");
     }
 
     @Test
@@ -121,11 +140,47 @@ class RabbitClusterFaultTest {
         run.publishAround(() -> {
             for (int i = 0; i < NODES; i++) {
                 long started = System.nanoTime();
-                cluster.restart(i);
+                // a rebalance at each step: a consumer of the group's queue joins while the node restarts, then leaves
+                try (Subscription joining = run.join()) {
+                    cluster.restart(i);
+                }
                 took.add("node " + i + " " + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started) + " s");
             }
         });
-        run.report("nodes 0, 1, 2 stopped and started one at a time (" + String.join(", ", took) + ")");
+        run.report("nodes 0, 1, 2 stopped and started one at a time, a consumer joining and leaving at each ("
+                + String.join(", ", took) + ")");
+    }
+
+    @Test
+    @DisplayName("the exactly-once JDBC recipe: its consumer killed mid-transaction and the queue leader's node killed with it")
+    void exactlyOnceWithLeaderKill(@TempDir Path dir) throws Exception {
+        String destination = "cluster-eos-" + UUID.randomUUID().toString().substring(0, 8);
+        Switchboard sb = Switchboard.builder().broker("rabbitmq").properties(properties(destination + "-publisher")).build();
+        switchboards.add(sb);
+        Publisher<String> publisher = sb.publisher(destination, Codec.utf8()).delivery(Delivery.AT_LEAST_ONCE).build();
+        int[] killed = {-1};
+        String line = ExactlyOnceCrash.run("rabbitmq", properties(destination + "-child"), properties(destination + "-successor"),
+                destination, publisher, dir, () -> {
+                    killed[0] = cluster.queueLeader("/", destination + "." + GROUP);
+                    cluster.kill9(killed[0]);
+                });
+        System.out.println(line + " nodes=" + NODES + " (the queue's leader, node " + killed[0] + ", killed with the consumer)");
+    }
+
+    /**
+     * The instance properties every client here uses: a quorum queue, every node's address, quick
+     * recovery, and a single active consumer per queue, so that per-key order holds across the
+     * group's members while one joins and leaves.
+     */
+    private static Map<String, String> properties(String connectionName) {
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put("rabbitmq.uri", cluster.uri(0));
+        properties.put("rabbitmq.addresses", cluster.addresses());
+        properties.put("rabbitmq.queue-type", "quorum");
+        properties.put("rabbitmq.connection-name", connectionName);
+        properties.put("rabbitmq.recovery-interval", "500ms");
+        properties.put("rabbitmq.single-active-consumer", "true");
+        return properties;
     }
 
     /** Holds a fault for {@code duration} without sleeping on a condition. */
@@ -157,13 +212,7 @@ class RabbitClusterFaultTest {
         Run(String fault) throws Exception {
             this.fault = fault;
             this.ledger = new FaultLedger(fault, "rabbitmq");
-            Map<String, String> properties = new LinkedHashMap<>();
-            properties.put("rabbitmq.uri", cluster.uri(0));
-            properties.put("rabbitmq.addresses", cluster.addresses());
-            properties.put("rabbitmq.queue-type", "quorum");
-            properties.put("rabbitmq.connection-name", connectionName);
-            properties.put("rabbitmq.recovery-interval", "500ms");
-            sb = Switchboard.builder().broker("rabbitmq").properties(properties).build();
+            sb = Switchboard.builder().broker("rabbitmq").properties(properties(connectionName)).build();
             switchboards.add(sb);
             subscription = sb.subscriber(destination, Codec.utf8()).group(GROUP).concurrency(2)
                     .delivery(Delivery.AT_LEAST_ONCE)
@@ -178,6 +227,12 @@ class RabbitClusterFaultTest {
 
         String queue() {
             return destination + "." + GROUP;
+        }
+
+        /** A second consumer of the group's queue, booking into the same ledger: a rebalance while open. */
+        Subscription join() {
+            return sb.subscriber(destination, Codec.utf8()).group(GROUP).delivery(Delivery.AT_LEAST_ONCE)
+                    .subscribe((m, c) -> handled(m.payload()));
         }
 
         /** Which node the publishing and consuming connections are on. */

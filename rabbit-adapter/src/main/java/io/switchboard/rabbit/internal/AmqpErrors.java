@@ -40,6 +40,23 @@ final class AmqpErrors {
      * True when the broker closed the connection while opening it with NOT_ALLOWED (530): the
      * virtual host does not exist or the user has no permissions on it.
      */
+    /**
+     * True when {@code error} is the loss of the connection itself (the node died, was cut off or
+     * closed it), not a refusal: worth trying again once amqp-client has recovered the connection.
+     */
+    static boolean isConnectionLost(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t instanceof ShutdownSignalException signal) {
+                return signal.isHardError() && !signal.isInitiatedByApplication()
+                        && replyCode(signal) != NOT_ALLOWED && replyCode(signal) != ACCESS_REFUSED;
+            }
+            if (t instanceof java.net.SocketException || t instanceof java.io.EOFException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     static boolean isConnectionNotAllowed(Throwable error) {
         for (Throwable t = error; t != null; t = t.getCause()) {
             if (t instanceof ShutdownSignalException s && s.getReason() instanceof AMQP.Connection.Close close) {

@@ -368,17 +368,41 @@ public final class RabbitAdapter implements BrokerAdapter {
     }
 
     /** Runs an administrative call on a short-lived channel of the consuming connection. */
+    /**
+     * Runs {@code call} (declarations, deletions: idempotent) on a channel of its own. When the
+     * connection is lost under it (its node died or was cut off), waits until amqp-client has
+     * recovered the connection, on another node when several are in {@code rabbitmq.addresses}, and
+     * runs it again, for up to three recovery attempts' time.
+     */
     <T> T withChannel(String what, ChannelCall<T> call) {
-        Channel channel = null;
-        try {
-            channel = consumeConnection().createChannel();
-            return call.apply(channel);
-        } catch (IOException e) {
-            throw new SwitchboardException("RabbitMQ at " + printableUri() + " refused to " + what + ": "
-                    + AmqpErrors.describe(e) + AmqpErrors.hint(e), e);
-        } finally {
-            closeQuietly(channel);
+        long deadline = System.nanoTime() + 3 * (settings.recoveryInterval.toNanos() + settings.connectTimeout.toNanos());
+        while (true) {
+            Channel channel = null;
+            try {
+                channel = consumeConnection().createChannel();
+                return call.apply(channel);
+            } catch (IOException | com.rabbitmq.client.AlreadyClosedException e) {
+                if (!AmqpErrors.isConnectionLost(e) || closing || !awaitRecovered(consumeConnection(), deadline)) {
+                    throw new SwitchboardException("RabbitMQ at " + printableUri() + " refused to " + what + ": "
+                            + AmqpErrors.describe(e) + AmqpErrors.hint(e), e);
+                }
+                log.info("RabbitMQ connection to {} was lost while trying to {}; trying again on the recovered connection",
+                        printableUri(), what);
+            } finally {
+                closeQuietly(channel);
+            }
         }
+    }
+
+    /** Waits until {@code connection} is open again (recovered), or {@code deadline}; true if it is open. */
+    private static boolean awaitRecovered(Connection connection, long deadline) {
+        while (!connection.isOpen()) {
+            if (System.nanoTime() - deadline > 0 || Thread.currentThread().isInterrupted()) {
+                return false;
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+        }
+        return true;
     }
 
     static void closeQuietly(Channel channel) {
