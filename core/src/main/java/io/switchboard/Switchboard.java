@@ -67,6 +67,9 @@ import org.slf4j.LoggerFactory;
  * {@code switchboard.auto-provision} (create destinations on first use, default true),
  * {@code switchboard.partitions} (partitions of auto-provisioned destinations, default the adapter's
  * {@link io.switchboard.spi.Capabilities#defaultPartitions()}: 4, except 1 on RabbitMQ),
+ * {@code switchboard.cluster-check} ({@code warn}, the default, or {@code refuse}: what an adapter does
+ * with a setting that cannot keep acknowledged messages on the cluster it finds, see
+ * {@link io.switchboard.spi.ClusterCheck}),
  * {@code switchboard.metrics.slo} (extra SLO buckets on latency timers),
  * {@code switchboard.resilience.*} and {@code switchboard.destination.<name>.resilience.*}
  * (Resilience4j policies on publishing; none unless configured). Routing properties (common

@@ -1,11 +1,14 @@
 package io.switchboard.kafka;
 
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.switchboard.Codec;
+import io.switchboard.ConfigurationException;
 import io.switchboard.Delivery;
 import io.switchboard.Publisher;
 import io.switchboard.Subscription;
 import io.switchboard.Switchboard;
+import io.switchboard.spi.DestinationSpec;
 import io.switchboard.testkit.fault.ExactlyOnceCrash;
 import io.switchboard.testkit.fault.FaultLedger;
 import io.switchboard.testkit.fault.FaultStream;
@@ -128,13 +131,36 @@ class KafkaClusterFaultTest {
         }
     }
 
+    @Test
+    @DisplayName("switchboard.cluster-check=refuse: a topic with one replica, or with min.insync.replicas=1, is refused with the fix")
+    void underReplicatedTopicsRefused() {
+        try (Switchboard sb = Switchboard.builder().broker("kafka").property("kafka.bootstrap.servers", cluster.bootstrapServers())
+                .property("switchboard.cluster-check", "refuse").build()) {
+            String single = "cl-rf1-" + UUID.randomUUID().toString().substring(0, 8);
+            assertThatThrownBy(() -> sb.provisioning().ensureDestination(
+                    new DestinationSpec(single, 1, Map.of("replication.factor", "1"))))
+                    .isInstanceOf(ConfigurationException.class)
+                    .hasMessageContaining("'" + single + "' has replication factor 1 on a cluster of 3 brokers")
+                    .hasMessageContaining("kafka.replication-factor=3");
+            String minIsr = "cl-isr1-" + UUID.randomUUID().toString().substring(0, 8);
+            assertThatThrownBy(() -> sb.provisioning().ensureDestination(
+                    new DestinationSpec(minIsr, 1, Map.of("min.insync.replicas", "1"))))
+                    .isInstanceOf(ConfigurationException.class)
+                    .hasMessageContaining("'" + minIsr + "' has 3 replicas but min.insync.replicas=1")
+                    .hasMessageContaining("set min.insync.replicas=2");
+            // the cluster's defaults (replication factor 3, min.insync.replicas 2) pass
+            sb.provisioning().ensureDestination(DestinationSpec.of("cl-ok-" + UUID.randomUUID().toString().substring(0, 8), 1));
+        }
+    }
+
     private static FaultLedger stream(String fault, FaultStream.Fault inject) {
         return stream().run(fault, inject);
     }
 
     private static FaultStream stream() {
+        // refuse: a topic that could not keep acknowledged records on this cluster fails the run
         return new FaultStream("kafka", NODES, Map.of("kafka.bootstrap.servers", cluster.bootstrapServers(),
-                "switchboard.partitions", Integer.toString(PARTITIONS),
+                "switchboard.partitions", Integer.toString(PARTITIONS), "switchboard.cluster-check", "refuse",
                 "kafka.reconnect.backoff.max.ms", "500", "kafka.retry.backoff.max.ms", "500"));
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.switchboard.Codec;
+import io.switchboard.ConfigurationException;
 import io.switchboard.Message;
 import io.switchboard.Publisher;
 import io.switchboard.Subscription;
@@ -52,6 +53,25 @@ class RabbitAddressesTest extends RabbitTestSupport {
                     .hasMessageContaining("Cannot connect to RabbitMQ at amqp://guest:******@127.0.0.1/ "
                             + "(rabbitmq.addresses 127.0.0.1:1,127.0.0.1:2) (none of the addresses answered)")
                     .hasMessageNotContaining("secret-pw");
+        }
+    }
+
+    @Test
+    @DisplayName("switchboard.cluster-check=refuse: classic queues with several addresses are refused, naming the fix")
+    void classicQueuesOnSeveralAddressesRefused() {
+        assertThatThrownBy(() -> Switchboard.builder().broker("rabbitmq")
+                .property("rabbitmq.uri", SERVER.uriWithCredentials())
+                .property("rabbitmq.addresses", SERVER.host() + ":" + SERVER.port() + "," + DEAD)
+                .property("switchboard.cluster-check", "refuse").build())
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("'rabbitmq.queue-type' is 'classic'")
+                .hasMessageContaining("rabbitmq.queue-type=quorum")
+                .hasMessageContaining("switchboard.cluster-check=refuse");
+        // with quorum queues the same addresses pass
+        try (Switchboard sb = Switchboard.builder().broker("rabbitmq").property("rabbitmq.uri", SERVER.uriWithCredentials())
+                .property("rabbitmq.addresses", SERVER.host() + ":" + SERVER.port() + "," + DEAD)
+                .property("rabbitmq.queue-type", "quorum").property("switchboard.cluster-check", "refuse").build()) {
+            assertThat(sb).isNotNull();
         }
     }
 }

@@ -180,6 +180,8 @@ class RabbitClusterFaultTest {
         properties.put("rabbitmq.connection-name", connectionName);
         properties.put("rabbitmq.recovery-interval", "500ms");
         properties.put("rabbitmq.single-active-consumer", "true");
+        // refuse settings that could not keep acknowledged messages on a cluster: these must pass
+        properties.put("switchboard.cluster-check", "refuse");
         return properties;
     }
 

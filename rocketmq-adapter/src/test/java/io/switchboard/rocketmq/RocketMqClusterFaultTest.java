@@ -154,8 +154,10 @@ class RocketMqClusterFaultTest {
         return new FaultStream("rocketmq", NODES, properties());
     }
 
+    /** Refuses a broker group that could not keep acknowledged messages: this cluster's must pass. */
     private static Map<String, String> properties() {
-        return Map.of("rocketmq.namesrv-addr", cluster.nameServerAddress(), "switchboard.partitions", "4");
+        return Map.of("rocketmq.namesrv-addr", cluster.nameServerAddress(), "switchboard.partitions", "4",
+                "switchboard.cluster-check", "refuse");
     }
 
     private static void deleteRecursively(Path dir) throws IOException {

@@ -16,6 +16,7 @@ import io.switchboard.spi.BrokerAdapter;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.BrokerHealth;
 import io.switchboard.spi.Capabilities;
+import io.switchboard.spi.ClusterCheck;
 import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.ControlSupport;
 import io.switchboard.spi.DestinationNameRule;
@@ -80,6 +81,8 @@ public final class RabbitAdapter implements BrokerAdapter {
     /** Reads the configuration; connects on first use. */
     public RabbitAdapter(BrokerConfig config) {
         this.settings = new RabbitSettings(config);
+        ClusterCheck check = ClusterCheck.of(config);
+        settings.clusterWarning().ifPresent(problem -> check.report(log, problem));
         this.capabilities = Capabilities.builder(ID)
                 .orderingPerKey(true)
                 .broadcast(true)
@@ -93,7 +96,6 @@ public final class RabbitAdapter implements BrokerAdapter {
         this.events = Executors.newSingleThreadExecutor(daemon("switchboard-rabbit-events-" + config.instanceName()));
         this.deliveries = Executors.newCachedThreadPool(daemon("switchboard-rabbit-deliver-" + config.instanceName()));
         this.provisioner = new RabbitProvisioner(this, settings);
-        settings.clusterWarning().ifPresent(log::warn);
     }
 
     /**

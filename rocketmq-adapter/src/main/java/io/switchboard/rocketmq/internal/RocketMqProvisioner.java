@@ -6,6 +6,8 @@ import io.switchboard.spi.Provisioner;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -20,6 +22,8 @@ import org.apache.rocketmq.remoting.protocol.body.ClusterInfo;
 import org.apache.rocketmq.remoting.protocol.route.BrokerData;
 import org.apache.rocketmq.remoting.protocol.route.QueueData;
 import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Creates topics on every master broker of the cluster ({@code rocketmq.cluster}, default every
@@ -33,7 +37,10 @@ final class RocketMqProvisioner implements Provisioner {
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private final Producers producers;
+    private static final Logger log = LoggerFactory.getLogger(RocketMqProvisioner.class);
+
     private final RocketMqSettings settings;
+    private volatile boolean replicationChecked;
 
     RocketMqProvisioner(Producers producers, RocketMqSettings settings) {
         this.producers = producers;
@@ -44,6 +51,7 @@ final class RocketMqProvisioner implements Provisioner {
     public void ensureDestination(DestinationSpec spec) {
         String topic = spec.name();
         try {
+            checkReplication();
             if (route(topic) != null) {
                 return;
             }
@@ -135,6 +143,62 @@ final class RocketMqProvisioner implements Provisioner {
             }
         }
         return false;
+    }
+
+    /**
+     * Once per adapter: for each broker group with slaves, asks its master for its settings and
+     * reports (as {@code switchboard.cluster-check} says) one that acknowledges a message before its
+     * slaves have it. Single-master groups have nothing to replicate and are not checked.
+     */
+    private void checkReplication() throws Exception {
+        if (replicationChecked) {
+            return;
+        }
+        ClusterInfo clusters = api().getBrokerClusterInfo(timeoutMillis());
+        for (BrokerData group : clusters.getBrokerAddrTable().values()) {
+            String master = group.getBrokerAddrs().get(MixAll.MASTER_ID);
+            if (master == null || group.getBrokerAddrs().size() < 2
+                    || (settings.cluster() != null && !settings.cluster().equals(group.getCluster()))) {
+                continue;
+            }
+            Properties brokerSettings = api().getBrokerConfig(master, timeoutMillis());
+            Optional<String> problem = replicationProblem(group.getBrokerName(), group.getBrokerAddrs().size(), brokerSettings);
+            if (problem.isPresent()) {
+                settings.clusterCheck().report(log, "RocketMQ (instance '" + settings.instanceName() + "'): " + problem.get());
+            }
+        }
+        replicationChecked = true;
+    }
+
+    /**
+     * What keeps broker group {@code group} (of {@code replicas} brokers, master settings
+     * {@code master}) from keeping an acknowledged message through the loss of its master, with
+     * the fix; empty when nothing does.
+     */
+    static Optional<String> replicationProblem(String group, int replicas, Properties master) {
+        if (Boolean.parseBoolean(master.getProperty("enableControllerMode", "false"))) {
+            if (!Boolean.parseBoolean(master.getProperty("allAckInSyncStateSet", "false"))) {
+                return Optional.of("broker group '" + group + "' (" + replicas + " brokers, controller mode) has "
+                        + "allAckInSyncStateSet=false: its master acknowledges a message before every replica in the "
+                        + "SyncStateSet has it, and a failover can lose it; set allAckInSyncStateSet=true and "
+                        + "minInSyncReplicas=2 on its brokers");
+            }
+            int minInSync = Integer.parseInt(master.getProperty("minInSyncReplicas", "1").trim());
+            if (minInSync < 2) {
+                return Optional.of("broker group '" + group + "' (" + replicas + " brokers, controller mode) has "
+                        + "minInSyncReplicas=" + minInSync + ": when its slaves fall behind, the master acknowledges messages "
+                        + "only it has, and they are lost with it; set minInSyncReplicas=2 on its brokers");
+            }
+            return Optional.empty();
+        }
+        String role = master.getProperty("brokerRole", "ASYNC_MASTER").trim();
+        if (!role.equals("SYNC_MASTER")) {
+            return Optional.of("broker group '" + group + "' (" + replicas + " brokers) has brokerRole=" + role
+                    + " on its master: it acknowledges a message before its slaves have it, and loses it if the master's "
+                    + "disk is lost; set brokerRole=SYNC_MASTER (or run the group in controller mode with "
+                    + "allAckInSyncStateSet=true)");
+        }
+        return Optional.empty();
     }
 
     /** The topic's route, or null when the name server does not know the topic. */

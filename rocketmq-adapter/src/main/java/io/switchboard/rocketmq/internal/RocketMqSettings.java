@@ -2,6 +2,7 @@ package io.switchboard.rocketmq.internal;
 
 import io.switchboard.ConfigurationException;
 import io.switchboard.spi.BrokerConfig;
+import io.switchboard.spi.ClusterCheck;
 import org.apache.rocketmq.client.ClientConfig;
 import java.time.Duration;
 
@@ -24,6 +25,7 @@ record RocketMqSettings(
         Duration adminTimeout,
         Duration timerPrecision,
         Duration routeRefresh,
+        ClusterCheck clusterCheck,
         boolean consumeThreadsConfigured) {
 
     static final String NAME_SERVER = "rocketmq.namesrv-addr";
@@ -72,6 +74,7 @@ record RocketMqSettings(
                 positive(config, ADMIN_TIMEOUT, config.getDuration(ADMIN_TIMEOUT, Duration.ofSeconds(10))),
                 positive(config, TIMER_PRECISION, config.getDuration(TIMER_PRECISION, Duration.ofSeconds(1))),
                 positive(config, ROUTE_REFRESH, config.getDuration(ROUTE_REFRESH, DEFAULT_ROUTE_REFRESH)),
+                ClusterCheck.of(config),
                 config.get(CONSUME_THREADS) != null);
     }
 
