@@ -110,16 +110,49 @@ public final class Envelope {
 
     /** True for a header name reserved for Switchboard: applications may not set it. */
     public static boolean isEnvelopeHeader(String name) {
-        return isCloudEventsHeader(name) || name.startsWith("sb_");
+        return (isCloudEventsHeader(name) && !isExtension(name)) || name.startsWith("sb_");
     }
 
     /**
      * True for a CloudEvents header, which handlers see through {@link Message} and
-     * {@link DeliveryContext} rather than in {@link Message#headers()}. The {@code sb_} headers of a
-     * dead-lettered record stay visible in {@link Message#headers()} so that a dead-letter consumer
-     * can read why the record failed.
+     * {@link DeliveryContext} rather than in {@link Message#headers()}, extensions excepted
+     * ({@link #isExtension(String)}). The {@code sb_} headers of a dead-lettered record stay visible
+     * in {@link Message#headers()} so that a dead-letter consumer can read why the record failed.
      */
     public static boolean isCloudEventsHeader(String name) {
         return name.startsWith(PREFIX) || name.equals(CONTENT_TYPE);
     }
+
+    /**
+     * True for a CloudEvents extension attribute (or an optional attribute Switchboard does not set,
+     * such as {@code dataschema}) in its binary-mode header form {@code ce_<name>}: a name of 1 to
+     * 20 lowercase letters and digits, as the CloudEvents specification has attribute names, that is
+     * not one of the attributes Switchboard writes itself ({@code specversion}, {@code id},
+     * {@code source}, {@code type}, {@code time}, {@code subject}, {@code datacontenttype},
+     * {@code attempt}, {@code traceparent}, {@code tracestate}, {@code sb}). Extensions are application data: a handler
+     * finds them in {@link Message#headers()} under that name ({@code ce_region}), an application
+     * sets them as headers under it, each adapter carries them in its CloudEvents binding's form
+     * ({@code ce_region} on Kafka, {@code cloudEvents_region} on AMQP, {@code CE_region} on
+     * RocketMQ), and dead-lettering and republishing keep them.
+     */
+    public static boolean isExtension(String name) {
+        if (!name.startsWith(PREFIX)) {
+            return false;
+        }
+        int length = name.length() - PREFIX.length();
+        if (length < 1 || length > 20) {
+            return false;
+        }
+        for (int i = PREFIX.length(); i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) {
+                return false;
+            }
+        }
+        return !OWN_ATTRIBUTES.contains(name);
+    }
+
+    /** The attributes Switchboard writes, in header form. */
+    private static final java.util.Set<String> OWN_ATTRIBUTES = java.util.Set.of(SPEC_VERSION, ID, SOURCE, TYPE, TIME,
+            SUBJECT, PREFIX + "datacontenttype", ATTEMPT, TRACEPARENT, PREFIX + "tracestate", COMPACT);
 }

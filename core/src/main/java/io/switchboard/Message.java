@@ -138,7 +138,9 @@ public final class Message<T> {
         /**
          * An application header. Names are 1 to {@value #MAX_HEADER_NAME_LENGTH} characters without
          * control characters; names starting with {@code ce_} or {@code sb_}, and {@code content-type},
-         * are reserved. Values must not be null and must not hold control characters other than tab
+         * are reserved, except {@code ce_<name>} for a CloudEvents extension attribute
+         * ({@link Envelope#isExtension(String)}: {@code ce_region}), which is written as an extension
+         * in the broker's CloudEvents binding. Values must not be null and must not hold control characters other than tab
          * (RocketMQ separates properties with them).
          *
          * @throws InvalidMessageException naming the header and the fix when a rule is broken
@@ -154,7 +156,9 @@ public final class Message<T> {
             }
             if (Envelope.isEnvelopeHeader(name)) {
                 throw new InvalidMessageException("Header '" + name + "' is reserved for Switchboard's envelope "
-                        + "(names starting with 'ce_' or 'sb_', and 'content-type'); choose another name");
+                        + "(the CloudEvents attributes it writes, other 'ce_' names that are not a CloudEvents extension "
+                        + "name of 1 to 20 lowercase letters and digits, names starting with 'sb_', and 'content-type'); "
+                        + "choose another name, or 'ce_<name>' with such a name for a CloudEvents extension");
             }
             int badName = controlCharacter(name, false);
             if (badName >= 0) {

@@ -62,11 +62,14 @@ public final class Envelopes {
         return MessageAccess.received(payload, record.key(), userHeaders(record.headers()), id, time(record));
     }
 
-    /** The application's headers: a copy without the envelope's, or the empty map when there are none (the usual case). */
+    /**
+     * The application's headers, CloudEvents extensions included: a copy without the envelope's
+     * own attributes, or the empty map when there are none (the usual case).
+     */
     static Map<String, String> userHeaders(Map<String, String> all) {
         Map<String, String> user = null;
         for (Map.Entry<String, String> e : all.entrySet()) {
-            if (!Envelope.isCloudEventsHeader(e.getKey())) {
+            if (!Envelope.isCloudEventsHeader(e.getKey()) || Envelope.isExtension(e.getKey())) {
                 if (user == null) {
                     user = new HashMap<>();
                 }

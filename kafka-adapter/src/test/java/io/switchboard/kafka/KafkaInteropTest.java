@@ -39,7 +39,8 @@ class KafkaInteropTest {
     @DisplayName("a plain consumer reads what Switchboard published: payload, key, headers and the CloudEvents envelope")
     void plainConsumerReadsSwitchboardMessage() {
         String topic = KafkaTestSupport.topic("to-plain");
-        Message<String> message = Message.builder("{\"total\":42}").key("customer-7").header("tenant", "acme").build();
+        Message<String> message = Message.builder("{\"total\":42}").key("customer-7").header("tenant", "acme")
+                .header("ce_region", "eu-west").build();
         PublishReceipt receipt = switchboard.publisher(topic, Codec.utf8()).build().publish(message)
                 .toCompletableFuture().join();
 
@@ -56,6 +57,7 @@ class KafkaInteropTest {
             }
             assertThat(headers)
                     .containsEntry("tenant", "acme")
+                    .as("a CloudEvents extension, in the Kafka binding's form").containsEntry("ce_region", "eu-west")
                     .containsEntry(Envelope.ID, receipt.messageId())
                     .containsEntry(Envelope.SPEC_VERSION, "1.0")
                     .containsEntry(Envelope.SUBJECT, "customer-7")
@@ -78,13 +80,15 @@ class KafkaInteropTest {
         try (KafkaProducer<String, String> producer = KafkaTestSupport.plainProducer()) {
             ProducerRecord<String, String> record = new ProducerRecord<>(topic, null, timestamp, "plain-key", "plain value");
             record.headers().add("origin", "legacy".getBytes(StandardCharsets.UTF_8));
+            // a CloudEvents extension another producer wrote (binary mode)
+            record.headers().add("ce_tenant", "acme".getBytes(StandardCharsets.UTF_8));
             written = producer.send(record).get();
         }
 
         Received<String> received = recorder.awaitCount(1).received().get(0);
         assertThat(received.message().payload()).isEqualTo("plain value");
         assertThat(received.message().key()).isEqualTo("plain-key");
-        assertThat(received.message().headers()).containsEntry("origin", "legacy");
+        assertThat(received.message().headers()).containsEntry("origin", "legacy").containsEntry("ce_tenant", "acme");
         assertThat(received.message().id()).isEqualTo(topic + "-" + written.partition() + "-" + written.offset());
         assertThat(received.message().timestamp()).isEqualTo(Instant.ofEpochMilli(timestamp));
         assertThat(received.context().partition()).isEqualTo(written.partition());

@@ -50,7 +50,8 @@ class RabbitInteropTest extends RabbitTestSupport {
             channel.queueBind(queue, destination, "#");
 
             PublishReceipt receipt = join(sb.publisher(destination, Codec.utf8()).build()
-                    .publish(Message.builder("hello").key("k-1").header("tenant", "acme").build()));
+                    .publish(Message.builder("hello").key("k-1").header("tenant", "acme").header("ce_region", "eu-west")
+                            .build()));
 
             AtomicReference<GetResponse> got = new AtomicReference<>();
             await().atMost(TIMEOUT).until(() -> {
@@ -67,6 +68,7 @@ class RabbitInteropTest extends RabbitTestSupport {
             assertThat(headers.get("cloudEvents_specversion")).hasToString("1.0");
             assertThat(headers.get("cloudEvents_subject")).hasToString("k-1");
             assertThat(headers.get("tenant")).hasToString("acme");
+            assertThat(headers.get("cloudEvents_region")).as("a CloudEvents extension, in the binding's form").hasToString("eu-west");
             String time = headers.get("cloudEvents_time").toString();
             assertThat(time).as("microsecond publish time").matches(".*T.*\\.\\d{6}Z");
             assertThat(props.getTimestamp().getTime()).as("AMQP timestamp: whole seconds of the same instant")
@@ -74,14 +76,37 @@ class RabbitInteropTest extends RabbitTestSupport {
         }
     }
 
+    /** A fresh destination with one partition and group "g" subscribed to it through Switchboard. */
+    private String subscribed(String prefix, Recorder<String> received) throws Exception {
+        Switchboard sb = switchboard();
+        String destination = scratch.name(prefix);
+        sb.provisioning().ensureDestination(DestinationSpec.of(destination, 1));
+        join(sb.subscriber(destination, Codec.utf8()).group("g").subscribe(received).ready());
+        return destination;
+    }
+
+    @Test
+    @DisplayName("a CloudEvents extension another producer wrote (cloudEvents:<name> or cloudEvents_<name>) reaches the handler as ce_<name>")
+    void extensionsFromAnotherProducer() throws Exception {
+        Recorder<String> received = new Recorder<>(TIMEOUT);
+        String destination = subscribed("inbound-ext", received);
+        AMQP.BasicProperties props = new AMQP.BasicProperties.Builder().messageId("ce-1").contentType("text/plain")
+                .headers(Map.of("cloudEvents:specversion", "1.0", "cloudEvents:id", "ce-1", "cloudEvents:source", "/other",
+                        "cloudEvents:type", "com.example.created", "cloudEvents:tenant", "acme", "cloudEvents_region", "eu-west"))
+                .build();
+        try (Connection plain = SERVER.connect(scratch.name("plain"))) {
+            plain.createChannel().basicPublish(destination, "k", props, "event".getBytes(StandardCharsets.UTF_8));
+        }
+        Message<String> got = received.awaitCount(1).received().get(0).message();
+        assertThat(got.id()).isEqualTo("ce-1");
+        assertThat(got.headers()).containsOnly(Map.entry("ce_tenant", "acme"), Map.entry("ce_region", "eu-west"));
+    }
+
     @Test
     @DisplayName("Switchboard consumes a plain message that has no envelope headers")
     void switchboardConsumesPlainMessage() throws Exception {
-        Switchboard sb = switchboard();
-        String destination = scratch.name("inbound");
-        sb.provisioning().ensureDestination(DestinationSpec.of(destination, 1));
         Recorder<String> received = new Recorder<>(TIMEOUT);
-        join(sb.subscriber(destination, Codec.utf8()).group("g").subscribe(received).ready());
+        String destination = subscribed("inbound", received);
         try (Connection plain = SERVER.connect(scratch.name("plain"))) {
             Channel channel = plain.createChannel();
             channel.basicPublish(destination, "any.routing.key", null, "bare".getBytes(StandardCharsets.UTF_8));

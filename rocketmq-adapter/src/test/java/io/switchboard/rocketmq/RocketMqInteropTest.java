@@ -67,6 +67,8 @@ class RocketMqInteropTest extends ContractSupport {
                         topic, "TagA", "customer-" + (i % 3), bytes("keyed-" + i));
                 message.putUserProperty("origin", "legacy");
                 message.putUserProperty("seq", Integer.toString(i));
+                // a CloudEvents extension another producer wrote, in the RocketMQ binding's form
+                message.putUserProperty("CE_tenant", "acme");
                 sent.put("keyed-" + i, new Sent(message.getKeys(), message.getUserProperty("seq"), send(producer, message)));
             }
             for (int i = 0; i < KEYLESS; i++) {
@@ -89,8 +91,8 @@ class RocketMqInteropTest extends ContractSupport {
             assertThat(r.message().key()).as("key of %s", r.message().payload()).isEqualTo(expected.keys());
             Map<String, String> headers = expected.seq() == null
                     ? Map.of()
-                    : Map.of("origin", "legacy", "seq", expected.seq());
-            assertThat(r.message().headers()).as("headers of %s: user properties only", r.message().payload())
+                    : Map.of("origin", "legacy", "seq", expected.seq(), "ce_tenant", "acme");
+            assertThat(r.message().headers()).as("headers of %s: user properties and CloudEvents extensions", r.message().payload())
                     .isEqualTo(headers);
             assertThat(r.message().id()).as("id of %s", r.message().payload()).isEqualTo(expected.result().getMsgId());
             assertThat(r.message().timestamp()).isNotNull().isBeforeOrEqualTo(Instant.now());
@@ -115,7 +117,8 @@ class RocketMqInteropTest extends ContractSupport {
             String payload = "{\"order\":" + i + "}";
             keys.put(payload, "customer-" + (i % 3));
             receipts.put(payload, join(publisher.publish(
-                    Message.builder(payload).key("customer-" + (i % 3)).header("tenant", "acme").build())));
+                    Message.builder(payload).key("customer-" + (i % 3)).header("tenant", "acme")
+                            .header("ce_region", "eu-west").build())));
         }
         for (int i = 0; i < KEYLESS; i++) {
             String payload = "keyless-" + i;
@@ -163,6 +166,8 @@ class RocketMqInteropTest extends ContractSupport {
             if (key != null) {
                 assertThat(message.getUserProperty("CE_subject")).isEqualTo(key);
                 assertThat(message.getUserProperty("tenant")).isEqualTo("acme");
+                assertThat(message.getUserProperty("CE_region")).as("a CloudEvents extension, in the binding's form")
+                        .isEqualTo("eu-west");
             } else {
                 assertThat(message.getUserProperty("CE_subject")).isNull();
                 assertThat(message.getUserProperty("tenant")).isNull();

@@ -37,10 +37,12 @@ abstract class AtLeastOnceCases extends ContractCases {
         Recorder<String> dead = deadLetterReader(dest, TEXT);
         Recorder<String> rec = new Recorder<>(timeout(), r -> true);
         subscribe(dest, TEXT, "g", Delivery.AT_LEAST_ONCE, rec);
-        PublishReceipt receipt = join(publisher(dest, TEXT, Delivery.AT_LEAST_ONCE).publish(keyed("k-9", "doomed")));
+        PublishReceipt receipt = join(publisher(dest, TEXT, Delivery.AT_LEAST_ONCE).publish(
+                Message.builder("doomed").key("k-9").header("ce_region", "eu-west").build()));
 
         Message<String> dl = dead.awaitCount(1).received().get(0).message();
         assertThat(rec.attempts()).hasSize(3);
+        assertThat(dl.headers()).as("a CloudEvents extension is kept on dead-lettering").containsEntry("ce_region", "eu-west");
         assertThat(dl.payload()).isEqualTo("doomed");
         assertThat(dl.key()).isEqualTo("k-9");
         assertThat(dl.id()).isEqualTo(receipt.messageId());

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.switchboard.Codec;
 import io.switchboard.Delivery;
+import io.switchboard.Envelope;
 import io.switchboard.Message;
 import io.switchboard.PublishReceipt;
 import io.switchboard.Publisher;
@@ -37,6 +38,21 @@ abstract class RoundTripCases extends ContractCases {
         assertThat(got.key()).isEqualTo("k-1");
         assertThat(got.headers()).containsEntry("tenant", "acme").containsEntry("x-n", "7");
         assertThat(got.id()).isEqualTo("id-" + dest).isEqualTo(receipt.messageId());
+    }
+
+    @Test
+    @DisplayName("carries a CloudEvents extension attribute: set as header ce_<name>, read back under that name")
+    void carriesCloudEventsExtension() {
+        String dest = destination();
+        Recorder<String> rec = recorder();
+        subscribe(dest, TEXT, "g", Delivery.AT_LEAST_ONCE, rec);
+        join(publisher(dest, TEXT, Delivery.AT_LEAST_ONCE).publish(Message.builder("hello").key("k-1")
+                .header("ce_region", "eu-west").header("ce_tenant2", "acme").header("plain", "p").build()));
+
+        Message<String> got = rec.awaitCount(1).received().get(0).message();
+        assertThat(got.headers()).containsEntry("ce_region", "eu-west").containsEntry("ce_tenant2", "acme")
+                .containsEntry("plain", "p")
+                .doesNotContainKeys(Envelope.ID, Envelope.SOURCE, Envelope.TYPE, Envelope.SPEC_VERSION, Envelope.CONTENT_TYPE);
     }
 
     @Test
