@@ -14,25 +14,29 @@ import java.time.Duration;
  */
 public interface BrokerInstance {
 
-    /** The instance name, the {@code instance} tag of its meters. */
+    /** {@return the instance name, the {@code instance} tag of its meters} */
     String name();
 
-    /** The adapter id, e.g. {@code kafka}. */
+    /** {@return the adapter id, e.g. {@code kafka}} */
     String brokerId();
 
-    /** What the broker can do. */
+    /** {@return what the broker can do} */
     Capabilities capabilities();
 
-    /** The instance's configuration; secrets masked in its {@code toString()}. */
+    /** {@return the instance's configuration; secrets masked in its {@code toString()}} */
     BrokerConfig config();
 
-    /** Creates and deletes destinations on this instance. */
+    /**
+     * Creates and deletes destinations on this instance.
+     *
+     * @return the provisioner of this instance's broker
+     */
     Provisioner provisioning();
 
     /**
-     * Whether the broker is reachable, checked within about {@code timeout} (see
-     * {@link io.switchboard.spi.BrokerAdapter#health(Duration)}); never throws, and the reason
-     * never holds a secret.
+     * {@return whether the broker is reachable, checked within about {@code timeout}}
+     *
+     * @param timeout how long the check may take, about
      */
     BrokerHealth health(Duration timeout);
 }

@@ -8,7 +8,11 @@ package io.switchboard;
 public class CircuitOpenException extends PublishException {
     private static final long serialVersionUID = 1L;
 
-    /** With a message naming the instance and the state. */
+    /**
+     * With a message naming the instance and the state.
+     *
+     * @param message the detail message, naming the instance and the state
+     */
     public CircuitOpenException(String message) {
         super(message);
     }

@@ -20,23 +20,39 @@ public record DeliveryContext(
         String destination, String group, String broker, int partition, long offset, int attempt, int maxAttempts,
         String traceparent, String idempotencyScope) {
 
-    /** A context without an idempotency scope (not exactly-once). */
+    /**
+     * A context without an idempotency scope (not exactly-once).
+     *
+     * @param destination the destination's name
+     * @param group the consumer group
+     * @param broker the broker instance the message came from
+     * @param partition the partition or queue index, or -1
+     * @param offset the offset within the partition, or -1
+     * @param attempt the attempt, from 1
+     * @param maxAttempts attempts in all before dead-lettering
+     * @param traceparent the W3C trace context, or null
+     */
     public DeliveryContext(String destination, String group, String broker, int partition, long offset, int attempt,
             int maxAttempts, String traceparent) {
         this(destination, group, broker, partition, offset, attempt, maxAttempts, traceparent, null);
     }
 
-    /** This context with another idempotency scope (the routing layer's, when it deduplicates across instances). */
+    /**
+     * {@return this context with another idempotency scope (the routing layer's, when it deduplicates across
+     * instances)}
+     *
+     * @param scope the idempotency scope
+     */
     public DeliveryContext withIdempotencyScope(String scope) {
         return new DeliveryContext(destination, group, broker, partition, offset, attempt, maxAttempts, traceparent, scope);
     }
 
-    /** True when this is not the first attempt. */
+    /** {@return true when this is not the first attempt} */
     public boolean isRetry() {
         return attempt > 1;
     }
 
-    /** True when a failure now sends the message to the dead-letter destination. */
+    /** {@return true when a failure now sends the message to the dead-letter destination} */
     public boolean isLastAttempt() {
         return attempt >= maxAttempts;
     }

@@ -65,9 +65,10 @@ public final class Envelope {
     private Envelope() {}
 
     /**
-     * The instant of a {@link #TIME} value: the form Switchboard writes is read without the general
-     * RFC 3339 parser (it runs for every message); any other RFC 3339 form through {@link Instant#parse}.
+     * {@return the instant of a {@link #TIME} value: the form Switchboard writes is read without the general RFC
+     * 3339 parser (it runs for every message); any other RFC 3339 form through {@link Instant#parse}}
      *
+     * @param text the header value
      * @throws java.time.format.DateTimeParseException when the text is not an RFC 3339 time
      */
     public static Instant parseTime(String text) {
@@ -76,9 +77,11 @@ public final class Envelope {
     }
 
     /**
-     * The message id carried by envelope headers: the id of a well-formed {@link #COMPACT} header,
-     * else the {@link #ID} header, else null (a record from a plain client). For adapters that
-     * read an id from a broker message's headers, so that both envelope forms give the same id.
+     * {@return the message id carried by envelope headers: the id of a well-formed {@link #COMPACT} header, else
+     * the {@link #ID} header, else null (a record from a plain client)} For adapters that read an id from a broker
+     * message's headers, so that both envelope forms give the same id.
+     *
+     * @param headers the headers under their logical names
      */
     public static String id(Map<String, String> headers) {
         String compact = headers.get(COMPACT);
@@ -92,48 +95,59 @@ public final class Envelope {
     }
 
     /**
-     * The id of a {@link #COMPACT} value: everything after its first {@code ;}; null when the value
-     * is not well-formed (an optional {@code -}, decimal digits within the range of a long,
-     * {@code ;} and a non-empty id). Never throws.
+     * {@return the id of a {@link #COMPACT} value: everything after its first {@code ;}; null when the value is not
+     * well-formed (an optional {@code -}, decimal digits within the range of a long, {@code ;} and a non-empty id)}
+     * Never throws.
+     *
+     * @param value the header value
      */
     public static String compactId(String value) {
         return MessageIds.compactId(value);
     }
 
     /**
-     * The publish time of a {@link #COMPACT} value, with microsecond precision; null when the value
-     * is not well-formed (see {@link #compactId(String)}). Never throws.
+     * {@return the publish time of a {@link #COMPACT} value, with microsecond precision; null when the value is not
+     * well-formed (see {@link #compactId(String)})} Never throws.
+     *
+     * @param value the header value
      */
     public static Instant compactTime(String value) {
         return MessageIds.compactTime(value);
     }
 
-    /** True for a header name reserved for Switchboard: applications may not set it. */
+    /**
+     * {@return true for a header name reserved for Switchboard: applications may not set it}
+     *
+     * @param name the header name
+     */
     public static boolean isEnvelopeHeader(String name) {
         return (isCloudEventsHeader(name) && !isExtension(name)) || name.startsWith("sb_");
     }
 
     /**
-     * True for a CloudEvents header, which handlers see through {@link Message} and
-     * {@link DeliveryContext} rather than in {@link Message#headers()}, extensions excepted
-     * ({@link #isExtension(String)}). The {@code sb_} headers of a dead-lettered record stay visible
-     * in {@link Message#headers()} so that a dead-letter consumer can read why the record failed.
+     * {@return true for a CloudEvents header, which handlers see through {@link Message} and {@link
+     * DeliveryContext} rather than in {@link Message#headers()}, extensions excepted ({@link
+     * #isExtension(String)})} The {@code sb_} headers of a dead-lettered record stay visible in {@link
+     * Message#headers()} so that a dead-letter consumer can read why the record failed.
+     *
+     * @param name the header name
      */
     public static boolean isCloudEventsHeader(String name) {
         return name.startsWith(PREFIX) || name.equals(CONTENT_TYPE);
     }
 
     /**
-     * True for a CloudEvents extension attribute (or an optional attribute Switchboard does not set,
-     * such as {@code dataschema}) in its binary-mode header form {@code ce_<name>}: a name of 1 to
-     * 20 lowercase letters and digits, as the CloudEvents specification has attribute names, that is
-     * not one of the attributes Switchboard writes itself ({@code specversion}, {@code id},
-     * {@code source}, {@code type}, {@code time}, {@code subject}, {@code datacontenttype},
-     * {@code attempt}, {@code traceparent}, {@code tracestate}, {@code sb}). Extensions are application data: a handler
-     * finds them in {@link Message#headers()} under that name ({@code ce_region}), an application
-     * sets them as headers under it, each adapter carries them in its CloudEvents binding's form
-     * ({@code ce_region} on Kafka, {@code cloudEvents_region} on AMQP, {@code CE_region} on
-     * RocketMQ), and dead-lettering and republishing keep them.
+     * {@return true for a CloudEvents extension attribute (or an optional attribute Switchboard does not set, such
+     * as {@code dataschema}) in its binary-mode header form {@code ce_<name>}: a name of 1 to 20 lowercase letters
+     * and digits, as the CloudEvents specification has attribute names, that is not one of the attributes
+     * Switchboard writes itself ({@code specversion}, {@code id}, {@code source}, {@code type}, {@code time},
+     * {@code subject}, {@code datacontenttype}, {@code attempt}, {@code traceparent}, {@code tracestate}, {@code
+     * sb})} Extensions are application data: a handler finds them in {@link Message#headers()} under that name
+     * ({@code ce_region}), an application sets them as headers under it, each adapter carries them in its
+     * CloudEvents binding's form ({@code ce_region} on Kafka, {@code cloudEvents_region} on AMQP, {@code CE_region}
+     * on RocketMQ), and dead-lettering and republishing keep them.
+     *
+     * @param name the header name
      */
     public static boolean isExtension(String name) {
         if (!name.startsWith(PREFIX)) {

@@ -64,7 +64,12 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         this.clock = b.clock;
     }
 
-    /** Starts a builder over a data source. */
+    /**
+     * Starts a builder over a data source.
+     *
+     * @param dataSource where the table is
+     * @return a builder with the defaults
+     */
     public static Builder builder(DataSource dataSource) {
         return new Builder(dataSource);
     }
@@ -128,6 +133,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
      * }</pre>
      *
      * @param connection the handler's connection, in a transaction; not committed or closed here
+     * @param scope the idempotency scope, {@link io.switchboard.DeliveryContext#idempotencyScope()}
+     * @param messageId the message id, {@link io.switchboard.Message#id()}
      * @return true when this transaction marks the id done; false when it was already done
      * @throws SwitchboardException when the statement fails; roll back then
      */
@@ -226,6 +233,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     /**
      * Deletes done ids older than the retention, then the oldest done ids beyond {@code maxRows};
      * returns how many rows went. Runs by itself every {@code purgeEvery} completions.
+     *
+     * @return how many rows were deleted
      */
     public int purge() {
         int deleted = 0;
@@ -299,7 +308,12 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         }
 
-        /** The table; default {@code switchboard_processed}; letters, digits and '_' (optionally schema-qualified). */
+        /**
+         * The table; default {@code switchboard_processed}; letters, digits and '_' (optionally schema-qualified).
+         *
+         * @param name the table's name
+         * @return this builder
+         */
         public Builder table(String name) {
             if (name == null || !TABLE.matcher(name).matches()) {
                 throw new ConfigurationException("Idempotency table name '" + name + "' is not valid: use letters, digits and '_',"
@@ -309,19 +323,34 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             return this;
         }
 
-        /** How long done ids are kept; default 7 days; at least 1 s. */
+        /**
+         * How long done ids are kept; default 7 days; at least 1 s.
+         *
+         * @param retention how long done ids are kept
+         * @return this builder
+         */
         public Builder retention(Duration retention) {
             this.retention = positive("retention", retention);
             return this;
         }
 
-        /** After how long an unfinished claim is taken over; default 5 min; at least 1 s. */
+        /**
+         * After how long an unfinished claim is taken over; default 5 min; at least 1 s.
+         *
+         * @param timeout how long a claim may stay unfinished
+         * @return this builder
+         */
         public Builder claimTimeout(Duration timeout) {
             this.claimTimeout = positive("claim-timeout", timeout);
             return this;
         }
 
-        /** The most done rows kept; default 10,000,000. */
+        /**
+         * The most done rows kept; default 10,000,000.
+         *
+         * @param rows the most done rows kept
+         * @return this builder
+         */
         public Builder maxRows(long rows) {
             if (rows < 1) {
                 throw new ConfigurationException("Idempotency max-rows is " + rows + " but must be at least 1, such as 1000000");
@@ -330,7 +359,12 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             return this;
         }
 
-        /** Purge after every this many completions; default 1000. */
+        /**
+         * Purge after every this many completions; default 1000.
+         *
+         * @param completions completions between purges
+         * @return this builder
+         */
         public Builder purgeEvery(int completions) {
             if (completions < 1) {
                 throw new ConfigurationException("Idempotency purge-every is " + completions + " but must be at least 1, such as 1000");
@@ -339,13 +373,23 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             return this;
         }
 
-        /** Create the table if it does not exist (CREATE TABLE IF NOT EXISTS); default true. */
+        /**
+         * Create the table if it does not exist (CREATE TABLE IF NOT EXISTS); default true.
+         *
+         * @param create false when the table is made otherwise
+         * @return this builder
+         */
         public Builder createTable(boolean create) {
             this.createTable = create;
             return this;
         }
 
-        /** The clock (tests); default UTC. */
+        /**
+         * The clock (tests); default UTC.
+         *
+         * @param clock the clock
+         * @return this builder
+         */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
             return this;
@@ -359,7 +403,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         }
 
         /**
-         * The store; creates the table when asked.
+         * {@return the store; creates the table when asked}
          *
          * @throws SwitchboardException when the database cannot be reached or the table not created
          */

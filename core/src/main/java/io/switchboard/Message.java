@@ -50,52 +50,69 @@ public final class Message<T> {
         });
     }
 
-    /** A message with only a payload. */
+    /**
+     * {@return a message with only a payload}
+     *
+     * @param <T> the payload type
+     * @param payload the payload, not null
+     */
     public static <T> Message<T> of(T payload) {
         return new Message<>(payload, null, Map.of(), null, null, null);
     }
 
-    /** A message with a payload and a key. */
+    /**
+     * {@return a message with a payload and a key}
+     *
+     * @param <T> the payload type
+     * @param key the key, which keeps messages of one key in order
+     * @param payload the payload, not null
+     */
     public static <T> Message<T> of(String key, T payload) {
         return new Message<>(payload, key, Map.of(), null, null, null);
     }
 
-    /** Starts a builder. */
+    /**
+     * Starts a builder.
+     *
+     * @param <T> the payload type
+     * @param payload the payload, not null
+     * @return a builder of a message with this payload
+     */
     public static <T> Builder<T> builder(T payload) {
         return new Builder<>(payload);
     }
 
-    /** The payload; never null on a received message. */
+    /** {@return the payload; never null on a received message} */
     public T payload() {
         return payload;
     }
 
-    /** The key, or null. Messages with the same key keep their order where the broker orders per key. */
+    /** {@return the key, or null} Messages with the same key keep their order where the broker orders per key. */
     public String key() {
         return key;
     }
 
-    /** Application headers, unmodifiable. */
+    /** {@return application headers, unmodifiable} */
     public Map<String, String> headers() {
         return headers;
     }
 
-    /** The id, or null on a message that has not been published yet and was given none. */
+    /** {@return the id, or null on a message that has not been published yet and was given none} */
     public String id() {
         return id;
     }
 
-    /** The publish time, or null on a message not published yet and given none. */
+    /** {@return the publish time, or null on a message not published yet and given none} */
     public Instant timestamp() {
         return timestamp;
     }
 
-    /** The requested delivery delay, or null. */
+    /** {@return the requested delivery delay, or null} */
     public Duration delay() {
         return delay;
     }
 
-    /** A copy with the id and timestamp filled in when they are absent. */
+    /** {@return a copy with the id and timestamp filled in when they are absent} */
     public Message<T> stamped() {
         if (id != null && timestamp != null) {
             return this;
@@ -104,7 +121,7 @@ public final class Message<T> {
                 timestamp != null ? timestamp : MessageIds.now(), delay);
     }
 
-    /** Builder for this message's fields. */
+    /** {@return a builder holding this message's fields} */
     public Builder<T> toBuilder() {
         Builder<T> b = new Builder<>(payload).key(key).id(id).timestamp(timestamp).delay(delay);
         b.headers.putAll(headers);
@@ -129,7 +146,12 @@ public final class Message<T> {
             this.payload = payload;
         }
 
-        /** The key (partition or queue selection, per-key order). */
+        /**
+         * The key (partition or queue selection, per-key order).
+         *
+         * @param key the key, or null
+         * @return this builder
+         */
         public Builder<T> key(String key) {
             this.key = key;
             return this;
@@ -143,6 +165,9 @@ public final class Message<T> {
          * in the broker's CloudEvents binding. Values must not be null and must not hold control characters other than tab
          * (RocketMQ separates properties with them).
          *
+         * @param name the header name
+         * @param value the header value
+         * @return this builder
          * @throws InvalidMessageException naming the header and the fix when a rule is broken
          */
         public Builder<T> header(String name, String value) {
@@ -199,7 +224,12 @@ public final class Message<T> {
             return out.toString();
         }
 
-        /** Several application headers. */
+        /**
+         * Several application headers.
+         *
+         * @param values the headers, by name
+         * @return this builder
+         */
         public Builder<T> headers(Map<String, String> values) {
             values.forEach(this::header);
             return this;
@@ -209,6 +239,8 @@ public final class Message<T> {
          * The id; give one to make re-publishing idempotent for exactly-once consumers. At most
          * {@value #MAX_ID_LENGTH} printable characters, not blank; null means "generate one".
          *
+         * @param id the id, or null
+         * @return this builder
          * @throws InvalidMessageException naming the id and the fix when it is blank, too long or not printable
          */
         public Builder<T> id(String id) {
@@ -231,13 +263,23 @@ public final class Message<T> {
             return this;
         }
 
-        /** The timestamp. */
+        /**
+         * The timestamp.
+         *
+         * @param timestamp the publish time, or null for the time of publishing
+         * @return this builder
+         */
         public Builder<T> timestamp(Instant timestamp) {
             this.timestamp = timestamp;
             return this;
         }
 
-        /** Deliver no earlier than this delay after publishing; needs a broker with delayed delivery. */
+        /**
+         * Deliver no earlier than this delay after publishing; needs a broker with delayed delivery.
+         *
+         * @param delay the delay, or null for none
+         * @return this builder
+         */
         public Builder<T> delay(Duration delay) {
             if (delay != null && delay.isNegative()) {
                 throw new InvalidMessageException("Delay " + delay + " is negative; give zero (deliver now) or a positive delay");
@@ -246,7 +288,7 @@ public final class Message<T> {
             return this;
         }
 
-        /** The message. */
+        /** {@return the message} */
         public Message<T> build() {
             return new Message<>(payload, key, headers.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(headers)),
                     id, timestamp, delay);

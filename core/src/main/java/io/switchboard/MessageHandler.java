@@ -11,6 +11,12 @@ package io.switchboard;
 @FunctionalInterface
 public interface MessageHandler<T> {
 
-    /** Handles the message; throw to fail the attempt. */
+    /**
+     * Handles the message; throw to fail the attempt.
+     *
+     * @param message the message
+     * @param context where it came from and which attempt this is
+     * @throws Exception any failure, which fails the attempt: retried, then dead-lettered
+     */
     void handle(Message<T> message, DeliveryContext context) throws Exception;
 }

@@ -4,12 +4,21 @@ package io.switchboard;
 public class PublishException extends SwitchboardException {
     private static final long serialVersionUID = 1L;
 
-    /** With a message naming the value and the fix. */
+    /**
+     * With a message naming the value and the fix.
+     *
+     * @param message the detail message, naming the bad value and the fix
+     */
     public PublishException(String message) {
         super(message);
     }
 
-    /** With a message and a cause. */
+    /**
+     * With a message and a cause.
+     *
+     * @param message the detail message
+     * @param cause the failure that caused this one
+     */
     public PublishException(String message, Throwable cause) {
         super(message, cause);
     }

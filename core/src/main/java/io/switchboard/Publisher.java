@@ -18,17 +18,30 @@ import java.util.concurrent.CompletionStage;
  */
 public interface Publisher<T> extends AutoCloseable {
 
-    /** Publishes a payload with a generated id. */
+    /**
+     * Publishes a payload with a generated id.
+     *
+     * @param payload the payload, not null
+     * @return completes with the receipt when the broker acknowledged the message, exceptionally when it did not
+     */
     default CompletionStage<PublishReceipt> publish(T payload) {
         return publish(Message.of(payload));
     }
 
-    /** Publishes a message (key, headers, id, delay). */
+    /**
+     * Publishes a message (key, headers, id, delay).
+     *
+     * @param message the message
+     * @return completes with the receipt when the broker acknowledged the message, exceptionally when it did not
+     */
     CompletionStage<PublishReceipt> publish(Message<T> message);
 
     /**
      * Publishes several messages; the stage completes when all are acknowledged, or exceptionally
      * with the first failure (the others may still have been published).
+     *
+     * @param messages the messages, published in this order
+     * @return completes with the receipts, in the order of the messages
      */
     default CompletionStage<List<PublishReceipt>> publishAll(List<Message<T>> messages) {
         List<CompletableFuture<PublishReceipt>> futures = new ArrayList<>(messages.size());
@@ -42,7 +55,7 @@ public interface Publisher<T> extends AutoCloseable {
         });
     }
 
-    /** The destination. */
+    /** {@return the destination} */
     String destination();
 
     /** Waits for outstanding messages, then releases the publisher. Idempotent. */

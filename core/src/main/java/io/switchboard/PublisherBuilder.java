@@ -23,13 +23,24 @@ public final class PublisherBuilder<T> {
         this.codec = Objects.requireNonNull(codec, "codec");
     }
 
-    /** The guarantee; default {@link Delivery#AT_LEAST_ONCE}. */
+    /**
+     * The guarantee; default {@link Delivery#AT_LEAST_ONCE}.
+     *
+     * @param delivery the delivery guarantee
+     * @return this builder
+     */
     public PublisherBuilder<T> delivery(Delivery delivery) {
         this.delivery = Objects.requireNonNull(delivery, "delivery");
         return this;
     }
 
-    /** A broker property for this publisher only (for example {@code kafka.linger.ms}). */
+    /**
+     * A broker property for this publisher only (for example {@code kafka.linger.ms}).
+     *
+     * @param key the property name
+     * @param value its value
+     * @return this builder
+     */
     public PublisherBuilder<T> property(String key, String value) {
         properties.put(key, value);
         return this;
@@ -39,6 +50,7 @@ public final class PublisherBuilder<T> {
      * Validates the destination on every instance its route can use, provisions it when
      * auto-provisioning is on, and creates the publisher.
      *
+     * @return the publisher
      * @throws InvalidDestinationException when the name breaks a broker's rule
      */
     public Publisher<T> build() {

@@ -22,7 +22,15 @@ public record RetryPolicy(int maxAttempts, Duration initialBackoff, double multi
     /** No retry: the first failure dead-letters the message. */
     public static final RetryPolicy NONE = new RetryPolicy(1, Duration.ZERO, 1.0, Duration.ZERO, 0.0);
 
-    /** Validates the components. */
+    /**
+     * Validates the components.
+     *
+     * @param maxAttempts attempts in all, the first included; at least 1
+     * @param initialBackoff the wait before the second attempt
+     * @param multiplier how much the wait grows per attempt; at least 1
+     * @param maxBackoff the longest wait
+     * @param jitter the random spread of each wait, 0 to 1
+     */
     public RetryPolicy {
         if (maxAttempts < 1) {
             throw new ConfigurationException("RetryPolicy.maxAttempts must be at least 1 but was " + maxAttempts);
@@ -42,17 +50,34 @@ public record RetryPolicy(int maxAttempts, Duration initialBackoff, double multi
         }
     }
 
-    /** Exponential backoff: {@code maxAttempts} attempts, waits from {@code initial} doubling up to {@code max}, 20% jitter. */
+    /**
+     * Exponential backoff: {@code maxAttempts} attempts, waits from {@code initial} doubling up to {@code max}, 20% jitter.
+     *
+     * @param maxAttempts attempts in all, the first included
+     * @param initial the first wait
+     * @param max the longest wait
+     * @return the policy
+     */
     public static RetryPolicy exponential(int maxAttempts, Duration initial, Duration max) {
         return new RetryPolicy(maxAttempts, initial, 2.0, max, 0.2);
     }
 
-    /** Fixed wait between attempts, no jitter. */
+    /**
+     * Fixed wait between attempts, no jitter.
+     *
+     * @param maxAttempts attempts in all, the first included
+     * @param backoff the wait between attempts
+     * @return the policy
+     */
     public static RetryPolicy fixed(int maxAttempts, Duration backoff) {
         return new RetryPolicy(maxAttempts, backoff, 1.0, backoff, 0.0);
     }
 
-    /** The wait after the given failed attempt (1-based), jitter applied. */
+    /**
+     * {@return the wait after the given failed attempt (1-based), jitter applied}
+     *
+     * @param failedAttempt the attempt that failed, from 1
+     */
     public Duration backoffAfter(int failedAttempt) {
         if (initialBackoff.isZero()) {
             return Duration.ZERO;

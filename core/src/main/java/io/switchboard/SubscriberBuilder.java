@@ -42,26 +42,45 @@ public final class SubscriberBuilder<T> {
         this.codec = Objects.requireNonNull(codec, "codec");
     }
 
-    /** Joins a consumer group: each message goes to one member of the group. */
+    /**
+     * Joins a consumer group: each message goes to one member of the group.
+     *
+     * @param group the group's name
+     * @return this builder
+     */
     public SubscriberBuilder<T> group(String group) {
         this.group = Objects.requireNonNull(group, "group");
         this.broadcast = false;
         return this;
     }
 
-    /** Every broadcast subscriber receives every message published after it became ready. */
+    /**
+     * Every broadcast subscriber receives every message published after it became ready.
+     *
+     * @return this builder
+     */
     public SubscriberBuilder<T> broadcast() {
         this.broadcast = true;
         return this;
     }
 
-    /** The guarantee; default {@link Delivery#AT_LEAST_ONCE}. */
+    /**
+     * The guarantee; default {@link Delivery#AT_LEAST_ONCE}.
+     *
+     * @param delivery the delivery guarantee
+     * @return this builder
+     */
     public SubscriberBuilder<T> delivery(Delivery delivery) {
         this.delivery = Objects.requireNonNull(delivery, "delivery");
         return this;
     }
 
-    /** Handler threads; messages of one partition (or key) stay on one thread, in order. */
+    /**
+     * Handler threads; messages of one partition (or key) stay on one thread, in order.
+     *
+     * @param threads handler threads, at least 1
+     * @return this builder
+     */
     public SubscriberBuilder<T> concurrency(int threads) {
         if (threads < 1 || threads > MAX_CONCURRENCY) {
             throw new ConfigurationException("concurrency must be between 1 and " + MAX_CONCURRENCY + " but was " + threads
@@ -71,7 +90,12 @@ public final class SubscriberBuilder<T> {
         return this;
     }
 
-    /** Messages fetched and not yet acknowledged, at most (prefetch); default 256. */
+    /**
+     * Messages fetched and not yet acknowledged, at most (prefetch); default 256.
+     *
+     * @param messages the most messages in flight
+     * @return this builder
+     */
     public SubscriberBuilder<T> maxInFlight(int messages) {
         if (messages < 1 || messages > MAX_IN_FLIGHT) {
             throw new ConfigurationException("maxInFlight must be between 1 and " + MAX_IN_FLIGHT + " but was " + messages
@@ -81,25 +105,45 @@ public final class SubscriberBuilder<T> {
         return this;
     }
 
-    /** Retries before dead-lettering (at-least-once and exactly-once). */
+    /**
+     * Retries before dead-lettering (at-least-once and exactly-once).
+     *
+     * @param policy the retry policy
+     * @return this builder
+     */
     public SubscriberBuilder<T> retry(RetryPolicy policy) {
         this.retry = Objects.requireNonNull(policy, "policy");
         return this;
     }
 
-    /** The dead-letter destination; default {@code <destination>.dlq} (or the broker's equivalent). */
+    /**
+     * The dead-letter destination; default {@code <destination>.dlq} (or the broker's equivalent).
+     *
+     * @param destination the dead-letter destination's name
+     * @return this builder
+     */
     public SubscriberBuilder<T> deadLetter(String destination) {
         this.deadLetter = destination;
         return this;
     }
 
-    /** A broker-side filter (RocketMQ tag expression); needs a broker with filtering. */
+    /**
+     * A broker-side filter (RocketMQ tag expression); needs a broker with filtering.
+     *
+     * @param expression the filter expression
+     * @return this builder
+     */
     public SubscriberBuilder<T> filter(String expression) {
         this.filter = expression;
         return this;
     }
 
-    /** How long {@link Subscription#close()} waits for handlers in flight; default 30 s. */
+    /**
+     * How long {@link Subscription#close()} waits for handlers in flight; default 30 s.
+     *
+     * @param timeout the longest wait
+     * @return this builder
+     */
     public SubscriberBuilder<T> drainTimeout(Duration timeout) {
         if (timeout == null || timeout.isNegative()) {
             throw new ConfigurationException("drainTimeout must be zero or positive but was " + timeout
@@ -109,13 +153,24 @@ public final class SubscriberBuilder<T> {
         return this;
     }
 
-    /** The store for exactly-once deduplication; default the Switchboard's. */
+    /**
+     * The store for exactly-once deduplication; default the Switchboard's.
+     *
+     * @param store the store
+     * @return this builder
+     */
     public SubscriberBuilder<T> idempotencyStore(IdempotencyStore store) {
         this.idempotencyStore = store;
         return this;
     }
 
-    /** A broker property for this subscription only. */
+    /**
+     * A broker property for this subscription only.
+     *
+     * @param key the property name
+     * @param value its value
+     * @return this builder
+     */
     public SubscriberBuilder<T> property(String key, String value) {
         properties.put(key, value);
         return this;
@@ -127,6 +182,8 @@ public final class SubscriberBuilder<T> {
      * Wait on {@link Subscription#ready()} before relying on delivery of messages published
      * afterwards.
      *
+     * @param handler called with each message
+     * @return the subscription, starting
      * @throws InvalidDestinationException when a name breaks a broker's rule
      * @throws UnsupportedCapabilityException when broadcast or filtering is asked of a broker without it
      */

@@ -9,25 +9,29 @@ import java.util.concurrent.CompletionStage;
  */
 public interface Subscription extends AutoCloseable {
 
-    /** The destination. */
+    /** {@return the destination} */
     String destination();
 
-    /** The consumer group, or the subscriber's own name for a broadcast subscription. */
+    /** {@return the consumer group, or the subscriber's own name for a broadcast subscription} */
     String group();
 
     /**
      * Completes when the subscription is ready: a message published afterwards will reach it.
      * Completes exceptionally if it could not start.
+     *
+     * @return completes when ready
      */
     CompletionStage<Void> ready();
 
     /**
      * Completes when the subscription ends: normally after {@link #close()}, exceptionally with a
      * {@link SubscriptionException} when the broker ended it (for example its queue was deleted).
+     *
+     * @return completes when the subscription ends
      */
     CompletionStage<Void> terminated();
 
-    /** True until closed or terminated by the broker. */
+    /** {@return true until closed or terminated by the broker} */
     boolean isActive();
 
     /** Drains and stops; see the interface comment. Idempotent. */

@@ -120,38 +120,60 @@ public final class Switchboard implements AutoCloseable, MeterBinder {
         }
     }
 
-    /** The circuit breakers guarding publishing; their event publishers take typed listeners. */
+    /** {@return the circuit breakers guarding publishing; their event publishers take typed listeners} */
     public CircuitBreakerRegistry circuitBreakers() {
         return shared.resilience().circuitBreakers();
     }
 
-    /** The publish retries; their event publishers take typed listeners. */
+    /** {@return the publish retries; their event publishers take typed listeners} */
     public RetryRegistry retries() {
         return shared.resilience().retries();
     }
 
-    /** Starts a builder. */
+    /**
+     * Starts a builder.
+     *
+     * @return a builder without instances or properties
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** A Switchboard on the given adapter with default properties. */
+    /**
+     * {@return a Switchboard on the given adapter with default properties}
+     *
+     * @param brokerId the adapter id, such as {@code kafka}
+     */
     public static Switchboard create(String brokerId) {
         return builder().broker(brokerId).build();
     }
 
-    /** The adapter ids on the classpath. */
+    /** {@return the adapter ids on the classpath} */
     public static Set<String> availableBrokers() {
         return AdapterLoader.availableIds();
     }
 
-    /** Starts building a publisher for a destination; it follows the destination's route. */
+    /**
+     * Starts building a publisher for a destination; it follows the destination's route.
+     *
+     * @param <T> the payload type
+     * @param destination the destination's name
+     * @param codec the codec of its payloads
+     * @return a builder of the publisher
+     */
     public <T> PublisherBuilder<T> publisher(String destination, Codec<T> codec) {
         ensureOpen();
         return new PublisherBuilder<>(this, destination, codec);
     }
 
-    /** Starts building a subscription to a destination; it reads every instance the route can send to. */
+    /**
+     * Starts building a subscription to a destination; it reads every instance the route can send to.
+     *
+     * @param <T> the payload type
+     * @param destination the destination's name
+     * @param codec the codec of its payloads
+     * @return a builder of the subscription
+     */
     public <T> SubscriberBuilder<T> subscriber(String destination, Codec<T> codec) {
         ensureOpen();
         return new SubscriberBuilder<>(this, destination, codec);
@@ -174,40 +196,45 @@ public final class Switchboard implements AutoCloseable, MeterBinder {
         return own(router.subscribe(request, handler, this::disown));
     }
 
-    /** Creates and deletes destinations on the first (or only) instance; see {@link #instance(String)} for others. */
+    /**
+     * Creates and deletes destinations on the first (or only) instance; see {@link #instance(String)} for others.
+     *
+     * @return the provisioner of the first instance
+     */
     public Provisioner provisioning() {
         ensureOpen();
         return first.provisioning();
     }
 
-    /** The adapter id of the first (or only) instance, e.g. {@code kafka}. */
+    /** {@return the adapter id of the first (or only) instance, e.g. {@code kafka}} */
     public String brokerId() {
         return first.brokerId();
     }
 
-    /** The name of the first (or only) instance (defaults to the adapter id). */
+    /** {@return the name of the first (or only) instance (defaults to the adapter id)} */
     public String instanceName() {
         return first.name();
     }
 
-    /** What the first (or only) instance's broker can do. */
+    /** {@return what the first (or only) instance's broker can do} */
     public Capabilities capabilities() {
         return first.capabilities();
     }
 
-    /** The first (or only) instance's configuration, secrets masked in its {@code toString()}. */
+    /** {@return the first (or only) instance's configuration, secrets masked in its {@code toString()}} */
     public BrokerConfig config() {
         return first.config();
     }
 
-    /** The names of the broker instances, in declaration order. */
+    /** {@return the names of the broker instances, in declaration order} */
     public Set<String> instances() {
         return new LinkedHashSet<>(instances.keySet());
     }
 
     /**
-     * The broker instance named {@code name}.
+     * {@return the broker instance named {@code name}}
      *
+     * @param name the instance's name
      * @throws ConfigurationException naming the instances there are
      */
     public BrokerInstance instance(String name) {
@@ -220,7 +247,7 @@ public final class Switchboard implements AutoCloseable, MeterBinder {
     }
 
     /**
-     * The routes, changeable at run time.
+     * {@return the routes, changeable at run time}
      *
      * @throws ConfigurationException on a one-instance Switchboard, which has nothing to route between
      */
@@ -233,7 +260,7 @@ public final class Switchboard implements AutoCloseable, MeterBinder {
     }
 
     /**
-     * The live comparison of the broker instances on this application's traffic.
+     * {@return the live comparison of the broker instances on this application's traffic}
      *
      * @throws ConfigurationException on a one-instance Switchboard, which has nothing to compare
      */
@@ -245,7 +272,7 @@ public final class Switchboard implements AutoCloseable, MeterBinder {
         return router.comparison();
     }
 
-    /** The registry meters are recorded in, or null when metrics are off. */
+    /** {@return the registry meters are recorded in, or null when metrics are off} */
     public MeterRegistry meterRegistry() {
         return shared.meters();
     }
@@ -321,13 +348,23 @@ public final class Switchboard implements AutoCloseable, MeterBinder {
 
         private Builder() {}
 
-        /** The adapter id of a one-broker Switchboard: {@code memory}, {@code kafka}, {@code rabbitmq}, {@code rocketmq}, ... */
+        /**
+         * The adapter id of a one-broker Switchboard: {@code memory}, {@code kafka}, {@code rabbitmq}, {@code rocketmq}, ...
+         *
+         * @param brokerId the adapter id
+         * @return this builder
+         */
         public Builder broker(String brokerId) {
             this.brokerId = brokerId;
             return this;
         }
 
-        /** The instance name of a one-broker Switchboard, used in metrics and errors; defaults to the adapter id. */
+        /**
+         * The instance name of a one-broker Switchboard, used in metrics and errors; defaults to the adapter id.
+         *
+         * @param name the instance's name
+         * @return this builder
+         */
         public Builder instanceName(String name) {
             this.instanceName = name;
             return this;
@@ -337,6 +374,10 @@ public final class Switchboard implements AutoCloseable, MeterBinder {
          * Adds a named broker instance with its own properties (connection, resilience, ...). With
          * instances, {@link #property} sets properties common to all of them (an instance's own win).
          *
+         * @param name the instance's name: its meters' {@code instance} tag
+         * @param brokerId the adapter id, such as {@code kafka}
+         * @param instanceProperties the instance's own properties
+         * @return this builder
          * @throws ConfigurationException when the name is malformed or used twice
          */
         public Builder instance(String name, String brokerId, Map<String, String> instanceProperties) {
@@ -354,43 +395,80 @@ public final class Switchboard implements AutoCloseable, MeterBinder {
             return this;
         }
 
-        /** The route of {@code destination}; destinations without one follow the default route. */
+        /**
+         * The route of {@code destination}; destinations without one follow the default route.
+         *
+         * @param destination the destination's name
+         * @param route its route
+         * @return this builder
+         */
         public Builder route(String destination, Route route) {
             routes.put(Objects.requireNonNull(destination, "destination"), Objects.requireNonNull(route, "route"));
             return this;
         }
 
-        /** The route of destinations without their own; default: single(first instance). */
+        /**
+         * The route of destinations without their own; default: single(first instance).
+         *
+         * @param route the default route
+         * @return this builder
+         */
         public Builder defaultRoute(Route route) {
             this.defaultRoute = Objects.requireNonNull(route, "route");
             return this;
         }
 
-        /** One property (with instances: common to all of them). */
+        /**
+         * One property (with instances: common to all of them).
+         *
+         * @param key the property name
+         * @param value its value
+         * @return this builder
+         */
         public Builder property(String key, String value) {
             properties.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, () -> "value of " + key));
             return this;
         }
 
-        /** Several properties. */
+        /**
+         * Several properties.
+         *
+         * @param values the properties, by name
+         * @return this builder
+         */
         public Builder properties(Map<String, String> values) {
             values.forEach(this::property);
             return this;
         }
 
-        /** Records metrics in this registry; without one nothing is recorded. */
+        /**
+         * Records metrics in this registry; without one nothing is recorded.
+         *
+         * @param registry the meter registry
+         * @return this builder
+         */
         public Builder meterRegistry(MeterRegistry registry) {
             this.meterRegistry = registry;
             return this;
         }
 
-        /** Observes publishing and handling (tracing with a tracer's handlers); default none. */
+        /**
+         * Observes publishing and handling (tracing with a tracer's handlers); default none.
+         *
+         * @param registry the observation registry
+         * @return this builder
+         */
         public Builder observationRegistry(ObservationRegistry registry) {
             this.observationRegistry = registry;
             return this;
         }
 
-        /** The store exactly-once subscriptions and migrations deduplicate with; default: in memory, 100,000 ids per group. */
+        /**
+         * The store exactly-once subscriptions and migrations deduplicate with; default: in memory, 100,000 ids per group.
+         *
+         * @param store the store
+         * @return this builder
+         */
         public Builder idempotencyStore(IdempotencyStore store) {
             this.idempotencyStore = store;
             return this;
@@ -405,6 +483,7 @@ public final class Switchboard implements AutoCloseable, MeterBinder {
         /**
          * Finds the adapters and creates them.
          *
+         * @return the Switchboard, ready for publishers and subscribers
          * @throws UnknownBrokerException when no adapter has an id, listing the ids on the classpath
          * @throws ConfigurationException when a property or a route is malformed
          */

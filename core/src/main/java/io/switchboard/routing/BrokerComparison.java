@@ -13,25 +13,35 @@ import java.time.Duration;
  */
 public interface BrokerComparison {
 
-    /** All destinations over the configured window. */
+    /** {@return the report of all destinations over the configured window} */
     ComparisonReport report();
 
-    /** One destination (null for all) over the configured window. */
+    /**
+     * {@return the report of one destination (null for all) over the configured window}
+     *
+     * @param destination the destination's name, or null for every destination
+     */
     ComparisonReport report(String destination);
 
-    /** One destination (null for all) over the last {@code window} (at most the configured window). */
+    /**
+     * {@return the report of one destination (null for all) over the last {@code window} (at most the configured
+     * window)}
+     *
+     * @param destination the destination's name, or null for every destination
+     * @param window the span of time the figures cover, ending now
+     */
     ComparisonReport report(String destination, Duration window);
 
     /**
-     * The comparison of every replica's traffic together (histograms merged), when the routes are
-     * shared by a fleet ({@code switchboard.control.*}); otherwise this one. {@code Switchboard.comparison()}
-     * is the fleet's when there is one.
+     * {@return the comparison of every replica's traffic together (histograms merged), when the routes are shared
+     * by a fleet ({@code switchboard.control.*}); otherwise this one. {@code Switchboard.comparison()} is the
+     * fleet's when there is one}
      */
     default BrokerComparison fleet() {
         return this;
     }
 
-    /** The comparison of this replica's traffic alone. */
+    /** {@return the comparison of this replica's traffic alone} */
     default BrokerComparison local() {
         return this;
     }

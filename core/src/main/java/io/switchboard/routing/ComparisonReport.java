@@ -37,7 +37,15 @@ import java.util.Map;
 public record ComparisonReport(Instant at, Duration window, String destination, List<InstanceFigures> instances,
         Verdict verdict, String scope) {
 
-    /** A report of this process's traffic. */
+    /**
+     * A report of this process's traffic.
+     *
+     * @param at when the figures were taken
+     * @param window the span of time they cover
+     * @param destination the destination's name, or null for every destination
+     * @param instances the figures of each instance
+     * @param verdict the comparison's verdict
+     */
     public ComparisonReport(Instant at, Duration window, String destination, List<InstanceFigures> instances, Verdict verdict) {
         this(at, window, destination, instances, verdict, "process");
     }
@@ -94,13 +102,13 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
      */
     public record Verdict(List<Finding> findings, List<String> notJudged, String summary) {
 
-        /** True when at least one difference is significant. */
+        /** {@return true when at least one difference is significant} */
         public boolean significant() {
             return !findings.isEmpty();
         }
     }
 
-    /** The figures as a text table followed by the verdict. */
+    /** {@return the figures as a text table followed by the verdict} */
     public String toTable() {
         StringBuilder b = new StringBuilder();
         b.append(String.format(Locale.ROOT, "Broker comparison%s over the last %ds (%s)%n",
@@ -151,7 +159,7 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
         return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.2f%%", v * 100);
     }
 
-    /** The report as JSON (NaN as null). */
+    /** {@return the report as JSON (NaN as null)} */
     public String toJson() {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("at", at.toString());

@@ -40,27 +40,27 @@ public interface Fleet {
      */
     record Replica(String id, long routeVersion, boolean inStep, boolean leader, Status status, Instant lastSeen) {}
 
-    /** LOCAL, UP or DEGRADED. */
+    /** {@return {@link Status#LOCAL}, {@link Status#UP} or {@link Status#DEGRADED}} */
     Status status();
 
-    /** Why DEGRADED (names the control instance), or a short description; never null. */
+    /** {@return why DEGRADED (names the control instance), or a short description; never null} */
     String reason();
 
-    /** The fleet name ({@code switchboard.control.fleet}), or null when LOCAL. */
+    /** {@return the fleet name ({@code switchboard.control.fleet}), or null when LOCAL} */
     String fleetName();
 
-    /** This replica's id, or null when LOCAL. */
+    /** {@return this replica's id, or null when LOCAL} */
     String replica();
 
-    /** The instance whose broker carries the control channel, or null when LOCAL. */
+    /** {@return the instance whose broker carries the control channel, or null when LOCAL} */
     String controlInstance();
 
-    /** The sum of the versions of the route records this replica applied (0 on configuration alone). */
+    /** {@return the sum of the versions of the route records this replica applied (0 on configuration alone)} */
     long routeVersion();
 
-    /** True when this replica drives the fleet's promotion gates. */
+    /** {@return true when this replica drives the fleet's promotion gates} */
     boolean leader();
 
-    /** Every replica heard from within {@code switchboard.control.replica-timeout}, this one first. */
+    /** {@return every replica heard from within {@code switchboard.control.replica-timeout}, this one first} */
     List<Replica> replicas();
 }

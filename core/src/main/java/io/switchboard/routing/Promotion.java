@@ -17,22 +17,26 @@ public interface Promotion {
         CANCELLED
     }
 
-    /** The destination. */
+    /** {@return the destination} */
     String destination();
 
-    /** The gate. */
+    /** {@return the gate} */
     PromotionGate gate();
 
-    /** The target's current percentage. */
+    /** {@return the target's current percentage} */
     int targetPercent();
 
-    /** The state. */
+    /** {@return the state} */
     State state();
 
-    /** Why it rolled back or was cancelled, or what it is waiting for; never null. */
+    /** {@return why it rolled back or was cancelled, or what it is waiting for; never null} */
     String reason();
 
-    /** Completes with the final state once it is no longer running. */
+    /**
+     * Completes with the final state once it is no longer running.
+     *
+     * @return completes with COMPLETED, ROLLED_BACK or CANCELLED
+     */
     CompletionStage<State> finished();
 
     /** Stops advancing; the weights stay where they are. */

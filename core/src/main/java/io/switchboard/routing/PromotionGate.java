@@ -40,47 +40,52 @@ public final class PromotionGate {
         this.minSamples = b.minSamples;
     }
 
-    /** Starts a gate that moves traffic away from {@code instance}. */
+    /**
+     * Starts a gate that moves traffic away from {@code instance}.
+     *
+     * @param instance the source instance
+     * @return a builder of the gate
+     */
     public static Builder from(String instance) {
         return new Builder(instance);
     }
 
-    /** The instance traffic moves away from. */
+    /** {@return the instance traffic moves away from} */
     public String source() {
         return from;
     }
 
-    /** The instance traffic moves to. */
+    /** {@return the instance traffic moves to} */
     public String target() {
         return to;
     }
 
-    /** The target's percentage at each step, ascending, the last one 100. */
+    /** {@return the target's percentage at each step, ascending, the last one 100} */
     public int[] steps() {
         return steps.clone();
     }
 
-    /** How long each step must stay healthy before the next. */
+    /** {@return how long each step must stay healthy before the next} */
     public Duration hold() {
         return hold;
     }
 
-    /** The largest target p99 / source p99 allowed. */
+    /** {@return the largest target p99 / source p99 allowed} */
     public double maxP99Ratio() {
         return maxP99Ratio;
     }
 
-    /** The target p99 may always be this much above the source's (noise floor for fast brokers). */
+    /** {@return the target p99 may always be this much above the source's (noise floor for fast brokers)} */
     public Duration p99Slack() {
         return p99Slack;
     }
 
-    /** The largest target error rate minus source error rate allowed (0.01 = one percentage point). */
+    /** {@return the largest target error rate minus source error rate allowed (0.01 = one percentage point)} */
     public double maxErrorRateIncrease() {
         return maxErrorRateIncrease;
     }
 
-    /** Publishes per instance a judgement needs. */
+    /** {@return the publishes per instance a judgement needs} */
     public long minSamples() {
         return minSamples;
     }
@@ -114,13 +119,23 @@ public final class PromotionGate {
             return instance;
         }
 
-        /** The instance traffic moves to. */
+        /**
+         * The instance traffic moves to.
+         *
+         * @param instance the target instance
+         * @return this builder
+         */
         public Builder to(String instance) {
             this.to = require(instance, "to");
             return this;
         }
 
-        /** The target's percentage at each step: ascending, each 1..100, the last 100; default 1, 5, 25, 50, 100. */
+        /**
+         * The target's percentage at each step: ascending, each 1..100, the last 100; default 1, 5, 25, 50, 100.
+         *
+         * @param percentages the percentages
+         * @return this builder
+         */
         public Builder steps(int... percentages) {
             Objects.requireNonNull(percentages, "percentages");
             if (percentages.length == 0 || percentages[percentages.length - 1] != 100) {
@@ -137,7 +152,12 @@ public final class PromotionGate {
             return this;
         }
 
-        /** How long each step must stay healthy; default 1 minute; at least 1 s. */
+        /**
+         * How long each step must stay healthy; default 1 minute; at least 1 s.
+         *
+         * @param duration the hold of each step
+         * @return this builder
+         */
         public Builder hold(Duration duration) {
             if (duration == null || duration.compareTo(Duration.ofSeconds(1)) < 0) {
                 throw new ConfigurationException("Promotion hold is " + duration + " but must be at least 1s, such as 5m");
@@ -146,7 +166,12 @@ public final class PromotionGate {
             return this;
         }
 
-        /** The largest target p99 / source p99; default 1.5; at least 1. */
+        /**
+         * The largest target p99 / source p99; default 1.5; at least 1.
+         *
+         * @param ratio the ratio
+         * @return this builder
+         */
         public Builder maxP99Ratio(double ratio) {
             if (!(ratio >= 1.0)) {
                 throw new ConfigurationException("Promotion max-p99-ratio is " + ratio + " but must be 1.0 or more, such as 1.2");
@@ -155,7 +180,12 @@ public final class PromotionGate {
             return this;
         }
 
-        /** The target's p99 may always be this much above the source's; default 5 ms. */
+        /**
+         * The target's p99 may always be this much above the source's; default 5 ms.
+         *
+         * @param slack the slack
+         * @return this builder
+         */
         public Builder p99Slack(Duration slack) {
             if (slack == null || slack.isNegative()) {
                 throw new ConfigurationException("Promotion p99-slack is " + slack + " but must be 0 or more, such as 5ms");
@@ -164,7 +194,12 @@ public final class PromotionGate {
             return this;
         }
 
-        /** The largest error-rate increase (fraction); default 0.01. */
+        /**
+         * The largest error-rate increase (fraction); default 0.01.
+         *
+         * @param increase the increase, as a fraction
+         * @return this builder
+         */
         public Builder maxErrorRateIncrease(double increase) {
             if (!(increase >= 0 && increase <= 1)) {
                 throw new ConfigurationException("Promotion max-error-rate-increase is " + increase
@@ -174,7 +209,12 @@ public final class PromotionGate {
             return this;
         }
 
-        /** Publishes per instance before judging; default 100. */
+        /**
+         * Publishes per instance before judging; default 100.
+         *
+         * @param samples publishes per instance
+         * @return this builder
+         */
         public Builder minSamples(long samples) {
             if (samples < 1) {
                 throw new ConfigurationException("Promotion min-samples is " + samples + " but must be at least 1, such as 100");
@@ -183,7 +223,7 @@ public final class PromotionGate {
             return this;
         }
 
-        /** The gate. */
+        /** {@return the gate} */
         public PromotionGate build() {
             if (to == null) {
                 throw new ConfigurationException("Promotion gate from '" + from + "' has no target; call to(instance)");

@@ -37,16 +37,21 @@ public final class Route {
         this.observeOnly = observeOnly;
     }
 
-    /** Every message to {@code instance}. */
+    /**
+     * {@return a route of every message to {@code instance}}
+     *
+     * @param instance the instance's name
+     */
     public static Route single(String instance) {
         return new Route(RoutingMode.SINGLE, Map.of(name(instance, "single", "instance"), 100), instance, null, false);
     }
 
     /**
-     * A weighted split: a key goes to one instance chosen by its hash (so it keeps its order while
-     * the weights are unchanged); keyless messages are weighted at random. Weights are relative
-     * (90/10 and 9/1 are the same split); an instance with weight 0 gets nothing.
+     * {@return a weighted split: a key goes to one instance chosen by its hash (so it keeps its order while the
+     * weights are unchanged); keyless messages are weighted at random} Weights are relative (90/10 and 9/1 are the
+     * same split); an instance with weight 0 gets nothing.
      *
+     * @param weights the weight of each instance, by name
      * @throws ConfigurationException when a weight is negative or they do not sum to a positive total
      */
     public static Route split(Map<String, Integer> weights) {
@@ -71,17 +76,34 @@ public final class Route {
         return new Route(RoutingMode.SPLIT, Collections.unmodifiableMap(copy), null, null, false);
     }
 
-    /** Every message to {@code primary} and, best effort, to {@code shadow}; shadow subscribers observe only. */
+    /**
+     * {@return a mirror route: every message to {@code primary} and, best effort, to {@code shadow}}
+     *
+     * @param primary the instance that carries the traffic
+     * @param shadow the instance that gets a copy
+     */
     public static Route mirror(String primary, String shadow) {
         return two(RoutingMode.MIRROR, primary, shadow, "primary", "shadow", true);
     }
 
-    /** {@code primary} while its circuit breaker lets calls through, else {@code secondary}. */
+    /**
+     * {@code primary} while its circuit breaker lets calls through, else {@code secondary}.
+     *
+     * @param primary the instance used while it is healthy
+     * @param secondary the instance used while it is not
+     * @return the failover route
+     */
     public static Route failover(String primary, String secondary) {
         return two(RoutingMode.FAILOVER, primary, secondary, "primary", "secondary", false);
     }
 
-    /** Publish to {@code to}; subscribers read both, deduplicating by id, until {@code from} is drained. */
+    /**
+     * Publish to {@code to}; subscribers read both, deduplicating by id, until {@code from} is drained.
+     *
+     * @param from the instance moved away from
+     * @param to the instance moved to
+     * @return the migration route
+     */
     public static Route migrate(String from, String to) {
         return two(RoutingMode.MIGRATE, to, from, "to", "from", false);
     }
@@ -112,56 +134,59 @@ public final class Route {
     /**
      * For a mirror route: whether subscriptions on the shadow only observe (count and compare,
      * handler not called, the default) or also call the handler. Other modes ignore it.
+     *
+     * @param observe true to only observe, false to call the handler too
+     * @return a copy of this route with the setting
      */
     public Route observeOnly(boolean observe) {
         return new Route(mode, weights, primary, secondary, observe);
     }
 
-    /** The mode. */
+    /** {@return the mode} */
     public RoutingMode mode() {
         return mode;
     }
 
     /**
-     * The share each instance gets of new publishes, relative to their sum: the split's weights;
-     * 100 for the instance publishers use in the other modes (single, mirror primary, failover
-     * primary, migrate target) and 0 for the other.
+     * {@return the share each instance gets of new publishes, relative to their sum: the split's weights; 100 for
+     * the instance publishers use in the other modes (single, mirror primary, failover primary, migrate target) and
+     * 0 for the other}
      */
     public Map<String, Integer> weights() {
         return weights;
     }
 
-    /** The single instance, the mirror or failover primary, or the migration target; null for a split. */
+    /** {@return the single instance, the mirror or failover primary, or the migration target; null for a split} */
     public String primary() {
         return primary;
     }
 
-    /** The mirror's shadow, or null. */
+    /** {@return the mirror's shadow, or null} */
     public String shadow() {
         return mode == RoutingMode.MIRROR ? secondary : null;
     }
 
-    /** The failover secondary, or null. */
+    /** {@return the failover secondary, or null} */
     public String secondary() {
         return mode == RoutingMode.FAILOVER ? secondary : null;
     }
 
-    /** The instance a migration moves away from, or null. */
+    /** {@return the instance a migration moves away from, or null} */
     public String from() {
         return mode == RoutingMode.MIGRATE ? secondary : null;
     }
 
-    /** The instance a migration moves to, or null. */
+    /** {@return the instance a migration moves to, or null} */
     public String to() {
         return mode == RoutingMode.MIGRATE ? primary : null;
     }
 
-    /** For a mirror: whether shadow subscriptions only observe. */
+    /** {@return for a mirror, whether shadow subscriptions only observe} */
     public boolean isObserveOnly() {
         return mode == RoutingMode.MIRROR && observeOnly;
     }
 
-    /** Every instance this route may send to or read from, in order. */
+    /** {@return every instance this route may send to or read from, in order} */
     public Set<String> instances() {
         Set<String> all = new LinkedHashSet<>(weights.keySet());
         return Collections.unmodifiableSet(all);

@@ -24,50 +24,76 @@ import java.util.concurrent.CompletionStage;
  */
 public interface Routing {
 
-    /** The names of the Switchboard's broker instances, in declaration order. */
+    /** {@return the names of the Switchboard's broker instances, in declaration order} */
     Set<String> instances();
 
-    /** The route {@code destination} follows now: its own, or the default route. */
+    /**
+     * {@return the route {@code destination} follows now: its own, or the default route}
+     *
+     * @param destination the destination's name
+     */
     Route route(String destination);
 
-    /** The default route, for destinations without a route of their own. */
+    /** {@return the default route, for destinations without a route of their own} */
     Route defaultRoute();
 
-    /** The destinations with a route of their own. */
+    /** {@return the destinations with a route of their own} */
     Map<String, Route> routes();
 
     /**
      * Gives {@code destination} a new route; publishers and subscriptions follow at once.
      *
+     * @param destination the destination's name
+     * @param route the new route
      * @throws io.switchboard.ConfigurationException naming the value and the fix when the route
      *         names an unknown instance
      */
     void update(String destination, Route route);
 
-    /** Changes the default route; destinations without their own route follow at once. */
+    /**
+     * Changes the default route; destinations without their own route follow at once.
+     *
+     * @param route the new default route
+     */
     void updateDefault(Route route);
 
     /**
      * Gives {@code destination} a new route on this replica only, bypassing the fleet's control
      * channel (for tests and emergencies); the next fleet-wide change of the destination replaces
      * it. Without a control channel it is {@link #update}.
+     *
+     * @param destination the destination's name
+     * @param route the new route
      */
     void updateLocal(String destination, Route route);
 
-    /** The replicas sharing these routes, and this replica's standing among them. */
+    /** {@return the replicas sharing these routes, and this replica's standing among them} */
     Fleet fleet();
 
     /**
      * Starts a promotion gate on {@code destination}: a ramp of weights from the gate's source to
      * its target that advances only while the target stays within the gate's bounds, and rolls back
      * at once when it does not. A gate already running on the destination is cancelled first.
+     *
+     * @param destination the destination's name
+     * @param gate the steps and bounds
+     * @return the running promotion
      */
     Promotion promote(String destination, PromotionGate gate);
 
-    /** The promotion running on (or last run on) {@code destination}. */
+    /**
+     * {@return the promotion running on (or last run on) {@code destination}}
+     *
+     * @param destination the destination's name
+     */
     Optional<Promotion> promotion(String destination);
 
-    /** For a mirror route: what the shadow saw against the primary, per key, as counts and a report. */
+    /**
+     * For a mirror route: what the shadow saw against the primary, per key, as counts and a report.
+     *
+     * @param destination the destination's name
+     * @return the shadow check's report so far
+     */
     ShadowReport shadowReport(String destination);
 
     /**
@@ -75,6 +101,9 @@ public interface Routing {
      * instance a migration moves away from (its backlog for their group is 0 and nothing is in
      * flight) and have released it; at once when no migration is under way. With a control
      * channel, it completes only when every live replica reports the same.
+     *
+     * @param destination the destination's name
+     * @return completes once drained
      */
     CompletionStage<Void> drained(String destination);
 }

@@ -13,7 +13,11 @@ public enum RoutingMode {
     /** Publishers on the new instance; subscribers read both, deduplicating, until the old one is drained. */
     MIGRATE;
 
-    /** The mode named {@code text}, case and dashes ignored, or null. */
+    /**
+     * {@return the mode named {@code text}, case and dashes ignored, or null}
+     *
+     * @param text the name
+     */
     public static RoutingMode parse(String text) {
         if (text == null) {
             return null;

@@ -21,12 +21,12 @@ package io.switchboard.routing;
 public record ShadowReport(String destination, String primary, String shadow, long shadowSent, long shadowFailed,
         long shadowDropped, long shadowPending, long primarySeen, long shadowSeen, long missing, long duplicated, long reordered, long keys) {
 
-    /** True when the shadow missed, duplicated and reordered nothing, with something compared. */
+    /** {@return true when the shadow missed, duplicated and reordered nothing, with something compared} */
     public boolean clean() {
         return primarySeen > 0 && missing == 0 && duplicated == 0 && reordered == 0 && shadowFailed == 0 && shadowDropped == 0;
     }
 
-    /** A short report. */
+    /** {@return a short report} */
     public String summary() {
         String verdict = primarySeen == 0 ? "nothing compared yet (no subscription here saw primary traffic)"
                 : clean() ? "shadow '" + shadow + "' matched primary '" + primary + "' on every message: safe to take traffic"

@@ -11,25 +11,35 @@ import java.time.Duration;
  */
 public interface BrokerAdapter extends AutoCloseable {
 
-    /** The adapter id, equal to {@link BrokerAdapterFactory#id()}. */
+    /** {@return the adapter id, equal to {@link BrokerAdapterFactory#id()}} */
     String id();
 
-    /** What this broker can do; core refuses requests the capabilities rule out. */
+    /** {@return what this broker can do; core refuses requests the capabilities rule out} */
     Capabilities capabilities();
 
     /**
      * Creates a publisher for one destination. The destination has already been validated
      * against {@link Capabilities#destinationNames()}.
+     *
+     * @param spec the destination and the publisher's guarantee and properties
+     * @return the publisher, ready to send
      */
     RawPublisher createPublisher(PublisherSpec spec);
 
     /**
      * Creates a consumer for one destination and one consumer group (or broadcast). It delivers
      * nothing until {@link RawConsumer#start(RecordListener)}.
+     *
+     * @param spec the destination, group or broadcast, guarantee and properties
+     * @return the consumer, not yet started
      */
     RawConsumer createConsumer(ConsumerSpec spec);
 
-    /** Creates and deletes destinations; separate from send and receive on purpose. */
+    /**
+     * Creates and deletes destinations; separate from send and receive on purpose.
+     *
+     * @return the provisioner of this adapter's broker
+     */
     Provisioner provisioner();
 
     /**
@@ -38,14 +48,17 @@ public interface BrokerAdapter extends AutoCloseable {
      * knows a master broker). May be called from any thread, often (health endpoints poll), and
      * must not throw: a failure is {@link BrokerHealth.Status#DOWN} with the reason, which never
      * holds a secret. The default says the adapter does not check.
+     *
+     * @param timeout how long the check may take, about
+     * @return UP, DOWN with the reason, or UNKNOWN when the adapter does not check
      */
     default BrokerHealth health(Duration timeout) {
         return BrokerHealth.unknown("adapter '" + id() + "' does not report health");
     }
 
     /**
-     * The primitives the fleet control plane needs (a durable keyed log and leader election), when
-     * this broker can carry the control channel of an application's replicas. The default: none.
+     * {@return the primitives the fleet control plane needs (a durable keyed log and leader election), when this
+     * broker can carry the control channel of an application's replicas} The default: none.
      */
     default java.util.Optional<ControlSupport> control() {
         return java.util.Optional.empty();

@@ -11,8 +11,8 @@ package io.switchboard.spi;
 public interface BrokerAdapterFactory {
 
     /**
-     * The adapter id users name in configuration, for example {@code "kafka"}. Lower case,
-     * stable across versions, unique on a classpath.
+     * {@return the adapter id users name in configuration, for example {@code "kafka"}} Lower case, stable across
+     * versions, unique on a classpath.
      */
     String id();
 

@@ -38,32 +38,47 @@ public final class BrokerConfig {
         this.properties = Collections.unmodifiableMap(new LinkedHashMap<>(properties));
     }
 
-    /** The broker instance name, used in metrics tags and error messages. */
+    /** {@return the broker instance name, used in metrics tags and error messages} */
     public String instanceName() {
         return instanceName;
     }
 
-    /** The adapter id. */
+    /** {@return the adapter id} */
     public String adapterId() {
         return adapterId;
     }
 
-    /** All properties, unmodifiable. */
+    /** {@return all properties, unmodifiable} */
     public Map<String, String> properties() {
         return properties;
     }
 
-    /** The property, or null. */
+    /**
+     * {@return the property, or null}
+     *
+     * @param key the property name
+     */
     public String get(String key) {
         return properties.get(key);
     }
 
-    /** The property, or the default. */
+    /**
+     * {@return the property, or the default}
+     *
+     * @param key the property name
+     * @param defaultValue the value when the property is not set
+     */
     public String get(String key, String defaultValue) {
         return properties.getOrDefault(key, defaultValue);
     }
 
-    /** The property, or a {@link ConfigurationException} naming the key and what it is for. */
+    /**
+     * {@return the property, which must be set}
+     *
+     * @param key the property name
+     * @param purpose what the property is for, for the message
+     * @throws ConfigurationException naming the key and what it is for, when the property is not set or blank
+     */
     public String require(String key, String purpose) {
         String value = properties.get(key);
         if (value == null || value.isBlank()) {
@@ -73,7 +88,12 @@ public final class BrokerConfig {
         return value;
     }
 
-    /** An integer property. */
+    /**
+     * {@return an integer property}
+     *
+     * @param key the property name
+     * @param defaultValue the value when the property is not set
+     */
     public int getInt(String key, int defaultValue) {
         String value = properties.get(key);
         if (value == null) {
@@ -86,7 +106,12 @@ public final class BrokerConfig {
         }
     }
 
-    /** A long property. */
+    /**
+     * {@return a long property}
+     *
+     * @param key the property name
+     * @param defaultValue the value when the property is not set
+     */
     public long getLong(String key, long defaultValue) {
         String value = properties.get(key);
         if (value == null) {
@@ -99,7 +124,12 @@ public final class BrokerConfig {
         }
     }
 
-    /** A boolean property: {@code true} or {@code false}. */
+    /**
+     * {@return a boolean property: {@code true} or {@code false}}
+     *
+     * @param key the property name
+     * @param defaultValue the value when the property is not set
+     */
     public boolean getBoolean(String key, boolean defaultValue) {
         String value = properties.get(key);
         if (value == null) {
@@ -112,7 +142,12 @@ public final class BrokerConfig {
         };
     }
 
-    /** A duration property: {@code 250ms}, {@code 5s}, {@code 2m}, {@code 1h} or ISO-8601 ({@code PT5S}). */
+    /**
+     * {@return a duration property: {@code 250ms}, {@code 5s}, {@code 2m}, {@code 1h} or ISO-8601 ({@code PT5S})}
+     *
+     * @param key the property name
+     * @param defaultValue the value when the property is not set
+     */
     public Duration getDuration(String key, Duration defaultValue) {
         String value = properties.get(key);
         if (value == null) {
@@ -126,8 +161,10 @@ public final class BrokerConfig {
     }
 
     /**
-     * The properties under a prefix, with the prefix removed: {@code withPrefix("kafka.")} turns
-     * {@code kafka.linger.ms} into {@code linger.ms}, for passing through to a native client.
+     * {@return the properties under a prefix, with the prefix removed: {@code withPrefix("kafka.")} turns {@code
+     * kafka.linger.ms} into {@code linger.ms}, for passing through to a native client}
+     *
+     * @param prefix the prefix, such as {@code kafka.}
      */
     public Map<String, String> withPrefix(String prefix) {
         Map<String, String> result = new LinkedHashMap<>();
@@ -139,19 +176,32 @@ public final class BrokerConfig {
         return result;
     }
 
-    /** A copy with more properties (later ones win). */
+    /**
+     * {@return a copy with more properties (later ones win)}
+     *
+     * @param overrides the properties to add or replace
+     */
     public BrokerConfig with(Map<String, String> overrides) {
         Map<String, String> merged = new LinkedHashMap<>(properties);
         merged.putAll(overrides);
         return new BrokerConfig(instanceName, adapterId, merged);
     }
 
-    /** True when the key names a secret; its value must never be logged. */
+    /**
+     * {@return true when the key names a secret; its value must never be logged}
+     *
+     * @param key the property name
+     */
     public static boolean isSecretKey(String key) {
         return SECRET_KEY.matcher(key).matches();
     }
 
-    /** The value as it may be logged: secrets masked, passwords in URIs masked. */
+    /**
+     * {@return the value as it may be logged: secrets masked, passwords in URIs masked}
+     *
+     * @param key the property name
+     * @param value its value
+     */
     public static String printable(String key, String value) {
         if (value == null) {
             return null;
@@ -162,7 +212,12 @@ public final class BrokerConfig {
         return URI_PASSWORD.matcher(value).replaceAll("$1******@");
     }
 
-    /** Parses {@code 250ms}, {@code 5s}, {@code 2m}, {@code 1h}, a bare number of milliseconds, or ISO-8601. */
+    /**
+     * Parses {@code 250ms}, {@code 5s}, {@code 2m}, {@code 1h}, a bare number of milliseconds, or ISO-8601.
+     *
+     * @param text the duration as written in a property
+     * @return the duration
+     */
     public static Duration parseDuration(String text) {
         String v = text.trim().toLowerCase(Locale.ROOT);
         if (v.startsWith("pt") || v.startsWith("p")) {

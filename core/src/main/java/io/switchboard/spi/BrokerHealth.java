@@ -22,23 +22,41 @@ public record BrokerHealth(Status status, String reason) {
         UNKNOWN
     }
 
-    /** Validates the components. */
+    /**
+     * Validates the components.
+     *
+     * @param status UP, DOWN or UNKNOWN
+     * @param reason what was seen, or why; never a secret
+     */
     public BrokerHealth {
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(reason, "reason");
     }
 
-    /** Reachable, with what was seen. */
+    /**
+     * Reachable, with what was seen.
+     *
+     * @param reason what was seen
+     * @return an UP health
+     */
     public static BrokerHealth up(String reason) {
         return new BrokerHealth(Status.UP, reason);
     }
 
-    /** Not reachable, with why and, where known, what to do. */
+    /**
+     * {@return a DOWN health: not reachable, with why and, where known, what to do}
+     *
+     * @param reason why, and where known what to do
+     */
     public static BrokerHealth down(String reason) {
         return new BrokerHealth(Status.DOWN, reason);
     }
 
-    /** The adapter does not check health. */
+    /**
+     * {@return an UNKNOWN health: the adapter does not check}
+     *
+     * @param reason why it does not
+     */
     public static BrokerHealth unknown(String reason) {
         return new BrokerHealth(Status.UNKNOWN, reason);
     }

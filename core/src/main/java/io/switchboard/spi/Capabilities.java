@@ -37,64 +37,74 @@ public final class Capabilities {
         this.deadLetterNaming = b.deadLetterNaming;
     }
 
-    /** Starts a builder for the given adapter id. */
+    /**
+     * Starts a builder for the given adapter id.
+     *
+     * @param brokerId the adapter id the capabilities belong to
+     * @return a builder with every capability off and the defaults of the sizes
+     */
     public static Builder builder(String brokerId) {
         return new Builder(brokerId);
     }
 
-    /** The adapter id these capabilities belong to. */
+    /** {@return the adapter id these capabilities belong to} */
     public String brokerId() {
         return brokerId;
     }
 
     /**
-     * True when the broker itself gives exactly-once (transactions); false when core emulates it
-     * with at-least-once delivery plus deduplication on the message id.
+     * {@return true when the broker itself gives exactly-once (transactions); false when core emulates it with
+     * at-least-once delivery plus deduplication on the message id}
      */
     public boolean nativeExactlyOnce() {
         return nativeExactlyOnce;
     }
 
-    /** True when records with the same key are delivered in publish order. */
+    /** {@return true when records with the same key are delivered in publish order} */
     public boolean orderingPerKey() {
         return orderingPerKey;
     }
 
-    /** True when a record can be held back until a given time. */
+    /** {@return true when a record can be held back until a given time} */
     public boolean delayedDelivery() {
         return delayedDelivery;
     }
 
-    /** True when every subscriber can receive every record (broadcast subscriptions). */
+    /** {@return true when every subscriber can receive every record (broadcast subscriptions)} */
     public boolean broadcast() {
         return broadcast;
     }
 
-    /** True when a subscription can filter records broker-side ({@link ConsumerSpec#filter()}). */
+    /** {@return true when a subscription can filter records broker-side ({@link ConsumerSpec#filter()})} */
     public boolean filtering() {
         return filtering;
     }
 
-    /** The largest encoded payload plus headers the broker accepts, in bytes. */
+    /** {@return the largest encoded payload plus headers the broker accepts, in bytes} */
     public int maxMessageSize() {
         return maxMessageSize;
     }
 
     /**
-     * Partitions of a destination core auto-provisions when {@code switchboard.partitions} is not
-     * set: {@value #DEFAULT_PARTITIONS} unless the adapter chooses otherwise (RabbitMQ: 1, so that
-     * any routing key reaches a consumer group).
+     * {@return partitions of a destination core auto-provisions when {@code switchboard.partitions} is not set:
+     * {@value #DEFAULT_PARTITIONS} unless the adapter chooses otherwise (RabbitMQ: 1, so that any routing key
+     * reaches a consumer group)}
      */
     public int defaultPartitions() {
         return defaultPartitions;
     }
 
-    /** The broker's rule for destination names. */
+    /** {@return the broker's rule for destination names} */
     public DestinationNameRule destinationNames() {
         return destinationNames;
     }
 
-    /** The default dead-letter destination for a destination ({@code <destination>.dlq} unless the broker forbids dots). */
+    /**
+     * {@return the default dead-letter destination for a destination ({@code <destination>.dlq} unless the broker
+     * forbids dots)}
+     *
+     * @param destination the destination's name
+     */
     public String deadLetterDestination(String destination) {
         return deadLetterNaming.apply(destination);
     }
@@ -124,37 +134,67 @@ public final class Capabilities {
             this.brokerId = Objects.requireNonNull(brokerId, "brokerId");
         }
 
-        /** See {@link Capabilities#nativeExactlyOnce()}. */
+        /**
+         * See {@link Capabilities#nativeExactlyOnce()}.
+         *
+         * @param value true when the broker has it
+         * @return this builder
+         */
         public Builder nativeExactlyOnce(boolean value) {
             this.nativeExactlyOnce = value;
             return this;
         }
 
-        /** See {@link Capabilities#orderingPerKey()}. */
+        /**
+         * See {@link Capabilities#orderingPerKey()}.
+         *
+         * @param value true when the broker has it
+         * @return this builder
+         */
         public Builder orderingPerKey(boolean value) {
             this.orderingPerKey = value;
             return this;
         }
 
-        /** See {@link Capabilities#delayedDelivery()}. */
+        /**
+         * See {@link Capabilities#delayedDelivery()}.
+         *
+         * @param value true when the broker has it
+         * @return this builder
+         */
         public Builder delayedDelivery(boolean value) {
             this.delayedDelivery = value;
             return this;
         }
 
-        /** See {@link Capabilities#broadcast()}. */
+        /**
+         * See {@link Capabilities#broadcast()}.
+         *
+         * @param value true when the broker has it
+         * @return this builder
+         */
         public Builder broadcast(boolean value) {
             this.broadcast = value;
             return this;
         }
 
-        /** See {@link Capabilities#filtering()}. */
+        /**
+         * See {@link Capabilities#filtering()}.
+         *
+         * @param value true when the broker has it
+         * @return this builder
+         */
         public Builder filtering(boolean value) {
             this.filtering = value;
             return this;
         }
 
-        /** See {@link Capabilities#maxMessageSize()}; must be positive. */
+        /**
+         * See {@link Capabilities#maxMessageSize()}; must be positive.
+         *
+         * @param bytes the largest encoded payload plus headers, in bytes
+         * @return this builder
+         */
         public Builder maxMessageSize(int bytes) {
             if (bytes < 1) {
                 throw new IllegalArgumentException("maxMessageSize must be positive but was " + bytes);
@@ -163,7 +203,12 @@ public final class Capabilities {
             return this;
         }
 
-        /** See {@link Capabilities#defaultPartitions()}; at least 1. */
+        /**
+         * See {@link Capabilities#defaultPartitions()}; at least 1.
+         *
+         * @param partitions the partitions of a destination made without a count
+         * @return this builder
+         */
         public Builder defaultPartitions(int partitions) {
             if (partitions < 1) {
                 throw new IllegalArgumentException("defaultPartitions must be at least 1 but was " + partitions);
@@ -172,19 +217,33 @@ public final class Capabilities {
             return this;
         }
 
-        /** See {@link Capabilities#destinationNames()}. */
+        /**
+         * See {@link Capabilities#destinationNames()}.
+         *
+         * @param rule the broker's rule for destination names
+         * @return this builder
+         */
         public Builder destinationNames(DestinationNameRule rule) {
             this.destinationNames = Objects.requireNonNull(rule, "rule");
             return this;
         }
 
-        /** How the default dead-letter destination is named from a destination. */
+        /**
+         * How the default dead-letter destination is named from a destination.
+         *
+         * @param naming turns a destination's name into its dead-letter destination's
+         * @return this builder
+         */
         public Builder deadLetterNaming(UnaryOperator<String> naming) {
             this.deadLetterNaming = Objects.requireNonNull(naming, "naming");
             return this;
         }
 
-        /** Builds the immutable capabilities. */
+        /**
+         * Builds the immutable capabilities.
+         *
+         * @return the capabilities
+         */
         public Capabilities build() {
             return new Capabilities(this);
         }

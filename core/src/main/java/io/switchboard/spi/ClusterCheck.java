@@ -22,8 +22,9 @@ public enum ClusterCheck {
     public static final String PROPERTY = "switchboard.cluster-check";
 
     /**
-     * The check an instance asked for.
+     * {@return the check an instance asked for}
      *
+     * @param config the instance's configuration
      * @throws ConfigurationException naming the property and its allowed values, for any other value
      */
     public static ClusterCheck of(BrokerConfig config) {
@@ -40,6 +41,9 @@ public enum ClusterCheck {
     /**
      * Reports {@code problem} (what is wrong and how to fix it): logs it at WARN through {@code log},
      * or throws it as a {@link ConfigurationException}.
+     *
+     * @param log the adapter's logger
+     * @param problem what is wrong and how to fix it
      */
     public void report(Logger log, String problem) {
         if (this == REFUSE) {

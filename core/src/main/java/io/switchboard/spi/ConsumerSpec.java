@@ -28,7 +28,17 @@ public record ConsumerSpec(
         String filter,
         Map<String, String> properties) {
 
-    /** Checks the components and copies the properties. */
+    /**
+     * Checks the components and copies the properties.
+     *
+     * @param destination the destination's name
+     * @param group the consumer group, or the subscriber's own name for a broadcast subscription
+     * @param broadcast true for a broadcast subscription
+     * @param delivery the delivery guarantee
+     * @param maxInFlight records fetched and not yet acknowledged, at most
+     * @param filter a broker-side filter expression, or null
+     * @param properties the subscription's broker properties
+     */
     public ConsumerSpec {
         Objects.requireNonNull(destination, "destination");
         Objects.requireNonNull(group, "group");

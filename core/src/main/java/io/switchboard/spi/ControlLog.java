@@ -15,6 +15,9 @@ public interface ControlLog extends AutoCloseable {
          * One record, in log order, always from the same adapter thread. Must not block; core
          * hands real work to its own thread. A record may be passed more than once (after a
          * reconnection): records carry versions, and core ignores what it has seen.
+         *
+         * @param key the record's key
+         * @param value the record's bytes
          */
         void onRecord(String key, byte[] value);
     }
@@ -22,6 +25,8 @@ public interface ControlLog extends AutoCloseable {
     /**
      * Appends one record.
      *
+     * @param key the record's key; a later record with the same key supersedes it
+     * @param value the record's bytes
      * @return completes when the broker has stored the record durably (as at-least-once
      *     publishing would); completes exceptionally when it could not, within the adapter's
      *     send timeout
@@ -33,13 +38,14 @@ public interface ControlLog extends AutoCloseable {
      * A lost connection is recovered by the adapter, which goes on after the last record it
      * passed (or from the beginning again; see {@link Listener#onRecord}).
      *
+     * @param listener takes every record, in log order
      * @return completes once every record appended before this call has been passed to the
      *     listener (the follower has caught up); completes exceptionally when the log cannot be
      *     read, while the adapter keeps trying in the background
      */
     CompletionStage<Void> follow(Listener listener);
 
-    /** True while the adapter is connected to the broker and following; cheap, any thread. */
+    /** {@return true while the adapter is connected to the broker and following; cheap, any thread} */
     boolean connected();
 
     /** Stops following and releases what the log holds. Idempotent. */

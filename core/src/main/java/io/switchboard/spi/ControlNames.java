@@ -12,8 +12,9 @@ public final class ControlNames {
     private ControlNames() {}
 
     /**
-     * Returns {@code name} when it is a valid control log or leadership name on every broker.
+     * {@return {@code name}, when it is a valid control log or leadership name on every broker}
      *
+     * @param name the name to check
      * @param what "log" or "leadership", for the message
      * @throws ConfigurationException naming the value and the rule
      */
@@ -25,7 +26,14 @@ public final class ControlNames {
         return name;
     }
 
-    /** Calls a {@link Leadership.Listener} method, logging (never throwing) what it throws. */
+    /**
+     * Calls a {@link Leadership.Listener} method, logging (never throwing) what it throws.
+     *
+     * @param callback the listener method to call
+     * @param log the adapter's logger
+     * @param leadership the leadership's name, for the log
+     * @param what the method's name, for the log
+     */
     public static void call(Runnable callback, Logger log, String leadership, String what) {
         try {
             callback.run();

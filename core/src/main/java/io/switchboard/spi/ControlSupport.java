@@ -17,6 +17,9 @@ public interface ControlSupport {
      * every replica opens the same log). Every record appended is read by every follower, from the
      * log's beginning; the broker may drop a record only when a newer record with the same key
      * follows it, or after a retention the adapter documents.
+     *
+     * @param name the log's name, the same in every replica
+     * @return the log, open; the caller closes it
      */
     ControlLog openLog(String name);
 
@@ -26,6 +29,10 @@ public interface ControlSupport {
      * as the broker's primitive guarantees it (stated per adapter); when the leader's process dies,
      * its connection is lost or it closes its {@link Leadership}, another campaigner is elected
      * within the broker's failure-detection time.
+     *
+     * @param name the leadership's name, the same in every replica
+     * @param listener told when this campaigner is elected and when it loses the leadership
+     * @return the campaign; closing it gives up the leadership
      */
     Leadership campaign(String name, Leadership.Listener listener);
 }

@@ -11,12 +11,13 @@ public interface DestinationNameRule {
     /**
      * Checks a name.
      *
+     * @param name the destination name
      * @return empty when the name is legal, else a sentence stating the rule it breaks
      */
     Optional<String> violation(String name);
 
     /**
-     * A rule made of a character pattern, a maximum length and reserved names or prefixes.
+     * {@return a rule made of a character pattern, a maximum length and reserved names or prefixes}
      *
      * @param allowed the characters allowed, as a regex over the whole name, e.g. {@code [a-zA-Z0-9._-]+}
      * @param maxLength the maximum length in characters

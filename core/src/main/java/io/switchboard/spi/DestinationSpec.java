@@ -13,7 +13,13 @@ import java.util.Objects;
  */
 public record DestinationSpec(String name, int partitions, Map<String, String> settings) {
 
-    /** Checks the components and copies the settings. */
+    /**
+     * Checks the components and copies the settings.
+     *
+     * @param name the destination's name
+     * @param partitions its partitions (or queues), at least 1
+     * @param settings broker-specific settings
+     */
     public DestinationSpec {
         Objects.requireNonNull(name, "name");
         if (partitions < 1) {
@@ -22,7 +28,12 @@ public record DestinationSpec(String name, int partitions, Map<String, String> s
         settings = Map.copyOf(settings);
     }
 
-    /** A destination with the given partitions and no extra settings. */
+    /**
+     * {@return a destination with the given partitions and no extra settings}
+     *
+     * @param name the destination's name
+     * @param partitions its partitions (or queues), at least 1
+     */
     public static DestinationSpec of(String name, int partitions) {
         return new DestinationSpec(name, partitions, Map.of());
     }

@@ -40,6 +40,9 @@ public interface IdempotencyStore {
     /**
      * Claims an id; true only when {@link #claim} answers {@link Claim#CLAIMED}.
      *
+     * @param scope the idempotency scope
+     * @param messageId the message id
+     * @return true when the id was claimed
      * @deprecated false means DONE or BUSY, and acknowledging a BUSY record as a duplicate loses it
      *     when its claim holder fails; use {@link #claim}
      */
@@ -48,9 +51,19 @@ public interface IdempotencyStore {
         return claim(scope, messageId) == Claim.CLAIMED;
     }
 
-    /** Records that the id was processed successfully. Harmless when the id is already done. */
+    /**
+     * Records that the id was processed successfully. Harmless when the id is already done.
+     *
+     * @param scope the idempotency scope
+     * @param messageId the message id
+     */
     void complete(String scope, String messageId);
 
-    /** Gives up a claim after a failed attempt. Does nothing when the id is already done. */
+    /**
+     * Gives up a claim after a failed attempt. Does nothing when the id is already done.
+     *
+     * @param scope the idempotency scope
+     * @param messageId the message id
+     */
     void release(String scope, String messageId);
 }

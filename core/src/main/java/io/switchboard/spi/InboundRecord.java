@@ -12,41 +12,40 @@ import java.util.Map;
  */
 public interface InboundRecord {
 
-    /** The destination the record came from. */
+    /** {@return the destination the record came from} */
     String destination();
 
-    /** Partition or queue index, or -1 when the broker has none. Core orders handling by it. */
+    /** {@return the partition or queue index, or -1 when the broker has none} Core orders handling by it. */
     int partition();
 
-    /** Offset or sequence within the partition, or -1 when unknown. */
+    /** {@return the offset or sequence within the partition, or -1 when unknown} */
     long offset();
 
-    /** The record key, or null. */
+    /** {@return the record key, or null} */
     String key();
 
     /**
-     * Headers under the envelope's logical names (see {@link io.switchboard.Envelope}); the adapter
-     * maps its broker's binding back. A record published by a plain client may have none of the
-     * envelope headers. Never null.
+     * {@return the headers under the envelope's logical names (see {@link io.switchboard.Envelope})} A record
+     * published by a plain client may have none of the envelope headers. Never null.
      */
     Map<String, String> headers();
 
-    /** The payload bytes, never null. */
+    /** {@return the payload bytes, never null} */
     byte[] payload();
 
     /**
-     * How many times the broker has delivered this record, this delivery included (1 for a first
-     * delivery). Adapters whose broker does not count return 1, or 2 when the broker flags a
-     * redelivery without a count.
+     * {@return how many times the broker has delivered this record, this delivery included (1 for a first
+     * delivery)} Adapters whose broker does not count return 1, or 2 when the broker flags a redelivery without a
+     * count.
      */
     int deliveryCount();
 
-    /** The broker's own message id, used when the record has no envelope id; or null. */
+    /** {@return the broker's own message id, used when the record has no envelope id; or null} */
     default String nativeId() {
         return null;
     }
 
-    /** The broker's timestamp in epoch milliseconds, used when the record has no envelope time; or -1. */
+    /** {@return the broker's timestamp in epoch milliseconds, used when the record has no envelope time; or -1} */
     default long brokerTimestamp() {
         return -1;
     }

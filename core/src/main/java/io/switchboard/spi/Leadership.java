@@ -17,7 +17,7 @@ public interface Leadership extends AutoCloseable {
         void revoked();
     }
 
-    /** True while this campaigner holds the leadership, as far as it knows. */
+    /** {@return true while this campaigner holds the leadership, as far as it knows} */
     boolean isLeader();
 
     /** Resigns (if leader) and stops campaigning. Idempotent. */

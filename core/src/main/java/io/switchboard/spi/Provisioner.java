@@ -11,10 +11,15 @@ public interface Provisioner {
      * Makes sure the destination exists. An existing destination is left as it is (its partition
      * count is not changed).
      *
+     * @param spec the destination's name, partitions and settings
      * @throws io.switchboard.SwitchboardException when the broker refuses, naming the destination
      */
     void ensureDestination(DestinationSpec spec);
 
-    /** Deletes the destination and what the adapter created for it (queues, groups) if present. */
+    /**
+     * Deletes the destination and what the adapter created for it (queues, groups) if present.
+     *
+     * @param name the destination's name
+     */
     void deleteDestination(String name);
 }

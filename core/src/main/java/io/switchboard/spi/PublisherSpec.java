@@ -14,7 +14,13 @@ import java.util.Objects;
  */
 public record PublisherSpec(String destination, Delivery delivery, Map<String, String> properties) {
 
-    /** Checks the components and copies the properties. */
+    /**
+     * Checks the components and copies the properties.
+     *
+     * @param destination the destination's name
+     * @param delivery the delivery guarantee
+     * @param properties the publisher's broker properties
+     */
     public PublisherSpec {
         Objects.requireNonNull(destination, "destination");
         Objects.requireNonNull(delivery, "delivery");

@@ -16,6 +16,7 @@ public interface RawConsumer extends AutoCloseable {
     /**
      * Starts delivering records to the listener, respecting {@link ConsumerSpec#maxInFlight()}.
      *
+     * @param listener takes every record and the consumer's failure
      * @return completes when the consumer is ready: subscribed, assigned and positioned, so that a
      *     record published afterwards will be delivered; completes exceptionally if it cannot start
      */
@@ -47,8 +48,8 @@ public interface RawConsumer extends AutoCloseable {
     }
 
     /**
-     * Records waiting for this group (consumer lag, queue depth or backlog) if the broker tells,
-     * for a gauge. Called rarely, never on the delivery path; may talk to the broker.
+     * {@return records waiting for this group (consumer lag, queue depth or backlog) if the broker tells, for a
+     * gauge} Called rarely, never on the delivery path; may talk to the broker.
      */
     default OptionalLong backlog() {
         return OptionalLong.empty();

@@ -23,7 +23,12 @@ import java.util.concurrent.CompletableFuture;
  */
 public interface RawPublisher extends AutoCloseable {
 
-    /** Hands one record to the broker; see the interface contract. */
+    /**
+     * Hands one record to the broker; see the interface contract.
+     *
+     * @param record the record: destination, key, headers and payload
+     * @return completes with the broker's acknowledgement, exceptionally when it refused or did not answer
+     */
     CompletableFuture<SendResult> send(OutboundRecord record);
 
     /** Flushes outstanding records, then releases resources. Idempotent. */

@@ -10,12 +10,18 @@ package io.switchboard.spi;
  */
 public interface RecordListener {
 
-    /** Takes one record; returns quickly without blocking (unless the consumer agreed to inline handling). */
+    /**
+     * Takes one record; returns quickly without blocking (unless the consumer agreed to inline handling).
+     *
+     * @param record the record
+     */
     void onRecord(InboundRecord record);
 
     /**
      * The consumer failed in a way it cannot recover from by itself (for example the broker
      * cancelled it because its queue was deleted). Core surfaces the error on the subscription.
+     *
+     * @param error what failed
      */
     void onFailure(Throwable error);
 }

@@ -63,12 +63,20 @@ public final class KafkaPipeline implements AutoCloseable {
         return new Builder<>(switchboard, input, inputCodec, output, outputCodec);
     }
 
-    /** Completes when the pipeline has been assigned its input partitions. */
+    /**
+     * Completes when the pipeline has been assigned its input partitions.
+     *
+     * @return completes when assigned
+     */
     public CompletionStage<Void> ready() {
         return runner.ready();
     }
 
-    /** Completes when the pipeline stops: normally after {@link #close()}, exceptionally when it failed. */
+    /**
+     * Completes when the pipeline stops: normally after {@link #close()}, exceptionally when it failed.
+     *
+     * @return completes when the pipeline stops
+     */
     public CompletionStage<Void> terminated() {
         return runner.terminated();
     }
@@ -119,7 +127,12 @@ public final class KafkaPipeline implements AutoCloseable {
             this.group = input + "-to-" + output;
         }
 
-        /** The consumer group reading the input; instances of one pipeline share it. */
+        /**
+         * The consumer group reading the input; instances of one pipeline share it.
+         *
+         * @param group the group's name
+         * @return this builder
+         */
         public Builder<I, O> group(String group) {
             this.group = Objects.requireNonNull(group, "group");
             return this;
@@ -129,19 +142,33 @@ public final class KafkaPipeline implements AutoCloseable {
          * A {@code transactional.id} that stays the same across restarts of this instance (and differs
          * between instances): a restarted instance then aborts what its predecessor left open at once,
          * instead of after the transaction timeout.
+         *
+         * @param id the transactional id
+         * @return this builder
          */
         public Builder<I, O> transactionalId(String id) {
             this.transactionalId = Objects.requireNonNull(id, "id");
             return this;
         }
 
-        /** Failures in a row on the same batch before the pipeline stops; at least 1. */
+        /**
+         * Failures in a row on the same batch before the pipeline stops; at least 1.
+         *
+         * @param attempts the most failures in a row
+         * @return this builder
+         */
         public Builder<I, O> maxAttempts(int attempts) {
             this.maxAttempts = attempts;
             return this;
         }
 
-        /** A property overriding the Switchboard's for this pipeline, for example {@code kafka.max.poll.records}. */
+        /**
+         * A property overriding the Switchboard's for this pipeline, for example {@code kafka.max.poll.records}.
+         *
+         * @param key the property name
+         * @param value its value
+         * @return this builder
+         */
         public Builder<I, O> property(String key, String value) {
             properties.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
             return this;
@@ -150,6 +177,8 @@ public final class KafkaPipeline implements AutoCloseable {
         /**
          * Provisions the topics when auto-provisioning is on, and starts the pipeline.
          *
+         * @param transform turns each input record into output records
+         * @return the running pipeline
          * @throws io.switchboard.ConfigurationException when the Switchboard is not on Kafka or a setting is invalid
          * @throws io.switchboard.InvalidDestinationException when a topic name breaks Kafka's rule
          */

@@ -20,9 +20,17 @@ public interface TransactionHandler {
     /**
      * Runs the local transaction of a message that the broker has stored but not yet delivered.
      * Keep the outcome retrievable for {@link #check}, for example in the same database.
+     *
+     * @param message the message, stored as a half message
+     * @return COMMIT to deliver the message, ROLLBACK to drop it, or UNKNOWN to be asked again
      */
     TransactionOutcome execute(TransactionalMessage message);
 
-    /** Tells the broker the outcome of a message's local transaction, when asked again. */
+    /**
+     * Tells the broker the outcome of a message's local transaction, when asked again.
+     *
+     * @param message the message the broker asks about
+     * @return COMMIT, ROLLBACK or UNKNOWN
+     */
     TransactionOutcome check(TransactionalMessage message);
 }

@@ -9,7 +9,7 @@ import java.util.Map;
  */
 public interface BrokerInstanceMapper {
 
-    /** The adapter id this mapper serves, for example {@code kafka}. */
+    /** {@return the adapter id this mapper serves, for example {@code kafka}} */
     String type();
 
     /**

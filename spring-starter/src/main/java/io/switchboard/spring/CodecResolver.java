@@ -12,8 +12,11 @@ import io.switchboard.Codec;
 public interface CodecResolver {
 
     /**
-     * The codec for payloads of {@code payloadType} on {@code destination}.
+     * {@return the codec for payloads of {@code payloadType} on {@code destination}}
      *
+     * @param <T> the payload type
+     * @param destination the destination's name
+     * @param payloadType the payload class
      * @throws InvalidSwitchboardPropertyException when the configured codec does not fit the type
      */
     <T> Codec<T> codec(String destination, Class<T> payloadType);

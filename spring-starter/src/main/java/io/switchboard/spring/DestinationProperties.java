@@ -50,90 +50,152 @@ public class DestinationProperties {
     @NestedConfigurationProperty
     private final ResilienceProperties resilience = new ResilienceProperties();
 
+    /** {@return consumer group of listeners on this destination [default]} */
     public String getGroup() {
         return group;
     }
 
+    /**
+     * Sets {@link #getGroup()}.
+     *
+     * @param group the value to set
+     */
     public void setGroup(String group) {
         this.group = group;
     }
 
+    /** {@return whether every listener receives every message (fan-out) instead of sharing them in a group [false]} */
     public boolean isBroadcast() {
         return broadcast;
     }
 
+    /**
+     * Sets {@link #isBroadcast()}.
+     *
+     * @param broadcast the value to set
+     */
     public void setBroadcast(boolean broadcast) {
         this.broadcast = broadcast;
     }
 
+    /** {@return the delivery guarantee of publishers and listeners [at-least-once]} */
     public Delivery getDelivery() {
         return delivery;
     }
 
+    /**
+     * Sets {@link #getDelivery()}.
+     *
+     * @param delivery the value to set
+     */
     public void setDelivery(Delivery delivery) {
         this.delivery = delivery;
     }
 
+    /** {@return handler threads per listener; per-key order holds at any value [1]} */
     public Integer getConcurrency() {
         return concurrency;
     }
 
+    /**
+     * Sets {@link #getConcurrency()}.
+     *
+     * @param concurrency the value to set
+     */
     public void setConcurrency(Integer concurrency) {
         this.concurrency = concurrency;
     }
 
+    /** {@return messages fetched and not yet acknowledged, per listener [256]} */
     public Integer getMaxInFlight() {
         return maxInFlight;
     }
 
+    /**
+     * Sets {@link #getMaxInFlight()}.
+     *
+     * @param maxInFlight the value to set
+     */
     public void setMaxInFlight(Integer maxInFlight) {
         this.maxInFlight = maxInFlight;
     }
 
+    /** {@return handler retries before a message is dead-lettered} */
     public RetryProperties getRetry() {
         return retry;
     }
 
+    /** {@return the dead-letter destination [the destination's name + .dlq, or the broker's equivalent]} */
     public String getDeadLetter() {
         return deadLetter;
     }
 
+    /**
+     * Sets {@link #getDeadLetter()}.
+     *
+     * @param deadLetter the value to set
+     */
     public void setDeadLetter(String deadLetter) {
         this.deadLetter = deadLetter;
     }
 
+    /** {@return broker-side filter expression (RocketMQ tags); needs a broker with filtering} */
     public String getFilter() {
         return filter;
     }
 
+    /**
+     * Sets {@link #getFilter()}.
+     *
+     * @param filter the value to set
+     */
     public void setFilter(String filter) {
         this.filter = filter;
     }
 
+    /** {@return how long closing a listener waits for handlers in flight [30s]} */
     public Duration getDrainTimeout() {
         return drainTimeout;
     }
 
+    /**
+     * Sets {@link #getDrainTimeout()}.
+     *
+     * @param drainTimeout the value to set
+     */
     public void setDrainTimeout(Duration drainTimeout) {
         this.drainTimeout = drainTimeout;
     }
 
+    /** {@return the codec: json, string or bytes [by payload type: String is string, byte[] is bytes, anything else json]} */
     public String getCodec() {
         return codec;
     }
 
+    /**
+     * Sets {@link #getCodec()}.
+     *
+     * @param codec the value to set
+     */
     public void setCodec(String codec) {
         this.codec = codec;
     }
 
+    /** {@return broker properties of this destination's publishers and listeners only (for example kafka.linger.ms)} */
     public Map<String, String> getProperties() {
         return properties;
     }
 
+    /**
+     * Sets {@link #getProperties()}.
+     *
+     * @param properties the value to set
+     */
     public void setProperties(Map<String, String> properties) {
         this.properties = properties;
     }
 
+    /** {@return resilience4j policies on publishing to this destination; override the instance's} */
     public ResilienceProperties getResilience() {
         return resilience;
     }

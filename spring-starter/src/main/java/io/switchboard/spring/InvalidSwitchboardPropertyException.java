@@ -9,9 +9,13 @@ import io.switchboard.ConfigurationException;
 public class InvalidSwitchboardPropertyException extends ConfigurationException {
     private static final long serialVersionUID = 1L;
 
+    /** The full property name. */
     private final String property;
+    /** The value as it may be shown, or null. */
     private final String value;
+    /** Why the value cannot be used. */
     private final String reason;
+    /** What to change. */
     private final String action;
 
     /**
@@ -31,22 +35,22 @@ public class InvalidSwitchboardPropertyException extends ConfigurationException 
         this.action = action;
     }
 
-    /** The full property name. */
+    /** {@return the full property name} */
     public String property() {
         return property;
     }
 
-    /** The value as it may be shown (secrets masked), or null when the property is missing. */
+    /** {@return the value as it may be shown (secrets masked), or null when the property is missing} */
     public String value() {
         return value;
     }
 
-    /** Why the value cannot be used. */
+    /** {@return why the value cannot be used} */
     public String reason() {
         return reason;
     }
 
-    /** What to change. */
+    /** {@return what to change} */
     public String action() {
         return action;
     }

@@ -17,9 +17,12 @@ import io.switchboard.Publisher;
 public interface Publishers {
 
     /**
-     * The publisher of {@code payloadType} to {@code destination}; the same instance on every call
-     * with the same arguments.
+     * {@return the publisher of {@code payloadType} to {@code destination}; the same instance on every call with
+     * the same arguments}
      *
+     * @param <T> the payload type
+     * @param destination the destination's name
+     * @param payloadType the payload class
      * @throws io.switchboard.InvalidDestinationException when the name breaks the broker's rule
      */
     <T> Publisher<T> get(String destination, Class<T> payloadType);

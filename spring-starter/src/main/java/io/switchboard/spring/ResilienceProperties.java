@@ -29,33 +29,45 @@ public class ResilienceProperties {
     /** Bulkhead: publishes awaiting acknowledgement at once. */
     private final Bulkhead bulkhead = new Bulkhead();
 
+    /** {@return circuit breaker on publishing, one per broker instance (or per destination when it sets its own)} */
     public CircuitBreaker getCircuitBreaker() {
         return circuitBreaker;
     }
 
+    /** {@return retry of publishes that failed with a retriable error (time-outs, back-pressure, I/O)} */
     public RetryProperties getRetry() {
         return retry;
     }
 
+    /** {@return how long a publish waits for a permit [5s]} */
     public Duration getTimeout() {
         return timeout;
     }
 
+    /**
+     * Sets {@link #getTimeout()}.
+     *
+     * @param timeout the value to set
+     */
     public void setTimeout(Duration timeout) {
         this.timeout = timeout;
     }
 
+    /** {@return rate limit on publishing} */
     public RateLimit getRateLimit() {
         return rateLimit;
     }
 
+    /** {@return bulkhead: publishes awaiting acknowledgement at once} */
     public Bulkhead getBulkhead() {
         return bulkhead;
     }
 
     /**
-     * The settings made, as core properties under {@code prefix} (for example
-     * {@code switchboard.resilience.}); unset values are left out.
+     * {@return the settings made, as core properties under {@code prefix} (for example {@code
+     * switchboard.resilience.}); unset values are left out}
+     *
+     * @param prefix the prefix
      */
     public Map<String, String> toCoreProperties(String prefix) {
         Map<String, String> out = new LinkedHashMap<>();
@@ -103,66 +115,114 @@ public class ResilienceProperties {
         /** Trial calls while half open [3]. */
         private Integer permittedCallsInHalfOpenState;
 
+        /** {@return whether publishing goes through a circuit breaker [false]} */
         public Boolean getEnabled() {
             return enabled;
         }
 
+        /**
+         * Sets {@link #getEnabled()}.
+         *
+         * @param enabled the value to set
+         */
         public void setEnabled(Boolean enabled) {
             this.enabled = enabled;
         }
 
+        /** {@return failure rate in percent that opens the circuit [50]} */
         public Integer getFailureRateThreshold() {
             return failureRateThreshold;
         }
 
+        /**
+         * Sets {@link #getFailureRateThreshold()}.
+         *
+         * @param failureRateThreshold the value to set
+         */
         public void setFailureRateThreshold(Integer failureRateThreshold) {
             this.failureRateThreshold = failureRateThreshold;
         }
 
+        /** {@return calls slower than this count as slow [5s]} */
         public Duration getSlowCallDurationThreshold() {
             return slowCallDurationThreshold;
         }
 
+        /**
+         * Sets {@link #getSlowCallDurationThreshold()}.
+         *
+         * @param slowCallDurationThreshold the value to set
+         */
         public void setSlowCallDurationThreshold(Duration slowCallDurationThreshold) {
             this.slowCallDurationThreshold = slowCallDurationThreshold;
         }
 
+        /** {@return slow call rate in percent that opens the circuit [100]} */
         public Integer getSlowCallRateThreshold() {
             return slowCallRateThreshold;
         }
 
+        /**
+         * Sets {@link #getSlowCallRateThreshold()}.
+         *
+         * @param slowCallRateThreshold the value to set
+         */
         public void setSlowCallRateThreshold(Integer slowCallRateThreshold) {
             this.slowCallRateThreshold = slowCallRateThreshold;
         }
 
+        /** {@return calls in the sliding window [20]} */
         public Integer getSlidingWindowSize() {
             return slidingWindowSize;
         }
 
+        /**
+         * Sets {@link #getSlidingWindowSize()}.
+         *
+         * @param slidingWindowSize the value to set
+         */
         public void setSlidingWindowSize(Integer slidingWindowSize) {
             this.slidingWindowSize = slidingWindowSize;
         }
 
+        /** {@return calls before the failure rate is computed [10]} */
         public Integer getMinimumNumberOfCalls() {
             return minimumNumberOfCalls;
         }
 
+        /**
+         * Sets {@link #getMinimumNumberOfCalls()}.
+         *
+         * @param minimumNumberOfCalls the value to set
+         */
         public void setMinimumNumberOfCalls(Integer minimumNumberOfCalls) {
             this.minimumNumberOfCalls = minimumNumberOfCalls;
         }
 
+        /** {@return how long the circuit stays open before trying again [10s]} */
         public Duration getWaitDurationInOpenState() {
             return waitDurationInOpenState;
         }
 
+        /**
+         * Sets {@link #getWaitDurationInOpenState()}.
+         *
+         * @param waitDurationInOpenState the value to set
+         */
         public void setWaitDurationInOpenState(Duration waitDurationInOpenState) {
             this.waitDurationInOpenState = waitDurationInOpenState;
         }
 
+        /** {@return trial calls while half open [3]} */
         public Integer getPermittedCallsInHalfOpenState() {
             return permittedCallsInHalfOpenState;
         }
 
+        /**
+         * Sets {@link #getPermittedCallsInHalfOpenState()}.
+         *
+         * @param permittedCallsInHalfOpenState the value to set
+         */
         public void setPermittedCallsInHalfOpenState(Integer permittedCallsInHalfOpenState) {
             this.permittedCallsInHalfOpenState = permittedCallsInHalfOpenState;
         }
@@ -175,18 +235,30 @@ public class ResilienceProperties {
         /** How long a publish waits for a permit [5s]. */
         private Duration timeout;
 
+        /** {@return publishes per second [none]} */
         public Integer getPermitsPerSecond() {
             return permitsPerSecond;
         }
 
+        /**
+         * Sets {@link #getPermitsPerSecond()}.
+         *
+         * @param permitsPerSecond the value to set
+         */
         public void setPermitsPerSecond(Integer permitsPerSecond) {
             this.permitsPerSecond = permitsPerSecond;
         }
 
+        /** {@return how long a publish waits for a permit [5s]} */
         public Duration getTimeout() {
             return timeout;
         }
 
+        /**
+         * Sets {@link #getTimeout()}.
+         *
+         * @param timeout the value to set
+         */
         public void setTimeout(Duration timeout) {
             this.timeout = timeout;
         }
@@ -197,10 +269,16 @@ public class ResilienceProperties {
         /** Publishes awaiting acknowledgement at once [none]. */
         private Integer maxConcurrent;
 
+        /** {@return publishes awaiting acknowledgement at once [none]} */
         public Integer getMaxConcurrent() {
             return maxConcurrent;
         }
 
+        /**
+         * Sets {@link #getMaxConcurrent()}.
+         *
+         * @param maxConcurrent the value to set
+         */
         public void setMaxConcurrent(Integer maxConcurrent) {
             this.maxConcurrent = maxConcurrent;
         }

@@ -29,21 +29,21 @@ import java.lang.annotation.Target;
 @Documented
 public @interface SwitchboardListener {
 
-    /** The destination (topic, exchange) to consume. */
+    /** {@return the destination (topic, exchange) to consume} */
     String destination();
 
-    /** The consumer group: each message goes to one member of the group [default]. */
+    /** {@return the consumer group: each message goes to one member of the group [default]} */
     String group() default "";
 
-    /** Every listener receives every message, instead of sharing them in a group. */
+    /** {@return whether every listener receives every message, instead of sharing them in a group} */
     boolean broadcast() default false;
 
-    /** The guarantee: at-most-once, at-least-once or exactly-once [at-least-once]. */
+    /** {@return the guarantee: at-most-once, at-least-once or exactly-once [at-least-once]} */
     String delivery() default "";
 
-    /** Handler threads [1]; per-key order holds at any value. */
+    /** {@return the handler threads [1]} */
     String concurrency() default "";
 
-    /** Messages fetched and not yet acknowledged [256]. */
+    /** {@return the messages fetched and not yet acknowledged, at most [256]} */
     String maxInFlight() default "";
 }

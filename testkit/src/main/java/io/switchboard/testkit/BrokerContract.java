@@ -29,7 +29,7 @@ public abstract class BrokerContract extends ContractSupport {
 
     /** A payload whose JSON encoding fails when {@code fail} is set (its accessor throws). */
     public record Unencodable(String name, boolean fail) {
-        /** The name; throws when this payload is made to fail. */
+        /** {@return the name; throws when this payload is made to fail} */
         @Override
         public String name() {
             if (fail) {

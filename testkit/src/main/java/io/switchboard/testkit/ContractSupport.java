@@ -39,16 +39,16 @@ public abstract class ContractSupport {
     private final List<Switchboard> extraSwitchboards = new ArrayList<>();
     private String testName;
 
-    /** The adapter id under test. */
+    /** {@return the adapter id under test} */
     protected abstract String brokerId();
 
     /**
-     * Properties for the adapter, e.g. bootstrap servers of an embedded broker. Called before
-     * each test; a subclass whose broker is missing throws here with how to start it.
+     * {@return the properties for the adapter, e.g. bootstrap servers of an embedded broker} Called before each
+     * test; a subclass whose broker is missing throws here with how to start it.
      */
     protected abstract Map<String, String> brokerProperties();
 
-    /** How long to wait for deliveries; generous, never asserted as a timing. */
+    /** {@return how long to wait for deliveries; generous, never asserted as a timing} */
     protected Duration timeout() {
         return Duration.ofSeconds(60);
     }
@@ -78,7 +78,7 @@ public abstract class ContractSupport {
         }
     }
 
-    /** Another Switchboard on the same broker (another application), closed after the test. */
+    /** {@return another Switchboard on the same broker (another application), closed after the test} */
     protected Switchboard newSwitchboard() {
         Switchboard sb = newSwitchboardUntracked();
         if (switchboard != null) {
@@ -87,7 +87,12 @@ public abstract class ContractSupport {
         return sb;
     }
 
-    /** Another Switchboard with extra builder settings (a meter registry, properties), closed after the test. */
+    /**
+     * {@return another Switchboard with extra builder settings (a meter registry, properties), closed after the
+     * test}
+     *
+     * @param settings adds settings to the builder
+     */
     protected Switchboard newSwitchboard(UnaryOperator<Switchboard.Builder> settings) {
         Switchboard sb = settings.apply(Switchboard.builder().broker(brokerId()).properties(brokerProperties())).build();
         extraSwitchboards.add(sb);
@@ -98,12 +103,12 @@ public abstract class ContractSupport {
         return Switchboard.builder().broker(brokerId()).properties(brokerProperties()).build();
     }
 
-    /** The broker's capabilities. */
+    /** {@return the broker's capabilities} */
     protected Capabilities capabilities() {
         return switchboard.capabilities();
     }
 
-    /** A unique destination name, deleted (with its dead-letter destination) after the test. */
+    /** {@return a unique destination name, deleted (with its dead-letter destination) after the test} */
     protected String destination() {
         String hint = testName.replaceAll("[^A-Za-z0-9]", "").toLowerCase(Locale.ROOT);
         String name = "sb-" + hint.substring(0, Math.min(24, hint.length())) + "-" + UUID.randomUUID().toString().substring(0, 8);
@@ -112,24 +117,53 @@ public abstract class ContractSupport {
         return name;
     }
 
-    /** The default dead-letter destination of a destination. */
+    /**
+     * {@return the default dead-letter destination of a destination}
+     *
+     * @param destination the destination's name
+     */
     protected String deadLetterOf(String destination) {
         return capabilities().deadLetterDestination(destination);
     }
 
-    /** A publisher. */
+    /**
+     * {@return a publisher}
+     *
+     * @param <T> the payload type
+     * @param destination the destination's name
+     * @param codec the codec of its payloads
+     * @param delivery the delivery guarantee
+     */
     protected <T> Publisher<T> publisher(String destination, Codec<T> codec, Delivery delivery) {
         return switchboard.publisher(destination, codec).delivery(delivery).build();
     }
 
-    /** A subscription, waited on until ready. */
+    /**
+     * {@return a subscription, waited on until ready}
+     *
+     * @param <T> the payload type
+     * @param destination the destination's name
+     * @param codec the codec of its payloads
+     * @param group the consumer group
+     * @param delivery the delivery guarantee
+     * @param handler called with each message
+     */
     protected <T> Subscription subscribe(String destination, Codec<T> codec, String group, Delivery delivery,
             MessageHandler<T> handler) {
         return subscribe(switchboard, destination, codec, b -> b.group(group).delivery(delivery)
                 .retry(RetryPolicy.fixed(3, Duration.ofMillis(20))), handler);
     }
 
-    /** A subscription built with extra settings, waited on until ready. */
+    /**
+     * {@return a subscription built with extra settings, waited on until ready}
+     *
+     * @param <T> the payload type
+     * @param sb the Switchboard to subscribe on
+     * @param destination the destination's name
+     * @param codec the codec of its payloads
+     * @param settings adds settings to the subscriber builder
+     * @param handler called with each message
+     */
     protected <T> Subscription subscribe(Switchboard sb, String destination, Codec<T> codec,
             UnaryOperator<SubscriberBuilder<T>> settings, MessageHandler<T> handler) {
         Subscription subscription = settings.apply(sb.subscriber(destination, codec)).subscribe(handler);
@@ -137,12 +171,22 @@ public abstract class ContractSupport {
         return subscription;
     }
 
-    /** A recorder with this contract's timeout. */
+    /**
+     * {@return a recorder with this contract's timeout}
+     *
+     * @param <T> the payload type
+     */
     protected <T> Recorder<T> recorder() {
         return new Recorder<>(timeout());
     }
 
-    /** Waits for a stage and returns its value, failing the test after the timeout. */
+    /**
+     * Waits for a stage and returns its value, failing the test after the timeout.
+     *
+     * @param <T> the stage's value type
+     * @param stage the stage
+     * @return the stage's value
+     */
     protected <T> T join(CompletionStage<T> stage) {
         try {
             return stage.toCompletableFuture().get(timeout().toMillis(), TimeUnit.MILLISECONDS);

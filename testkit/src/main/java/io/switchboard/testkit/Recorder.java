@@ -24,12 +24,21 @@ public final class Recorder<T> implements MessageHandler<T> {
     private final Predicate<Received<T>> failWhen;
     private final Duration timeout;
 
-    /** A recorder that never fails. */
+    /**
+     * A recorder that never fails.
+     *
+     * @param timeout how long the waits wait at most
+     */
     public Recorder(Duration timeout) {
         this(timeout, r -> false);
     }
 
-    /** A recorder that throws on every attempt matching {@code failWhen}. */
+    /**
+     * A recorder that throws on every attempt matching {@code failWhen}.
+     *
+     * @param timeout how long the waits wait at most
+     * @param failWhen which attempts fail
+     */
     public Recorder(Duration timeout, Predicate<Received<T>> failWhen) {
         this.timeout = timeout;
         this.failWhen = failWhen;
@@ -45,33 +54,43 @@ public final class Recorder<T> implements MessageHandler<T> {
         received.add(r);
     }
 
-    /** Successfully handled messages, in handling order. */
+    /** {@return the messages handled successfully, in handling order} */
     public List<Received<T>> received() {
         return new ArrayList<>(received);
     }
 
-    /** Every attempt, failed ones included. */
+    /** {@return every attempt, failed ones included} */
     public List<Received<T>> attempts() {
         return new ArrayList<>(attempts);
     }
 
-    /** Payloads handled successfully, in handling order. */
+    /** {@return payloads handled successfully, in handling order} */
     public List<T> payloads() {
         return received.stream().map(r -> r.message().payload()).collect(Collectors.toList());
     }
 
-    /** Distinct message ids handled successfully. */
+    /** {@return distinct message ids handled successfully} */
     public Set<String> ids() {
         return received.stream().map(r -> r.message().id()).collect(Collectors.toSet());
     }
 
-    /** Waits until at least {@code n} messages were handled successfully. */
+    /**
+     * Waits until at least {@code n} messages were handled successfully.
+     *
+     * @param n the count
+     * @return this recorder
+     */
     public Recorder<T> awaitCount(int n) {
         await().atMost(timeout).until(() -> received.size() >= n);
         return this;
     }
 
-    /** Waits until at least {@code n} attempts were made. */
+    /**
+     * Waits until at least {@code n} attempts were made.
+     *
+     * @param n the count
+     * @return this recorder
+     */
     public Recorder<T> awaitAttempts(int n) {
         await().atMost(timeout).until(() -> attempts.size() >= n);
         return this;

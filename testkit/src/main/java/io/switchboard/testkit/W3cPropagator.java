@@ -14,7 +14,11 @@ public final class W3cPropagator implements Propagator {
 
     private final Tracer tracer;
 
-    /** A propagator building extracted spans with {@code tracer}. */
+    /**
+     * A propagator building extracted spans with {@code tracer}.
+     *
+     * @param tracer the tracer
+     */
     public W3cPropagator(Tracer tracer) {
         this.tracer = tracer;
     }

@@ -1,2 +1,6 @@
-/** Micrometer meters and observations around publishing and handling; created once, never looked up per message. */
+/**
+ * Micrometer meters and observations around publishing and handling; created once, never looked
+ * up per message. Implementation of core: not part of the public API and may change without
+ * notice.
+ */
 package io.switchboard.internal.metrics;

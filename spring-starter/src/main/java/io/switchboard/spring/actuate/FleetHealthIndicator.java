@@ -19,7 +19,11 @@ public final class FleetHealthIndicator implements HealthIndicator {
 
     private final Supplier<Fleet> fleet;
 
-    /** An indicator over the Switchboard's fleet view. */
+    /**
+     * An indicator over the Switchboard's fleet view.
+     *
+     * @param fleet gives the Switchboard's fleet view
+     */
     public FleetHealthIndicator(Supplier<Fleet> fleet) {
         this.fleet = fleet;
     }

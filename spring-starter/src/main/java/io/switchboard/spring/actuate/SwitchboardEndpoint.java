@@ -43,12 +43,16 @@ public class SwitchboardEndpoint {
 
     private final Switchboard switchboard;
 
-    /** An endpoint over the application's Switchboard. */
+    /**
+     * An endpoint over the application's Switchboard.
+     *
+     * @param switchboard the application's Switchboard
+     */
     public SwitchboardEndpoint(Switchboard switchboard) {
         this.switchboard = switchboard;
     }
 
-    /** Instances, routes and the comparison of every destination. */
+    /** {@return the instances, routes and the comparison of every destination} */
     @ReadOperation
     public Map<String, Object> switchboard() {
         Map<String, Object> view = new LinkedHashMap<>();
@@ -96,7 +100,11 @@ public class SwitchboardEndpoint {
         return view;
     }
 
-    /** One destination: its route, its promotion and shadow check when it has them, and its comparison. */
+    /**
+     * {@return one destination: its route, its promotion and shadow check when it has them, and its comparison}
+     *
+     * @param destination the destination's name
+     */
     @ReadOperation
     public Map<String, Object> destination(@Selector String destination) {
         Map<String, Object> view = new LinkedHashMap<>();
@@ -121,6 +129,19 @@ public class SwitchboardEndpoint {
      * Changes a destination's route; answers the route now in force. With a control channel the
      * change is the fleet's (every replica applies it); {@code "scope": "local"} changes this replica
      * only, until the next fleet-wide change (for tests).
+     *
+     * @param destination the destination's name
+     * @param mode single, split, mirror, failover or migrate; inferred from the other fields when null
+     * @param instance for single: the instance
+     * @param weights for split: {@code a=90,b=10}
+     * @param primary for mirror and failover: the primary instance
+     * @param shadow for mirror: the shadow instance
+     * @param observeOnly for mirror: whether the shadow only observes
+     * @param secondary for failover: the secondary instance
+     * @param from for migrate: the instance moved away from
+     * @param to for migrate: the instance moved to
+     * @param scope {@code local} for this replica only; the fleet otherwise
+     * @return the route now in force
      */
     @WriteOperation
     public Map<String, Object> changeRoute(@Selector String destination, @Nullable String mode, @Nullable String instance,
@@ -146,7 +167,20 @@ public class SwitchboardEndpoint {
         return destination(destination);
     }
 
-    /** Changes the default route; answers the whole view. */
+    /**
+     * Changes the default route; answers the whole view.
+     *
+     * @param mode single, split, mirror, failover or migrate; inferred from the other fields when null
+     * @param instance for single: the instance
+     * @param weights for split: {@code a=90,b=10}
+     * @param primary for mirror and failover: the primary instance
+     * @param shadow for mirror: the shadow instance
+     * @param observeOnly for mirror: whether the shadow only observes
+     * @param secondary for failover: the secondary instance
+     * @param from for migrate: the instance moved away from
+     * @param to for migrate: the instance moved to
+     * @return the whole view, as {@link #switchboard()}
+     */
     @WriteOperation
     public Map<String, Object> changeDefaultRoute(@Nullable String mode, @Nullable String instance,
             @Nullable String weights, @Nullable String primary, @Nullable String shadow,

@@ -41,17 +41,21 @@ public abstract class ControlSupportContract {
 
     private final List<AutoCloseable> opened = new CopyOnWriteArrayList<>();
 
-    /** A new adapter connected to the test broker, as a replica of an application would have. */
+    /** {@return a new adapter connected to the test broker, as a replica of an application would have} */
     protected abstract BrokerAdapter newAdapter();
 
-    /** The control support of a new adapter, closed after the test. */
+    /** {@return the control support of a new adapter, closed after the test} */
     protected ControlSupport support() {
         BrokerAdapter adapter = newAdapter();
         opened.add(0, adapter);
         return adapter.control().orElseThrow(() -> new AssertionError("adapter '" + adapter.id() + "' offers no ControlSupport"));
     }
 
-    /** A name of the case's own, valid on every broker. */
+    /**
+     * {@return a name of the case's own, valid on every broker}
+     *
+     * @param hint a word for what the name is for; it becomes part of the name
+     */
     protected static String name(String hint) {
         return "ctl-" + hint + "-" + UUID.randomUUID().toString().substring(0, 8);
     }

@@ -68,6 +68,7 @@ public final class ChildConsumer {
      * @param group the group subscribed, at-least-once
      * @param out the file each handled payload is appended to, a line each; its output goes to {@code <out>.log}
      * @param sleepMillis the time each message takes to handle
+     * @return the running child
      */
     public static ChildConsumer start(String brokerId, Map<String, String> properties, String destination,
             String group, Path out, long sleepMillis) {
@@ -81,7 +82,14 @@ public final class ChildConsumer {
      * the handler sleeps {@code sleepMillis} inside that transaction, so a kill lands mid-transaction.
      * {@link #handledPayloads()} reads the output table.
      *
+     * @param brokerId the adapter id, such as {@code kafka}
+     * @param properties instance properties, such as {@code kafka.bootstrap.servers}
+     * @param destination the destination subscribed
+     * @param group the group subscribed
      * @param out names the ready marker ({@code <out>.ready}) and the child's output ({@code <out>.log})
+     * @param sleepMillis how long the handler sleeps in each transaction, in milliseconds
+     * @param sink the database tables
+     * @return the running child
      */
     public static ChildConsumer startExactlyOnce(String brokerId, Map<String, String> properties, String destination,
             String group, Path out, long sleepMillis, JdbcSink sink) {
@@ -120,8 +128,10 @@ public final class ChildConsumer {
     /**
      * Waits until the child's subscription is ready.
      *
+     * @param timeout how long to wait at most
      * @throws IllegalStateException if the child died first or is not ready within {@code timeout}; the message
      *         names its log
+     * @throws InterruptedException if the calling thread is interrupted while waiting
      */
     public void awaitReady(Duration timeout) throws InterruptedException {
         Path ready = Path.of(out + ".ready");
@@ -141,7 +151,9 @@ public final class ChildConsumer {
      * Makes an exactly-once child stop inside the transaction of the message it handles next (its
      * id claimed, not done) and waits until it has, so that a {@link #kill} lands mid-transaction.
      *
+     * @param timeout how long to wait at most
      * @throws IllegalStateException if the child does not stop within {@code timeout} or died; the message names its log
+     * @throws IOException when the marker file cannot be written
      */
     public void holdInTransaction(Duration timeout) throws IOException {
         if (sink == null) {
@@ -161,12 +173,16 @@ public final class ChildConsumer {
         }
     }
 
-    /** True while the child runs. */
+    /** {@return true while the child runs} */
     public boolean isAlive() {
         return process.isAlive();
     }
 
-    /** Kills the child ({@code kill -9}) and waits for it to be gone. Idempotent. */
+    /**
+     * Kills the child ({@code kill -9}) and waits for it to be gone. Idempotent.
+     *
+     * @throws InterruptedException if the calling thread is interrupted while waiting
+     */
     public void kill() throws InterruptedException {
         process.destroyForcibly();
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
@@ -175,8 +191,8 @@ public final class ChildConsumer {
     }
 
     /**
-     * The payloads handled so far: in order, the complete lines of the file (a kill may leave half a
-     * line); for an exactly-once child, the committed rows of the sink's output table.
+     * {@return the payloads handled so far: in order, the complete lines of the file (a kill may leave half a
+     * line); for an exactly-once child, the committed rows of the sink's output table}
      */
     public List<String> handledPayloads() {
         if (sink != null) {
@@ -194,7 +210,7 @@ public final class ChildConsumer {
         }
     }
 
-    /** The child's output (stdout and stderr). */
+    /** {@return the child's output (stdout and stderr)} */
     public Path logFile() {
         return logFile;
     }
@@ -202,6 +218,9 @@ public final class ChildConsumer {
     /**
      * The child's main. Arguments: broker id, destination, group, output file, sleep per message in ms, then
      * instance properties as {@code key=value}.
+     *
+     * @param args see above
+     * @throws Exception any failure, which ends the child with its stack trace in its log
      */
     public static void main(String[] args) throws Exception {
         String brokerId = args[0];

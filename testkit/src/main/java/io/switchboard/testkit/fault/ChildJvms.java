@@ -45,17 +45,26 @@ public final class ChildJvms {
         this.jvmOptions = List.copyOf(jvmOptions);
     }
 
-    /** Remembers node {@code id}'s program arguments, for {@link #launch(int)}. */
+    /**
+     * Remembers node {@code id}'s program arguments, for {@link #launch(int)}.
+     *
+     * @param id the node id
+     * @param args the arguments of the node's main class
+     */
     public void define(int id, List<String> args) {
         arguments.put(id, List.copyOf(args));
     }
 
-    /** The node ids defined, in order. */
+    /** {@return the node ids defined, in order} */
     public List<Integer> ids() {
         return List.copyOf(arguments.keySet());
     }
 
-    /** Starts node {@code id}'s JVM (without waiting for it to be ready). */
+    /**
+     * Starts node {@code id}'s JVM (without waiting for it to be ready).
+     *
+     * @param id the node id
+     */
     public synchronized void launch(int id) {
         if (isAlive(id)) {
             throw new IllegalStateException(what + " " + id + " runs already");
@@ -82,12 +91,20 @@ public final class ChildJvms {
         }
     }
 
-    /** Node {@code id}'s log file. */
+    /**
+     * {@return node {@code id}'s log file}
+     *
+     * @param id the node id
+     */
     public Path logOf(int id) {
         return directory.resolve("node-" + id + ".log");
     }
 
-    /** True while node {@code id}'s JVM runs (frozen counts as running). */
+    /**
+     * {@return true while node {@code id}'s JVM runs (frozen counts as running)}
+     *
+     * @param id the node id
+     */
     public synchronized boolean isAlive(int id) {
         Process p = processes.get(id);
         return p != null && p.isAlive();
@@ -108,7 +125,11 @@ public final class ChildJvms {
         }
     }
 
-    /** Kills node {@code id} with {@code kill -9} and waits until it is gone. */
+    /**
+     * Kills node {@code id} with {@code kill -9} and waits until it is gone.
+     *
+     * @param id the node id
+     */
     public void kill(int id) {
         Process p = running(id);
         p.destroyForcibly();
@@ -116,7 +137,11 @@ public final class ChildJvms {
         log.info("{} {} killed (kill -9)", what, id);
     }
 
-    /** Stops node {@code id} with SIGTERM (its shutdown hooks run) and waits until it exited. */
+    /**
+     * Stops node {@code id} with SIGTERM (its shutdown hooks run) and waits until it exited.
+     *
+     * @param id the node id
+     */
     public void stop(int id) {
         Process p = running(id);
         p.destroy();
@@ -124,13 +149,21 @@ public final class ChildJvms {
         log.info("{} {} stopped (SIGTERM)", what, id);
     }
 
-    /** Freezes node {@code id} (SIGSTOP): it answers nobody until {@link #thaw(int)}. */
+    /**
+     * Freezes node {@code id} (SIGSTOP): it answers nobody until {@link #thaw(int)}.
+     *
+     * @param id the node id
+     */
     public void freeze(int id) {
         signal(id, "STOP");
         log.info("{} {} frozen (SIGSTOP)", what, id);
     }
 
-    /** Lets a frozen node run again (SIGCONT). */
+    /**
+     * Lets a frozen node run again (SIGCONT).
+     *
+     * @param id the node id
+     */
     public void thaw(int id) {
         signal(id, "CONT");
         log.info("{} {} thawed (SIGCONT)", what, id);

@@ -55,8 +55,11 @@ public final class ExactlyOnceCrash {
      * @param brokerId the adapter id
      * @param childProperties the child's instance properties
      * @param successorProperties the successor's instance properties (in this JVM)
+     * @param destination the destination
      * @param publisher publishes the set, at least once (made by the caller on its own Switchboard)
      * @param dir a scratch directory (the child's ready marker and log)
+     * @return the figure line
+     * @throws Exception any failure of the scenario; its assertions throw AssertionError
      */
     public static String run(String brokerId, Map<String, String> childProperties, Map<String, String> successorProperties,
             String destination, Publisher<String> publisher, Path dir) throws Exception {
@@ -67,6 +70,16 @@ public final class ExactlyOnceCrash {
      * Like {@link #run(String, Map, Map, String, Publisher, Path)}, with a broker fault injected
      * right after the child is killed, before the successor starts (on a cluster: the destination's
      * leader killed too, so the successor takes over the dead claims on a changed cluster).
+     *
+     * @param brokerId the adapter id
+     * @param childProperties the child's instance properties
+     * @param successorProperties the successor's instance properties (in this JVM)
+     * @param destination the destination
+     * @param publisher publishes the set, at least once (made by the caller on its own Switchboard)
+     * @param dir a scratch directory (the child's ready marker and log)
+     * @param brokerFault injects the broker fault
+     * @return the figure line
+     * @throws Exception any failure of the scenario; its assertions throw AssertionError
      */
     public static String run(String brokerId, Map<String, String> childProperties, Map<String, String> successorProperties,
             String destination, Publisher<String> publisher, Path dir, Runnable brokerFault) throws Exception {

@@ -12,7 +12,7 @@ public final class FastBreaker {
 
     private FastBreaker() {}
 
-    /** The Switchboard properties, in a new mutable map (add the broker's own). */
+    /** {@return the Switchboard properties, in a new mutable map (add the broker's own)} */
     public static Map<String, String> properties() {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("switchboard.resilience.circuit-breaker.enabled", "true");

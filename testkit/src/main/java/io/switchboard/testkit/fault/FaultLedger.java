@@ -55,13 +55,22 @@ public final class FaultLedger {
     private long lastAckNanos;
     private long longestAckGapNanos;
 
-    /** Books for the fault {@code fault} (a short name such as {@code broker-restart}) on broker {@code brokerId}. */
+    /**
+     * Books for the fault {@code fault} (a short name such as {@code broker-restart}) on broker {@code brokerId}.
+     *
+     * @param fault the fault's short name
+     * @param brokerId the adapter id
+     */
     public FaultLedger(String fault, String brokerId) {
         this.fault = fault;
         this.brokerId = brokerId;
     }
 
-    /** A publish call was made for {@code payload}. */
+    /**
+     * A publish call was made for {@code payload}.
+     *
+     * @param payload the payload
+     */
     public void published(String payload) {
         published.increment();
         publishOrder.putIfAbsent(payload, sequence.incrementAndGet());
@@ -71,6 +80,11 @@ public final class FaultLedger {
      * Like {@link #track(String, Supplier)}, for a payload published with {@code key}: the key's
      * payloads are expected to be delivered (first deliveries) in the order of these calls, as
      * {@link #consumed(String, String)} checks.
+     *
+     * @param key the key it is published with
+     * @param payload the payload
+     * @param publish makes the publish call
+     * @return completes after the books, with the receipt or the failure
      */
     public CompletableFuture<Object> track(String key, String payload, Supplier<? extends CompletionStage<?>> publish) {
         return track(payload, publish);
@@ -81,6 +95,10 @@ public final class FaultLedger {
      * failed when the publish completes (a publish call that throws is a failed publish). The returned
      * future completes after the books, with the receipt or with the failure (a
      * {@link CompletionException} unwrapped), so a caller can count more on top.
+     *
+     * @param payload the payload
+     * @param publish makes the publish call
+     * @return completes after the books, with the receipt or the failure
      */
     public CompletableFuture<Object> track(String payload, Supplier<? extends CompletionStage<?>> publish) {
         published(payload);
@@ -113,7 +131,7 @@ public final class FaultLedger {
         failureReasons.computeIfAbsent(reason, r -> new LongAdder()).increment();
     }
 
-    /** The most frequent reasons publishes failed, with their counts, most frequent first (at most three). */
+    /** {@return the most frequent reasons publishes failed, with their counts, most frequent first (at most three)} */
     public String failureReasons() {
         return failureReasons.entrySet().stream()
                 .sorted((a, b) -> Long.compare(b.getValue().sum(), a.getValue().sum()))
@@ -121,7 +139,11 @@ public final class FaultLedger {
                 .collect(java.util.stream.Collectors.joining("; "));
     }
 
-    /** The broker acknowledged {@code payload}. */
+    /**
+     * The broker acknowledged {@code payload}.
+     *
+     * @param payload the payload
+     */
     public void acked(String payload) {
         acked.add(payload);
         long now = System.nanoTime();
@@ -133,12 +155,20 @@ public final class FaultLedger {
         }
     }
 
-    /** The publish of a payload failed (never accepted). */
+    /**
+     * The publish of a payload failed (never accepted).
+     *
+     * @param payload the payload
+     */
     public void failed(String payload) {
         failed.increment();
     }
 
-    /** A handler saw {@code payload}. */
+    /**
+     * A handler saw {@code payload}.
+     *
+     * @param payload the payload
+     */
     public void consumed(String payload) {
         consumed(null, payload);
     }
@@ -147,6 +177,9 @@ public final class FaultLedger {
      * A handler saw {@code payload}, published with {@code key} (null: no order to check). A
      * payload never published counts as unexpected; the first delivery of a payload published
      * before one of the same key already delivered counts as reordered.
+     *
+     * @param key the key it was published with, or null
+     * @param payload the payload
      */
     public void consumed(String key, String payload) {
         consumed.increment();
@@ -167,59 +200,62 @@ public final class FaultLedger {
         }
     }
 
-    /** Publish calls made. */
+    /** {@return the publish calls made} */
     public long publishedCount() {
         return published.sum();
     }
 
-    /** Payloads the broker acknowledged. */
+    /** {@return payloads the broker acknowledged} */
     public int ackedCount() {
         return acked.size();
     }
 
-    /** Publishes that failed. */
+    /** {@return the publishes that failed} */
     public long failedCount() {
         return failed.sum();
     }
 
-    /** Distinct payloads handled. */
+    /** {@return distinct payloads handled} */
     public int uniqueCount() {
         return handled.size();
     }
 
-    /** Acknowledged payloads not handled (yet). */
+    /** {@return the acknowledged payloads not handled (yet)} */
     public long lostCount() {
         return acked.stream().filter(p -> !handled.containsKey(p)).count();
     }
 
-    /** Handler calls beyond the first per payload. */
+    /** {@return handler calls beyond the first per payload} */
     public long duplicateCount() {
         return consumed.sum() - handled.size();
     }
 
-    /** First deliveries that came after a later-published payload of the same key. */
+    /** {@return the first deliveries that came after a later-published payload of the same key} */
     public long reorderedCount() {
         return reordered.sum();
     }
 
-    /** Handler calls for payloads never published. */
+    /** {@return handler calls for payloads never published} */
     public long unexpectedCount() {
         return unexpected.sum();
     }
 
-    /** The longest time between two acknowledgements, in milliseconds (0 before the second). */
+    /** {@return the longest time between two acknowledgements, in milliseconds (0 before the second)} */
     public long stallMillis() {
         synchronized (ackClock) {
             return java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(longestAckGapNanos);
         }
     }
 
-    /** True when every acknowledged payload has been handled. */
+    /** {@return true when every acknowledged payload has been handled} */
     public boolean nothingLost() {
         return lostCount() == 0;
     }
 
-    /** The figure line: {@code fault=.. broker=.. published=N acked=N consumed=N unique=N lost=L duplicates=D}. */
+    /**
+     * {@return the figure line: {@code fault=.. broker=.. published=N acked=N consumed=N unique=N lost=L
+     * duplicates=D}}
+     */
     public String line() {
         return "fault=" + fault + " broker=" + brokerId + " published=" + publishedCount() + " acked=" + ackedCount()
                 + " consumed=" + consumed.sum() + " unique=" + uniqueCount() + " lost=" + lostCount()
@@ -227,8 +263,10 @@ public final class FaultLedger {
     }
 
     /**
-     * The history line of a cluster test: {@code fault=.. broker=.. nodes=N published=N acked=N consumed=N
-     * unique=N lost=L duplicates=D reordered=R unexpected=U stall_ms=S}.
+     * {@return the history line of a cluster test: {@code fault=.. broker=.. nodes=N published=N acked=N consumed=N
+     * unique=N lost=L duplicates=D reordered=R unexpected=U stall_ms=S}}
+     *
+     * @param nodes the cluster's nodes
      */
     public String line(int nodes) {
         return "fault=" + fault + " broker=" + brokerId + " nodes=" + nodes + " published=" + publishedCount() + " acked="

@@ -67,7 +67,13 @@ public final class FaultStream {
         this.properties = new LinkedHashMap<>(properties);
     }
 
-    /** Runs the stream with {@code fault} injected, and returns its ledger once it settled. */
+    /**
+     * Runs the stream with {@code fault} injected, and returns its ledger once it settled.
+     *
+     * @param fault the fault's short name, for the ledger
+     * @param inject injects the fault while the stream runs
+     * @return the ledger
+     */
     public FaultLedger run(String fault, Fault inject) {
         String destination = "cl-" + fault + "-" + UUID.randomUUID().toString().substring(0, 8);
         FaultLedger ledger = new FaultLedger(fault, broker);
@@ -103,7 +109,13 @@ public final class FaultStream {
         return ledger;
     }
 
-    /** A consumer of group {@code g} on {@code destination} that books into {@code ledger}. */
+    /**
+     * {@return a consumer of group {@code g} on {@code destination} that books into {@code ledger}}
+     *
+     * @param sb the Switchboard to subscribe on
+     * @param destination the destination
+     * @param ledger books each delivery
+     */
     public Subscription subscribe(Switchboard sb, String destination, FaultLedger ledger) {
         return sb.subscriber(destination, Codec.utf8()).group("g").delivery(Delivery.AT_LEAST_ONCE)
                 .subscribe((message, context) -> ledger.consumed(message.key(), message.payload()));
@@ -112,6 +124,8 @@ public final class FaultStream {
     /**
      * Asserts the history: enough acknowledged, nothing acknowledged lost, per-key order of what
      * was delivered, nothing consumed that was never published.
+     *
+     * @param ledger the books of the run
      */
     public void assertHistory(FaultLedger ledger) {
         assertThat(ledger.ackedCount()).as(ledger.line(nodes)).isGreaterThan(RATE * 4);
@@ -120,13 +134,22 @@ public final class FaultStream {
         assertThat(ledger.unexpectedCount()).as("consumed but never published: " + ledger.line(nodes)).isZero();
     }
 
-    /** Lets the stream run until {@code seconds} seconds' worth of messages more were acknowledged, or 90 s passed. */
+    /**
+     * Lets the stream run until {@code seconds} seconds' worth of messages more were acknowledged, or 90 s passed.
+     *
+     * @param ledger the books of the run
+     * @param seconds seconds' worth of messages
+     */
     public void holdUnderTraffic(FaultLedger ledger, int seconds) {
         int target = ledger.ackedCount() + RATE * seconds;
         awaitQuietly(() -> ledger.ackedCount() >= target);
     }
 
-    /** Holds a fault for {@code duration}: the fault's length, not a wait for a condition. */
+    /**
+     * Holds a fault for {@code duration}: the fault's length, not a wait for a condition.
+     *
+     * @param duration the fault's length
+     */
     public static void hold(Duration duration) {
         long end = System.nanoTime() + duration.toNanos();
         while (System.nanoTime() < end) {

@@ -56,8 +56,10 @@ public final class JdbcSink implements AutoCloseable {
     }
 
     /**
-     * A sink with fresh tables on the database at {@code url}.
+     * {@return a sink with fresh tables on the database at {@code url}}
      *
+     * @param url the JDBC URL
+     * @param user the database user (also its password, as on the local PostgreSQL)
      * @param claimTimeout the idempotency store's claim timeout: how long a killed consumer's claims block their ids
      * @throws IllegalStateException when the database cannot be reached, naming the URL and how to start PostgreSQL
      */
@@ -91,30 +93,33 @@ public final class JdbcSink implements AutoCloseable {
                 "-D" + RUN_PROPERTY + "=" + where.run(), "-D" + CLAIM_TIMEOUT_PROPERTY + "=" + where.claimTimeout().toMillis());
     }
 
-    /** The output table: one row per handled payload (no unique key, so duplicates show). */
+    /** {@return the output table: one row per handled payload (no unique key, so duplicates show)} */
     public String outputTable() {
         return "eos_out_" + where.run();
     }
 
-    /** The idempotency store's table. */
+    /** {@return the idempotency store's table} */
     public String idempotencyTable() {
         return "eos_idem_" + where.run();
     }
 
-    /** A pooled data source on the database. */
+    /** {@return a pooled data source on the database} */
     public DataSource dataSource() {
         return dataSource;
     }
 
-    /** A new store on the idempotency table (creating it if needed), with the sink's claim timeout. */
+    /** {@return a new store on the idempotency table (creating it if needed), with the sink's claim timeout} */
     public JdbcIdempotencyStore store() {
         return JdbcIdempotencyStore.builder(dataSource).table(idempotencyTable()).claimTimeout(where.claimTimeout()).build();
     }
 
     /**
-     * A handler that, in one transaction, inserts the payload, waits {@code sleepMillis} (a kill
-     * lands mid-transaction then), marks the id done with {@code store.completeIn} and commits; a
-     * delivery whose id another one completed first rolls back.
+     * {@return a handler that, in one transaction, inserts the payload, waits {@code sleepMillis} (a kill lands
+     * mid-transaction then), marks the id done with {@code store.completeIn} and commits; a delivery whose id
+     * another one completed first rolls back}
+     *
+     * @param store the idempotency store on this sink's table
+     * @param sleepMillis how long the handler takes per message, in milliseconds
      */
     public MessageHandler<String> handler(JdbcIdempotencyStore store, long sleepMillis) {
         return handler(store, sleepMillis, null);
@@ -161,7 +166,7 @@ public final class JdbcSink implements AutoCloseable {
         }
     }
 
-    /** Every row of the output table: the payloads handled, duplicates included, in no particular order. */
+    /** {@return every row of the output table: the payloads handled, duplicates included, in no particular order} */
     public List<String> handledPayloads() {
         List<String> payloads = new ArrayList<>();
         try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
@@ -175,7 +180,11 @@ public final class JdbcSink implements AutoCloseable {
         return payloads;
     }
 
-    /** The rows of the idempotency table in state {@code state} ('C' claimed, 'D' done). */
+    /**
+     * {@return the number of rows of the idempotency table in state {@code state} ('C' claimed, 'D' done)}
+     *
+     * @param state {@code C} or {@code D}
+     */
     public long idempotencyRows(String state) {
         try (Connection c = dataSource.getConnection();
                 PreparedStatement p = c.prepareStatement("SELECT count(*) FROM " + idempotencyTable() + " WHERE state = ?")) {

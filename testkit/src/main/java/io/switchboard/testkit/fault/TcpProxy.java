@@ -63,7 +63,13 @@ public final class TcpProxy implements AutoCloseable {
         threads.execute(this::acceptLoop);
     }
 
-    /** Starts a proxy on a free loopback port forwarding to {@code host:port}. */
+    /**
+     * Starts a proxy on a free loopback port forwarding to {@code host:port}.
+     *
+     * @param host the host to forward to
+     * @param port the port to forward to
+     * @return the running proxy
+     */
     public static TcpProxy start(String host, int port) {
         try {
             return new TcpProxy(host, port);
@@ -72,7 +78,7 @@ public final class TcpProxy implements AutoCloseable {
         }
     }
 
-    /** The port clients should connect to. */
+    /** {@return the port clients should connect to} */
     public int port() {
         return server.getLocalPort();
     }
@@ -94,7 +100,11 @@ public final class TcpProxy implements AutoCloseable {
         log.info("Proxy :{} -> {}:{} restored", port(), targetHost, targetPort);
     }
 
-    /** Delays every chunk of bytes by {@code latency} in each direction (zero removes the delay). */
+    /**
+     * Delays every chunk of bytes by {@code latency} in each direction (zero removes the delay).
+     *
+     * @param latency the delay each way
+     */
     public void delay(Duration latency) {
         delayNanos = latency.toNanos();
         log.info("Proxy :{} -> {}:{} delays bytes by {}", port(), targetHost, targetPort, latency);
@@ -106,7 +116,7 @@ public final class TcpProxy implements AutoCloseable {
         log.info("Proxy :{} -> {}:{} half-open: sockets stay open, bytes stop", port(), targetHost, targetPort);
     }
 
-    /** True while cut. */
+    /** {@return true while cut} */
     public boolean isCut() {
         return cut;
     }

@@ -69,6 +69,7 @@ public final class FleetReplica implements AutoCloseable {
      * @param properties {@code instance.<name>.broker}, {@code instance.<name>.<property>} and
      *     {@code common.<property>} entries: the Switchboard it builds
      * @param dir where its files go
+     * @return the running replica
      */
     public static FleetReplica start(String id, Map<String, String> properties, Path dir) {
         String java = ProcessHandle.current().info().command()
@@ -116,12 +117,17 @@ public final class FleetReplica implements AutoCloseable {
         answers.add("! replica " + id + " exited");
     }
 
-    /** The id. */
+    /** {@return the id} */
     public String id() {
         return id;
     }
 
-    /** Waits until the replica's Switchboard, subscription and publisher are ready. */
+    /**
+     * Waits until the replica's Switchboard, subscription and publisher are ready.
+     *
+     * @param timeout how long to wait at most
+     * @throws InterruptedException if the calling thread is interrupted while waiting
+     */
     public void awaitReady(Duration timeout) throws InterruptedException {
         try {
             Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(20)).until(() -> ready || !process.isAlive());
@@ -136,6 +142,8 @@ public final class FleetReplica implements AutoCloseable {
     /**
      * Sends a command and returns its answer.
      *
+     * @param command the command line
+     * @return the answer
      * @throws IllegalStateException when the replica answers with an error ({@code ! ...}) or not within 60 s
      */
     public synchronized String call(String command) {
@@ -159,7 +167,12 @@ public final class FleetReplica implements AutoCloseable {
         }
     }
 
-    /** When (epoch ms) the replica first reported a route version of at least {@code version}, or null. */
+    /**
+     * When (epoch ms) the replica first reported a route version of at least {@code version}, or null.
+     *
+     * @param version the route version
+     * @return the time in epoch milliseconds, or null
+     */
     public Long versionSeenAt(long version) {
         Long best = null;
         for (Map.Entry<Long, Long> e : versionSeenAt.entrySet()) {
@@ -170,17 +183,17 @@ public final class FleetReplica implements AutoCloseable {
         return best;
     }
 
-    /** The promotions it saw finish, as {@code <destination> <state>} lines. */
+    /** {@return the promotions it saw finish, as {@code <destination> <state>} lines} */
     public List<String> finishedPromotions() {
         return List.copyOf(finished);
     }
 
-    /** Payloads its publisher had acknowledged. */
+    /** {@return payloads its publisher had acknowledged} */
     public List<String> published() {
         return lines(dir.resolve(id + ".published"));
     }
 
-    /** Payloads its handler saw. */
+    /** {@return payloads its handler saw} */
     public List<String> consumed() {
         return lines(dir.resolve(id + ".consumed"));
     }
@@ -198,17 +211,21 @@ public final class FleetReplica implements AutoCloseable {
         }
     }
 
-    /** The replica's log. */
+    /** {@return the replica's log} */
     public Path log() {
         return dir.resolve(id + ".log");
     }
 
-    /** True while it runs. */
+    /** {@return true while it runs} */
     public boolean isAlive() {
         return process.isAlive();
     }
 
-    /** {@code kill -9}, and waits for it to be gone. Idempotent. */
+    /**
+     * {@code kill -9}, and waits for it to be gone. Idempotent.
+     *
+     * @throws InterruptedException if the calling thread is interrupted while waiting
+     */
     public void kill() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor(30, TimeUnit.SECONDS);

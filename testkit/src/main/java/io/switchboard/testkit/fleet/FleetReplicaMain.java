@@ -64,6 +64,12 @@ public final class FleetReplicaMain {
         OUT.flush();
     }
 
+    /**
+     * The replica's main: see the class comment for its arguments and commands.
+     *
+     * @param args the arguments
+     * @throws Exception any failure, which ends the replica with its stack trace in its log
+     */
     public static void main(String[] args) throws Exception {
         String id = args[0];
         Path dir = Path.of(args[1]);

@@ -121,6 +121,8 @@ public final class KafkaCluster extends ChildJvmCluster {
      * Starts a cluster of {@code nodes} nodes (3 for the fault tests) and waits until every node is
      * registered with the controller.
      *
+     * @param nodes how many nodes
+     * @return the running cluster
      * @throws IllegalStateException naming the node logs when the cluster does not come up in 2 minutes
      */
     public static KafkaCluster start(int nodes) {
@@ -143,23 +145,33 @@ public final class KafkaCluster extends ChildJvmCluster {
         }
     }
 
-    /** Every node's client address, comma-separated, for {@code bootstrap.servers}. */
+    /** {@return every node's client address, comma-separated, for {@code bootstrap.servers}} */
     public String bootstrapServers() {
         return bootstrapServers;
     }
 
-    /** The node ids, from 1. */
+    /** {@return the node ids, from 1} */
     public Set<Integer> nodes() {
         return addresses.keySet();
     }
 
-    /** The leader of a partition now (-1: none), as the cluster's metadata says. */
+    /**
+     * {@return the leader of a partition now (-1: none), as the cluster's metadata says}
+     *
+     * @param topic the topic
+     * @param partition the partition
+     */
     public int leaderOf(String topic, int partition) {
         Node leader = partition(topic, partition).leader();
         return leader == null || leader.isEmpty() ? -1 : leader.id();
     }
 
-    /** The in-sync replicas of a partition now. */
+    /**
+     * {@return the in-sync replicas of a partition now}
+     *
+     * @param topic the topic
+     * @param partition the partition
+     */
     public Set<Integer> inSyncReplicas(String topic, int partition) {
         return partition(topic, partition).isr().stream().map(Node::id).collect(Collectors.toSet());
     }
@@ -168,14 +180,22 @@ public final class KafkaCluster extends ChildJvmCluster {
 
 
 
-    /** Starts node {@code id} again on its data and ports, and waits until every node is registered. */
+    /**
+     * Starts node {@code id} again on its data and ports, and waits until every node is registered.
+     *
+     * @param id the node id
+     */
     public void restart(int id) {
         jvms.launch(id);
         awaitNodes(addresses.size());
         log.info("Kafka node {} started again", id);
     }
 
-    /** Waits until every partition of {@code topics} has every node in sync again. */
+    /**
+     * Waits until every partition of {@code topics} has every node in sync again.
+     *
+     * @param topics the topics
+     */
     public void awaitInSync(Collection<String> topics) {
         awaitUntil(() -> admin().describeTopics(topics).allTopicNames().get(10, TimeUnit.SECONDS).values().stream()
                 .flatMap(d -> d.partitions().stream())

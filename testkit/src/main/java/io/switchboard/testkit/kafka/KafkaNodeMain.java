@@ -24,7 +24,12 @@ public final class KafkaNodeMain {
 
     private KafkaNodeMain() {}
 
-    /** Entry point; see the class comment for the arguments. */
+    /**
+     * Entry point; see the class comment for the arguments.
+     *
+     * @param args the arguments
+     * @throws Exception any failure, which ends the node with its stack trace in its log
+     */
     public static void main(String[] args) throws Exception {
         String clusterId = args[0];
         Properties properties = new Properties();

@@ -126,6 +126,8 @@ public final class RabbitCluster implements AutoCloseable {
    * Starts {@code size} nodes (in parallel), joins them into one cluster and waits until every
    * node runs in it.
    *
+   * @param size how many nodes
+   * @return the running cluster
    * @throws IllegalStateException when the server is not installed or a node does not start or join;
    *     the message says what to install or run, and quotes the end of the node's log. Whatever was
    *     started is stopped and deleted first.
@@ -169,56 +171,85 @@ public final class RabbitCluster implements AutoCloseable {
     }
   }
 
-  /** How many nodes the cluster has. */
+  /** {@return how many nodes the cluster has} */
   public int size() {
     return nodes.size();
   }
 
-  /** The Erlang node name of node {@code i} (from 0), such as {@code sbc0-x1y2@localhost}. */
+  /**
+   * {@return the Erlang node name of node {@code i} (from 0), such as {@code sbc0-x1y2@localhost}}
+   *
+   * @param i the node's index, from 0
+   */
   public String nodeName(int i) {
     return node(i).name;
   }
 
-  /** The AMQP port of node {@code i}, on 127.0.0.1. */
+  /**
+   * {@return the AMQP port of node {@code i}, on 127.0.0.1}
+   *
+   * @param i the node's index, from 0
+   */
   public int port(int i) {
     return node(i).amqpPort;
   }
 
   /**
-   * The URI of node {@code i}: {@code amqp://guest:guest@127.0.0.1:<port>/} (the user guest may
-   * only connect from this machine, which is where the clients are).
+   * {@return the URI of node {@code i}: {@code amqp://guest:guest@127.0.0.1:<port>/} (the user guest may only
+   * connect from this machine, which is where the clients are)}
+   *
+   * @param i the node's index, from 0
    */
   public String uri(int i) {
     return "amqp://guest:guest@127.0.0.1:" + port(i) + "/";
   }
 
-  /** Every node's {@code host:port}, comma-separated: the form of the RabbitMQ adapter's {@code rabbitmq.addresses}. */
+  /**
+   * {@return every node's {@code host:port}, comma-separated: the form of the RabbitMQ adapter's {@code
+   * rabbitmq.addresses}}
+   */
   public String addresses() {
     return String.join(",", nodes.stream().map(n -> "127.0.0.1:" + n.amqpPort).toList());
   }
 
-  /** Every node's {@link #uri(int)}, comma-separated. */
+  /** {@return every node's {@link #uri(int)}, comma-separated} */
   public String uris() {
     return String.join(",", IntStream.range(0, size()).mapToObj(this::uri).toList());
   }
 
-  /** The OS process id of node {@code i}'s Erlang VM (from its pid file), or -1 when it is not running. */
+  /**
+   * {@return the OS process id of node {@code i}'s Erlang VM (from its pid file), or -1 when it is not running}
+   *
+   * @param i the node's index, from 0
+   */
   public long pid(int i) {
     return node(i).pid();
   }
 
-  /** True while node {@code i}'s Erlang VM runs (frozen or not). */
+  /**
+   * {@return true while node {@code i}'s Erlang VM runs (frozen or not)}
+   *
+   * @param i the node's index, from 0
+   */
   public boolean isAlive(int i) {
     return node(i).isAlive();
   }
 
-  /** The index of the node named {@code nodeName}. */
+  /**
+   * {@return the index of the node named {@code nodeName}}
+   *
+   * @param nodeName the node's Erlang name
+   */
   public int indexOf(String nodeName) {
     return nodes.stream().filter(n -> n.name.equals(nodeName)).mapToInt(n -> n.index).findFirst()
         .orElseThrow(() -> new IllegalArgumentException(nodeName + " is not a node of this cluster: " + this));
   }
 
-  /** Kills node {@code i}'s Erlang VM with SIGKILL (no clean shutdown) and waits until it is gone. */
+  /**
+   * Kills node {@code i}'s Erlang VM with SIGKILL (no clean shutdown) and waits until it is gone.
+   *
+   * @param i the node's index, from 0
+   */
   public void kill9(int i) {
     node(i).kill();
   }
@@ -230,17 +261,27 @@ public final class RabbitCluster implements AutoCloseable {
    * {@code net_ticktime} ({@value #NET_TICKTIME_SECONDS} s here), and a client only after its AMQP
    * heartbeat timeout (60 s unless the client asks for less). Thawed after that, it is the losing side
    * of a partition: {@code autoheal} restarts it (closing its client connections), and it rejoins.
+   *
+   * @param i the node's index, from 0
    */
   public void freeze(int i) {
     node(i).signal("STOP");
   }
 
-  /** Lets a node stopped by {@link #freeze(int)} go on (SIGCONT). */
+  /**
+   * Lets a node stopped by {@link #freeze(int)} go on (SIGCONT).
+   *
+   * @param i the node's index, from 0
+   */
   public void thaw(int i) {
     node(i).signal("CONT");
   }
 
-  /** Stops node {@code i} cleanly ({@code rabbitmqctl stop}) and waits until its VM has exited. */
+  /**
+   * Stops node {@code i} cleanly ({@code rabbitmqctl stop}) and waits until its VM has exited.
+   *
+   * @param i the node's index, from 0
+   */
   public void stop(int i) {
     node(i).stop();
   }
@@ -248,6 +289,8 @@ public final class RabbitCluster implements AutoCloseable {
   /**
    * Starts node {@code i} again on its own data (after {@link #kill9(int)} or {@link #stop(int)}; a
    * running node is stopped cleanly first) and waits until the cluster shows every node running.
+   *
+   * @param i the node's index, from 0
    */
   public void restart(int i) {
     Node node = node(i);
@@ -284,7 +327,7 @@ public final class RabbitCluster implements AutoCloseable {
     }
   }
 
-  /** The nodes {@code cluster_status} (asked of a live, unfrozen node) lists as running, sorted by name. */
+  /** {@return the nodes {@code cluster_status} (asked of a live, unfrozen node) lists as running, sorted by name} */
   public List<String> runningNodes() {
     return askLiveNodes(this::runningNodes);
   }
@@ -315,9 +358,11 @@ public final class RabbitCluster implements AutoCloseable {
   }
 
   /**
-   * The index of the node that leads quorum queue {@code queue} of {@code vhost}
-   * ({@code rabbitmqctl list_queues name leader}, asked of a live node).
+   * {@return the index of the node that leads quorum queue {@code queue} of {@code vhost} ({@code rabbitmqctl
+   * list_queues name leader}, asked of a live node)}
    *
+   * @param vhost the virtual host
+   * @param queue the queue's name
    * @throws IllegalStateException when the queue is not there or has no leader
    */
   public int queueLeader(String vhost, String queue) {
@@ -330,11 +375,7 @@ public final class RabbitCluster implements AutoCloseable {
     throw new IllegalStateException("Queue '" + queue + "' of vhost '" + vhost + "' has no leader on " + this);
   }
 
-  /**
-   * Which node holds each AMQP connection of the cluster, by client-provided name
-   * ({@code rabbitmqctl list_connections port client_properties}, asked of a live node: the
-   * listing covers the whole cluster, and the server port tells the node).
-   */
+  /** {@return which node holds each AMQP connection of the cluster, by client-provided name} */
   public Map<String, Integer> connectionNodes() {
     Map<String, Integer> where = new java.util.TreeMap<>();
     for (String line : askLiveNodes(n -> n.ctl("list_connections", "port", "client_properties"))) {
@@ -348,7 +389,7 @@ public final class RabbitCluster implements AutoCloseable {
     return where;
   }
 
-  /** The directory holding every node's data and logs (deleted by {@link #close()}). */
+  /** {@return the directory holding every node's data and logs (deleted by {@link #close()})} */
   public Path directory() {
     return dir;
   }

@@ -53,7 +53,7 @@ public final class RabbitMqServer {
     this.source = source;
   }
 
-  /** The server named by {@value #URI_ENV}, else the local default {@value #DEFAULT_URI}. */
+  /** {@return the server named by {@value #URI_ENV}, else the local default {@value #DEFAULT_URI}} */
   public static RabbitMqServer local() {
     String fromEnv = System.getenv(URI_ENV);
     if (fromEnv == null || fromEnv.isBlank()) {
@@ -62,7 +62,11 @@ public final class RabbitMqServer {
     return at(fromEnv.strip(), "from " + URI_ENV);
   }
 
-  /** The server at {@code amqpUri} ({@code amqp://user:password@host:port/vhost}). */
+  /**
+   * {@return the server at {@code amqpUri} ({@code amqp://user:password@host:port/vhost})}
+   *
+   * @param amqpUri the URI
+   */
   public static RabbitMqServer at(String amqpUri) {
     return at(amqpUri, "given");
   }
@@ -83,17 +87,17 @@ public final class RabbitMqServer {
     return new RabbitMqServer(parsed, source);
   }
 
-  /** The URI with its password replaced by {@code ***}: safe for logs and messages. */
+  /** {@return the URI with its password replaced by {@code ***}: safe for logs and messages} */
   public String redactedUri() {
     return redact(uri);
   }
 
-  /** Host name or address of the server. */
+  /** {@return the host name or address of the server} */
   public String host() {
     return uri.getHost();
   }
 
-  /** AMQP port of the server. */
+  /** {@return the AMQP port of the server} */
   public int port() {
     if (uri.getPort() > 0) {
       return uri.getPort();
@@ -101,15 +105,15 @@ public final class RabbitMqServer {
     return "amqps".equalsIgnoreCase(uri.getScheme()) ? 5671 : 5672;
   }
 
-  /** The virtual host; an empty URI path means the default vhost {@code /}. */
+  /** {@return the virtual host; an empty URI path means the default vhost {@code /}} */
   public String virtualHost() {
     String path = uri.getPath();
     return path == null || path.isEmpty() || path.equals("/") ? "/" : path.substring(1);
   }
 
   /**
-   * The full URI, password included, for handing to the adapter under test. Never log it: use
-   * {@link #redactedUri()} for that.
+   * {@return the full URI, password included, for handing to the adapter under test} Never log it: use {@link
+   * #redactedUri()} for that.
    */
   public String uriWithCredentials() {
     return uri.toString();
@@ -146,8 +150,8 @@ public final class RabbitMqServer {
   }
 
   /**
-   * A connection factory for this server with automatic connection and topology recovery on and
-   * a short recovery interval, for tests that use a plain amqp-client next to Switchboard.
+   * {@return a connection factory for this server with automatic connection and topology recovery on and a short
+   * recovery interval, for tests that use a plain amqp-client next to Switchboard}
    */
   public ConnectionFactory connectionFactory() {
     ConnectionFactory factory = new ConnectionFactory();
@@ -167,12 +171,22 @@ public final class RabbitMqServer {
   /**
    * Opens a plain amqp-client connection; {@code connectionName} shows in {@code rabbitmqctl
    * list_connections} and is what {@link #closeConnectionsNamed(String)} matches.
+   *
+   * @param connectionName the connection's client-provided name
+   * @return the open connection; the caller closes it
+   * @throws IOException when the connection to the broker fails
+   * @throws TimeoutException when the broker does not answer in time
    */
   public Connection connect(String connectionName) throws IOException, TimeoutException {
     return connectionFactory().newConnection(connectionName);
   }
 
-  /** Unique names for one test (or test class) and the deletion of what it created. */
+  /**
+   * Unique names for one test (or test class) and the deletion of what it created.
+   *
+   * @param testName the test's name, part of every name
+   * @return the scratch; close it after the test
+   */
   public RabbitScratch scratch(String testName) {
     return new RabbitScratch(this, testName);
   }
@@ -182,6 +196,7 @@ public final class RabbitMqServer {
    * {@code namePrefix}, as a network failure would (the clients see a connection-forced close and
    * recover). Uses {@code rabbitmqctl}, so it works only for a server on this machine.
    *
+   * @param namePrefix the start of the names
    * @return how many connections were closed
    */
   public int closeConnectionsNamed(String namePrefix) {
@@ -197,7 +212,11 @@ public final class RabbitMqServer {
     return closed;
   }
 
-  /** Makes the server close every client connection on this vhost ({@code rabbitmqctl}). */
+  /**
+   * Makes the server close every client connection on this vhost ({@code rabbitmqctl}).
+   *
+   * @param reason the reason the clients are given
+   */
   public void closeAllConnections(String reason) {
     requireLocal("close connections");
     Rabbitmqctl.run("close_all_connections", "-p", virtualHost(), reason);
@@ -208,7 +227,10 @@ public final class RabbitMqServer {
    * (listed with {@code rabbitmqctl}, deleted over AMQP). For sweeping what tests created under
    * names they do not all know, such as queues an adapter derived from a destination.
    *
+   * @param prefixes the starts of the names
    * @return how many queues and exchanges were deleted
+   * @throws IOException when the connection to the broker fails
+   * @throws TimeoutException when the broker does not answer in time
    */
   public int deleteNamesStartingWith(Collection<String> prefixes) throws IOException, TimeoutException {
     requireLocal("list queues");
@@ -236,13 +258,19 @@ public final class RabbitMqServer {
   /**
    * Creates a virtual host ({@code rabbitmqctl add_vhost}); local server only. Delete it with
    * {@link #deleteVirtualHost(String)}, which deletes its queues and exchanges too.
+   *
+   * @param vhost the virtual host
    */
   public void addVirtualHost(String vhost) {
     requireLocal("add a vhost");
     Rabbitmqctl.run("add_vhost", vhost);
   }
 
-  /** Deletes a virtual host with everything in it; a missing one is not an error. */
+  /**
+   * Deletes a virtual host with everything in it; a missing one is not an error.
+   *
+   * @param vhost the virtual host
+   */
   public void deleteVirtualHost(String vhost) {
     requireLocal("delete a vhost");
     if (Rabbitmqctl.run("list_vhosts", "name").contains(vhost)) {
@@ -253,13 +281,20 @@ public final class RabbitMqServer {
   /**
    * Creates a user without tags and without permissions ({@code rabbitmqctl add_user}); local
    * server only. The password is never part of an error message.
+   *
+   * @param user the user name
+   * @param password its password
    */
   public void addUser(String user, String password) {
     requireLocal("add a user");
     Rabbitmqctl.runWithSecret(password, "add_user", user, password);
   }
 
-  /** Deletes a user; a missing one is not an error. */
+  /**
+   * Deletes a user; a missing one is not an error.
+   *
+   * @param user the user name
+   */
   public void deleteUser(String user) {
     requireLocal("delete a user");
     if (Rabbitmqctl.run("list_users").stream().anyMatch(line -> line.split("\t", 2)[0].equals(user))) {
@@ -267,7 +302,12 @@ public final class RabbitMqServer {
     }
   }
 
-  /** Gives a user configure, write and read permission on everything in a vhost ({@code set_permissions}). */
+  /**
+   * Gives a user configure, write and read permission on everything in a vhost ({@code set_permissions}).
+   *
+   * @param vhost the virtual host
+   * @param user the user name
+   */
   public void grantAll(String vhost, String user) {
     setPermissions(vhost, user, ".*", ".*", ".*");
   }
@@ -275,6 +315,12 @@ public final class RabbitMqServer {
   /**
    * Sets a user's permissions on a vhost ({@code rabbitmqctl set_permissions}): regular
    * expressions of the resource names the user may configure, write and read; {@code "^$"} for none.
+   *
+   * @param vhost the virtual host
+   * @param user the user name
+   * @param configure the names the user may configure
+   * @param write the names the user may write to
+   * @param read the names the user may read from
    */
   public void setPermissions(String vhost, String user, String configure, String write, String read) {
     requireLocal("set permissions");
@@ -296,9 +342,11 @@ public final class RabbitMqServer {
   }
 
   /**
-   * The connections a user has open, as the server sees them ({@code rabbitmqctl list_connections},
-   * local server only): one line per connection, {@code user<TAB>ssl<TAB>port}, where
-   * {@code ssl} is {@code true} for a TLS connection and {@code port} is the server's listener port.
+   * {@return the connections a user has open, as the server sees them ({@code rabbitmqctl list_connections}, local
+   * server only): one line per connection, {@code user<TAB>ssl<TAB>port}, where {@code ssl} is {@code true} for a
+   * TLS connection and {@code port} is the server's listener port}
+   *
+   * @param user the user name
    */
   public List<String> connectionsOf(String user) {
     requireLocal("list connections");
@@ -307,13 +355,23 @@ public final class RabbitMqServer {
         .toList();
   }
 
-  /** Names of the queues on a vhost ({@code rabbitmqctl list_queues -p}, local server only). */
+  /**
+   * Names of the queues on a vhost ({@code rabbitmqctl list_queues -p}, local server only).
+   *
+   * @param vhost the virtual host
+   * @return the queue names
+   */
   public List<String> queuesOf(String vhost) {
     requireLocal("list queues");
     return Rabbitmqctl.run("list_queues", "-p", vhost, "name");
   }
 
-  /** Names of the exchanges on a vhost ({@code rabbitmqctl list_exchanges -p}, local server only). */
+  /**
+   * Names of the exchanges on a vhost ({@code rabbitmqctl list_exchanges -p}, local server only).
+   *
+   * @param vhost the virtual host
+   * @return the exchange names
+   */
   public List<String> exchangesOf(String vhost) {
     requireLocal("list exchanges");
     return Rabbitmqctl.run("list_exchanges", "-p", vhost, "name");
@@ -329,7 +387,7 @@ public final class RabbitMqServer {
     return Rabbitmqctl.run("list_exchanges", "-p", virtualHost(), "name");
   }
 
-  /** True when the server runs on this machine, so {@code rabbitmqctl} reaches it. */
+  /** {@return true when the server runs on this machine, so {@code rabbitmqctl} reaches it} */
   public boolean isLocal() {
     try {
       InetAddress address = InetAddress.getByName(host());

@@ -39,24 +39,36 @@ public final class RabbitScratch implements AutoCloseable {
     this.prefix = "sbt-" + cleaned + "-" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36);
   }
 
-  /** The prefix every name of this scratch starts with. */
+  /** {@return the prefix every name of this scratch starts with} */
   public String prefix() {
     return prefix;
   }
 
-  /** A unique name for {@code purpose}; not tracked (the prefix sweep still catches it). */
+  /**
+   * {@return a unique name for {@code purpose}; not tracked (the prefix sweep still catches it)}
+   *
+   * @param purpose a word for what the name is for; it becomes part of the name
+   */
   public String name(String purpose) {
     return prefix + "-" + purpose;
   }
 
-  /** A unique exchange name, deleted on {@link #close()}. */
+  /**
+   * {@return a unique exchange name, deleted on {@link #close()}}
+   *
+   * @param purpose a word for what the name is for; it becomes part of the name
+   */
   public synchronized String exchange(String purpose) {
     String name = name(purpose);
     exchanges.add(name);
     return name;
   }
 
-  /** A unique queue name, deleted on {@link #close()}. */
+  /**
+   * {@return a unique queue name, deleted on {@link #close()}}
+   *
+   * @param purpose a word for what the name is for; it becomes part of the name
+   */
   public synchronized String queue(String purpose) {
     String name = name(purpose);
     queues.add(name);

@@ -84,7 +84,7 @@ public final class RabbitTlsListener implements AutoCloseable {
         + java.net.URLEncoder.encode(vhost, java.nio.charset.StandardCharsets.UTF_8);
   }
 
-  /** True while the node has a listener on this port. */
+  /** {@return true while the node has a listener on this port} */
   public boolean isListening() {
     String listeners = String.join("", Rabbitmqctl.run("eval", "rabbit_networking:active_listeners()."))
         .replaceAll("\\s", "");

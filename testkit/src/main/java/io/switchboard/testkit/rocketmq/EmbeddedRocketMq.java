@@ -180,22 +180,22 @@ public final class EmbeddedRocketMq implements AutoCloseable {
         }
     }
 
-    /** Name server address for clients, as {@code host:port} ({@code setNamesrvAddr(..)}). */
+    /** {@return the name server address for clients, as {@code host:port} ({@code setNamesrvAddr(..)})} */
     public String nameServerAddress() {
         return nameServerAddress;
     }
 
     /**
-     * The broker's address as {@code host:port}, as registered in the name server: the one
-     * clients connect to (the proxy's, for {@link #startBehindProxy()}).
+     * {@return the broker's address as {@code host:port}, as registered in the name server: the one clients connect
+     * to (the proxy's, for {@link #startBehindProxy()})}
      */
     public String brokerAddress() {
         return broker.getBrokerAddr();
     }
 
     /**
-     * The proxy in front of the broker, for cutting, delaying or stalling every client connection
-     * to it; {@link TcpProxy#restore()} and {@code delay(Duration.ZERO)} heal it.
+     * {@return the proxy in front of the broker, for cutting, delaying or stalling every client connection to it;
+     * {@link TcpProxy#restore()} and {@code delay(Duration.ZERO)} heal it}
      *
      * @throws IllegalStateException if this instance was not started with {@link #startBehindProxy()}
      */
@@ -207,7 +207,7 @@ public final class EmbeddedRocketMq implements AutoCloseable {
         return proxy;
     }
 
-    /** The cluster the broker belongs to. */
+    /** {@return the cluster the broker belongs to} */
     public String clusterName() {
         return CLUSTER;
     }

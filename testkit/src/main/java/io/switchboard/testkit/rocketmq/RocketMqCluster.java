@@ -60,6 +60,7 @@ public final class RocketMqCluster extends ChildJvmCluster {
     private static final String HOST = "127.0.0.1";
     /** The broker group's name, and the cluster's. */
     public static final String BROKER_NAME = "broker-a";
+    /** The name of the cluster the brokers belong to. */
     public static final String CLUSTER_NAME = "switchboard-cluster";
     private static final Duration READY = Duration.ofSeconds(120);
 
@@ -80,6 +81,8 @@ public final class RocketMqCluster extends ChildJvmCluster {
      * Starts a name server and a controller here and {@code nodes} brokers (3 for the fault tests)
      * in child JVMs, and waits until one is master and every broker is in the SyncStateSet.
      *
+     * @param nodes how many brokers
+     * @return the running cluster
      * @throws IllegalStateException naming the node logs when the cluster does not come up in 2 minutes
      */
     public static RocketMqCluster start(int nodes) {
@@ -140,33 +143,37 @@ public final class RocketMqCluster extends ChildJvmCluster {
         awaitUntil(() -> controller.getController().isLeaderState(), "The RocketMQ controller did not become leader");
     }
 
-    /** The name server's address, for {@code rocketmq.namesrv-addr}. */
+    /** {@return the name server's address, for {@code rocketmq.namesrv-addr}} */
     public String nameServerAddress() {
         return nameServerAddress;
     }
 
-    /** The controller's address, as brokers are given it ({@code controllerAddr}). */
+    /** {@return the controller's address, as brokers are given it ({@code controllerAddr})} */
     public String controllerAddress() {
         return HOST + ":" + controller.getNettyServerConfig().getListenPort();
     }
 
-    /** The node ids, from 1. */
+    /** {@return the node ids, from 1} */
     public Set<Integer> nodes() {
         return addresses.keySet();
     }
 
-    /** Node {@code id}'s broker address, {@code host:port}. */
+    /**
+     * {@return node {@code id}'s broker address, {@code host:port}}
+     *
+     * @param id the node id
+     */
     public String addressOf(int id) {
         return addresses.get(id);
     }
 
-    /** The node the controller has as master now, or -1. */
+    /** {@return the node the controller has as master now, or -1} */
     public int master() {
         BrokerReplicasInfo.ReplicasInfo info = replicas();
         return info == null ? -1 : nodeAt(info.getMasterAddress());
     }
 
-    /** The nodes in the SyncStateSet now. */
+    /** {@return the nodes in the SyncStateSet now} */
     public Set<Integer> inSync() {
         BrokerReplicasInfo.ReplicasInfo info = replicas();
         return info == null ? Set.of() : info.getInSyncReplicas().stream()
@@ -178,7 +185,11 @@ public final class RocketMqCluster extends ChildJvmCluster {
 
 
 
-    /** Starts node {@code id} again on its store and ports (it rejoins as a slave and catches up). */
+    /**
+     * Starts node {@code id} again on its store and ports (it rejoins as a slave and catches up).
+     *
+     * @param id the node id
+     */
     public void restart(int id) {
         jvms.launch(id);
         log.info("RocketMQ broker {} starting again", id);
@@ -203,6 +214,7 @@ public final class RocketMqCluster extends ChildJvmCluster {
      * ({@code Rejecting alter syncStateSet request because the current leader is:{2}, not {1}}), for
      * four minutes, the thawed broker and the other slave outside the SyncStateSet meanwhile.
      *
+     * @param patience how long to wait before restarting the master
      * @return the node restarted, or -1 when the group converged by itself
      */
     public int awaitInSyncOrRestartMaster(Duration patience) {
@@ -226,7 +238,12 @@ public final class RocketMqCluster extends ChildJvmCluster {
         return stuck;
     }
 
-    /** Waits until the controller has a master other than {@code node} and the name server routes to it; returns it. */
+    /**
+     * Waits until the controller has a master other than {@code node} and the name server routes to it; returns it.
+     *
+     * @param node the node that was master
+     * @return the new master
+     */
     public int awaitMasterOtherThan(int node) {
         awaitUntil(() -> {
             int master = master();
@@ -235,7 +252,7 @@ public final class RocketMqCluster extends ChildJvmCluster {
         return master();
     }
 
-    /** The node the name server has registered as the group's master (broker id 0), or -1. */
+    /** {@return the node the name server has registered as the group's master (broker id 0), or -1} */
     public int routedMaster() {
         BrokerData group = nameServer.getRouteInfoManager().getAllClusterInfo().getBrokerAddrTable().get(BROKER_NAME);
         return group == null ? -1 : nodeAt(group.getBrokerAddrs().get(MixAll.MASTER_ID));

@@ -34,7 +34,12 @@ public final class RocketMqNodeMain {
 
     private RocketMqNodeMain() {}
 
-    /** Entry point; see the class comment for the arguments. */
+    /**
+     * Entry point; see the class comment for the arguments.
+     *
+     * @param args the arguments
+     * @throws Exception any failure, which ends the node with its stack trace in its log
+     */
     public static void main(String[] args) throws Exception {
         // as mqbroker's BrokerStartup does: without it requests carry version 0, and the name server
         // reads a registration as a pre-3.0.11 broker's, without its topics
