@@ -102,7 +102,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         }
         OutboundRecord record = new OutboundRecord(destination, message.key(), headers, bytes, deliverAt);
         if (meters == null && observation == null) {
-            return raw.send(record).thenApply(r -> new PublishReceipt(id, destination, instance, r.partition(), r.offset()));
+            return raw.send(record).thenApply(r -> new PublishReceipt(id, destination, instance, broker, r.partition(), r.offset()));
         }
         long start = System.nanoTime();
         CompletableFuture<io.switchboard.spi.SendResult> sent;
@@ -124,7 +124,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
                 observation.stop();
             }
             if (error == null) {
-                result.complete(new PublishReceipt(id, destination, instance, r.partition(), r.offset()));
+                result.complete(new PublishReceipt(id, destination, instance, broker, r.partition(), r.offset()));
             } else {
                 result.completeExceptionally(error);
             }

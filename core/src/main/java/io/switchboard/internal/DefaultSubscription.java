@@ -281,8 +281,8 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
     }
 
     private DeliveryContext context(InboundRecord record, int attempt, int maxAttempts, String traceparent) {
-        return new DeliveryContext(spec.destination(), spec.group(), settings.instance(), record.partition(), record.offset(),
-                attempt, maxAttempts, traceparent, contextScope);
+        return new DeliveryContext(spec.destination(), spec.group(), settings.instance(), adapter.id(), record.partition(),
+                record.offset(), attempt, maxAttempts, traceparent, contextScope);
     }
 
     /** Waits between attempts; false when the subscription is closing (the record goes back to the broker). */

@@ -77,8 +77,8 @@ class RoutingOnMemoryTest {
         int onB = 0;
         for (int i = 0; i < sent.size(); i++) {
             PublishReceipt r = sent.get(i).join();
-            instancesPerKey.computeIfAbsent("k" + (i % 500), k -> new java.util.HashSet<>()).add(r.broker());
-            onB += r.broker().equals("b") ? 1 : 0;
+            instancesPerKey.computeIfAbsent("k" + (i % 500), k -> new java.util.HashSet<>()).add(r.instance());
+            onB += r.instance().equals("b") ? 1 : 0;
         }
         assertThat(instancesPerKey.values()).allSatisfy(set -> assertThat(set).hasSize(1));
         assertThat(onB / 5000.0).isBetween(0.05, 0.15);
@@ -119,7 +119,7 @@ class RoutingOnMemoryTest {
         }
         sb.routing().update("orders", Route.migrate("a", "b"));
         for (int i = 0; i < 100; i++) {
-            assertThat(p.publish(Message.of("k" + i, "after")).toCompletableFuture().join().broker()).isEqualTo("b");
+            assertThat(p.publish(Message.of("k" + i, "after")).toCompletableFuture().join().instance()).isEqualTo("b");
         }
         sb.routing().drained("orders").toCompletableFuture().orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).join();
         await().atMost(Duration.ofSeconds(10)).until(() -> handled.size() == 200);
@@ -159,7 +159,7 @@ class RoutingOnMemoryTest {
             Publisher<String> onB = plainB.publisher("orders", Codec.utf8()).build();
             for (int i = 0; i < 20; i++) {
                 Message<String> m = Message.builder("m" + i).key("k").id("id;" + i).build();
-                assertThat(viaRoute.publish(m).toCompletableFuture().join().broker()).isEqualTo("a");
+                assertThat(viaRoute.publish(m).toCompletableFuture().join().instance()).isEqualTo("a");
                 onB.publish(m).toCompletableFuture().join(); // the same id in the CloudEvents form, as a failover resend
             }
             onB.publish(Message.builder("marker").key("k").id("marker").build()).toCompletableFuture().join();

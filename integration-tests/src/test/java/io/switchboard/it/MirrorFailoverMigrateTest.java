@@ -52,8 +52,8 @@ class MirrorFailoverMigrateTest extends RoutingTestSupport {
 
         proxy.cut();
         List<PublishReceipt> second = publishKeyed(p, 1000, 1000, 50);
-        assertThat(first).hasSize(1000).allSatisfy(r -> assertThat(r.broker()).isEqualTo("kafka"));
-        assertThat(second).hasSize(1000).allSatisfy(r -> assertThat(r.broker()).isEqualTo("kafka"));
+        assertThat(first).hasSize(1000).allSatisfy(r -> assertThat(r.instance()).isEqualTo("kafka"));
+        assertThat(second).hasSize(1000).allSatisfy(r -> assertThat(r.instance()).isEqualTo("kafka"));
         await().atMost(TIMEOUT).until(() -> handled.size() == 2000);
         await().atMost(TIMEOUT).until(() -> sb.routing().shadowReport(orders).missing() >= 1000);
         ShadowReport cut = sb.routing().shadowReport(orders);
@@ -152,14 +152,14 @@ class MirrorFailoverMigrateTest extends RoutingTestSupport {
         s.ready().toCompletableFuture().get(60, TimeUnit.SECONDS);
         Publisher<String> p = sb.publisher(orders, TEXT).build();
         List<PublishReceipt> cold = publishKeyed(p, 0, 100, 10);
-        assertThat(cold).allSatisfy(r -> assertThat(r.broker()).isEqualTo("kafka"));
+        assertThat(cold).allSatisfy(r -> assertThat(r.instance()).isEqualTo("kafka"));
 
         proxy.restore();
         int i = 100;
         String lastBroker = "kafka";
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!lastBroker.equals("rabbit") && System.nanoTime() < deadline) {
-            lastBroker = p.publish(Message.of("k" + i % 10, "k" + i % 10 + ":" + i)).toCompletableFuture().get(30, TimeUnit.SECONDS).broker();
+            lastBroker = p.publish(Message.of("k" + i % 10, "k" + i % 10 + ":" + i)).toCompletableFuture().get(30, TimeUnit.SECONDS).instance();
             i++;
             Thread.sleep(100);
         }
@@ -196,7 +196,7 @@ class MirrorFailoverMigrateTest extends RoutingTestSupport {
             sent.add(p.publish(Message.builder("m" + i).key("k" + i % 30).id("id-" + i).build()).toCompletableFuture());
         }
         for (CompletableFuture<PublishReceipt> f : sent) {
-            assertThat(f.get(60, TimeUnit.SECONDS).broker()).isEqualTo("rabbit");
+            assertThat(f.get(60, TimeUnit.SECONDS).instance()).isEqualTo("rabbit");
         }
         sb.routing().update(orders, Route.migrate("rabbit", "kafka"));
         sent.clear();
@@ -204,7 +204,7 @@ class MirrorFailoverMigrateTest extends RoutingTestSupport {
             sent.add(p.publish(Message.builder("m" + i).key("k" + i % 30).id("id-" + i).build()).toCompletableFuture());
         }
         for (CompletableFuture<PublishReceipt> f : sent) {
-            assertThat(f.get(60, TimeUnit.SECONDS).broker()).isEqualTo("kafka");
+            assertThat(f.get(60, TimeUnit.SECONDS).instance()).isEqualTo("kafka");
         }
         sb.routing().drained(orders).toCompletableFuture().get(60, TimeUnit.SECONDS);
         await().atMost(TIMEOUT).until(() -> handled.size() == 2500);
@@ -215,7 +215,7 @@ class MirrorFailoverMigrateTest extends RoutingTestSupport {
                 handled.values().stream().mapToInt(Integer::intValue).max().orElse(0));
         assertThat(handled.values()).containsOnly(1);
         sb.routing().update(orders, Route.single("kafka"));
-        assertThat(p.publish("after").toCompletableFuture().get(30, TimeUnit.SECONDS).broker()).isEqualTo("kafka");
+        assertThat(p.publish("after").toCompletableFuture().get(30, TimeUnit.SECONDS).instance()).isEqualTo("kafka");
         assertThat(Duration.ZERO).isNotNull();
     }
 }

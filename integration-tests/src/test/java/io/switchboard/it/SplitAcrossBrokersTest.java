@@ -37,8 +37,8 @@ class SplitAcrossBrokersTest extends RoutingTestSupport {
         Map<String, Set<String>> brokersOfKey = new HashMap<>();
         int onRabbit = 0;
         for (int i = 0; i < receipts.size(); i++) {
-            brokersOfKey.computeIfAbsent("k" + (i % 1000), k -> new HashSet<>()).add(receipts.get(i).broker());
-            onRabbit += receipts.get(i).broker().equals("rabbit") ? 1 : 0;
+            brokersOfKey.computeIfAbsent("k" + (i % 1000), k -> new HashSet<>()).add(receipts.get(i).instance());
+            onRabbit += receipts.get(i).instance().equals("rabbit") ? 1 : 0;
         }
         assertThat(brokersOfKey).hasSize(1000).allSatisfy((key, brokers) -> assertThat(brokers).hasSize(1));
         double share = onRabbit / 10_000.0;
@@ -57,7 +57,7 @@ class SplitAcrossBrokersTest extends RoutingTestSupport {
                 .route(orders, Route.split(Map.of("kafka", 10, "rabbit", 90))).build());
         Map<String, List<Integer>> handled = new ConcurrentHashMap<>();
         Subscription s = sb.subscriber(orders, TEXT).group("billing").concurrency(4).subscribe((m, c) -> {
-            if (c.broker().equals("rabbit")) {
+            if (c.instance().equals("rabbit")) {
                 Thread.sleep(1); // RabbitMQ's consumers lag, so keys moving to Kafka still have messages waiting there
             }
             String[] parts = m.payload().split(":");
@@ -81,8 +81,8 @@ class SplitAcrossBrokersTest extends RoutingTestSupport {
         Map<String, String> brokerBefore = new HashMap<>();
         Map<String, String> brokerAfter = new HashMap<>();
         for (int i = 0; i < 2500; i++) {
-            brokerBefore.put("k" + (i % 200), before.get(i).broker());
-            brokerAfter.put("k" + ((2500 + i) % 200), after.get(i).broker());
+            brokerBefore.put("k" + (i % 200), before.get(i).instance());
+            brokerAfter.put("k" + ((2500 + i) % 200), after.get(i).instance());
         }
         await().atMost(TIMEOUT).until(() -> handled.values().stream().mapToLong(l -> l.stream().distinct().count()).sum() == 5000);
 
@@ -124,7 +124,7 @@ class SplitAcrossBrokersTest extends RoutingTestSupport {
         s.ready().toCompletableFuture().get();
         List<PublishReceipt> receipts = publishKeyed(sb.publisher(orders, TEXT).build(), 0, 1_500, 300);
         Map<String, Long> perBroker = new HashMap<>();
-        receipts.forEach(r -> perBroker.merge(r.broker(), 1L, Long::sum));
+        receipts.forEach(r -> perBroker.merge(r.instance(), 1L, Long::sum));
         System.out.println("three-way split: " + perBroker);
         assertThat(perBroker).containsOnlyKeys("kafka", "rabbit", "rocket");
         await().atMost(TIMEOUT).until(() -> received.size() == 1_500);

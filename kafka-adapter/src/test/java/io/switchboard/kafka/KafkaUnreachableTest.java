@@ -33,6 +33,6 @@ class KafkaUnreachableTest {
         }
         long lines = captured.toString(StandardCharsets.UTF_8).lines().count();
         System.out.println("log lines while failing: " + lines);
-        assertThat(lines).as("log lines written while failing").isLessThan(200);
+        assertThat(lines).as("log lines written while failing: a few, not a retry loop's flood").isLessThan(20);
     }
 }

@@ -3,6 +3,7 @@ package io.switchboard.spring;
 import io.switchboard.Switchboard;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spring.actuate.SwitchboardEndpoint;
+import io.switchboard.spring.actuate.SwitchboardWebEndpointExtension;
 import java.util.Locale;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.SanitizableData;
@@ -30,6 +31,13 @@ public class SwitchboardEndpointAutoConfiguration {
     @ConditionalOnAvailableEndpoint
     SwitchboardEndpoint switchboardEndpoint(Switchboard switchboard) {
         return new SwitchboardEndpoint(switchboard);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(SwitchboardEndpoint.class)
+    SwitchboardWebEndpointExtension switchboardWebEndpointExtension(SwitchboardEndpoint endpoint) {
+        return new SwitchboardWebEndpointExtension(endpoint);
     }
 
     @Bean

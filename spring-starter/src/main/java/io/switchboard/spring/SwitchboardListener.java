@@ -1,10 +1,12 @@
 package io.switchboard.spring;
 
+import io.switchboard.spring.aot.ListenerReflectiveProcessor;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.springframework.aot.hint.annotation.Reflective;
 
 /**
  * Marks a bean method as the handler of a destination's messages. The method takes the payload
@@ -23,10 +25,15 @@ import java.lang.annotation.Target;
  * defaults. Every attribute may hold a {@code ${...}} placeholder. Listeners are subscribed when
  * the application context has been refreshed; a listener that cannot subscribe (bad destination
  * name, a guarantee or feature the broker lacks) fails startup.
+ *
+ * <p>Under Spring AOT the method and its payload type get reflection hints
+ * ({@link ListenerReflectiveProcessor}); payload types used only by publishers need
+ * {@code @RegisterReflectionForBinding} in a native image.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
+@Reflective(ListenerReflectiveProcessor.class)
 public @interface SwitchboardListener {
 
     /** {@return the destination (topic, exchange) to consume} */

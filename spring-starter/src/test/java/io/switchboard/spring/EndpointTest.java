@@ -38,7 +38,7 @@ class EndpointTest {
     static class Listener {
         @SwitchboardListener(destination = "ep-orders", group = "g")
         void handle(Message<String> message, DeliveryContext context) {
-            seen.add(message.payload() + "@" + context.broker());
+            seen.add(message.payload() + "@" + context.instance());
         }
     }
 

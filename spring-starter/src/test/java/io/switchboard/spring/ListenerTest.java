@@ -63,7 +63,7 @@ class ListenerTest {
 
         @SwitchboardListener(destination = "${app.orders:orders-a}", group = "billing")
         void bill(Order order, DeliveryContext context) {
-            received.items.add(Map.of("order", order, "group", context.group(), "broker", context.broker()));
+            received.items.add(Map.of("order", order, "group", context.group(), "broker", context.instance()));
         }
 
         @SwitchboardListener(destination = "notes-a", concurrency = "2")

@@ -112,14 +112,15 @@ abstract class RoundTripCases extends ContractCases {
         List<PublishReceipt> receipts = join(publisher(dest, TEXT, Delivery.AT_LEAST_ONCE).publishAll(batch));
         assertThat(receipts).hasSize(20).allSatisfy(r -> {
             assertThat(r.destination()).isEqualTo(dest);
-            assertThat(r.broker()).isEqualTo(switchboard().instanceName());
+            assertThat(r.instance()).isEqualTo(switchboard().instanceName());
+            assertThat(r.brokerId()).isEqualTo(switchboard().brokerId());
         });
         assertThat(rec.awaitCount(20).payloads()).containsExactlyInAnyOrderElementsOf(
                 batch.stream().map(Message::payload).collect(Collectors.toList()));
     }
 
     @Test
-    @DisplayName("tells the handler its destination, group and first attempt")
+    @DisplayName("tells the handler its destination, group, instance, broker and first attempt")
     void contextIsFilledIn() {
         String dest = destination();
         Recorder<String> rec = recorder();
@@ -129,6 +130,7 @@ abstract class RoundTripCases extends ContractCases {
         assertThat(got.context().destination()).isEqualTo(dest);
         assertThat(got.context().group()).isEqualTo("billing");
         assertThat(got.context().attempt()).isEqualTo(1);
-        assertThat(got.context().broker()).isEqualTo(switchboard().instanceName());
+        assertThat(got.context().instance()).isEqualTo(switchboard().instanceName());
+        assertThat(got.context().brokerId()).isEqualTo(switchboard().brokerId());
     }
 }

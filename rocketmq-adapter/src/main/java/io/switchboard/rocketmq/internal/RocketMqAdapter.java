@@ -40,6 +40,7 @@ public final class RocketMqAdapter implements BrokerAdapter {
     private final Producers producers;
     private final Semaphore sendWindow;
     private final RocketMqControlSupport control;
+    private final RocketMqProvisioner provisioner;
     private final Set<RawConsumer> consumers = ConcurrentHashMap.newKeySet();
     private final Set<String> groupsOnSharedClient = ConcurrentHashMap.newKeySet();
     private final String clientName;
@@ -52,7 +53,8 @@ public final class RocketMqAdapter implements BrokerAdapter {
         this.clientName = Producers.instanceName(settings.instanceName());
         this.producers = new Producers(settings, clientName, TransactionHandlers.slot(settings.instanceName()));
         this.sendWindow = new Semaphore(settings.maxPendingSends());
-        this.control = new RocketMqControlSupport(producers, settings, clientName);
+        this.provisioner = new RocketMqProvisioner(producers, settings);
+        this.control = new RocketMqControlSupport(producers, settings, clientName, provisioner);
         this.capabilities = Capabilities.builder(ID)
                 .nativeExactlyOnce(false)
                 .orderingPerKey(true)
@@ -101,7 +103,7 @@ public final class RocketMqAdapter implements BrokerAdapter {
 
     @Override
     public Provisioner provisioner() {
-        return new RocketMqProvisioner(producers, settings);
+        return provisioner;
     }
 
     /** The control log and leadership of {@link RocketMqControlSupport}, closed with this adapter. */

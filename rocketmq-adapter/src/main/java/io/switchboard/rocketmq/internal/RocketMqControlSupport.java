@@ -35,13 +35,15 @@ final class RocketMqControlSupport implements ControlSupport, AutoCloseable {
     private final Producers producers;
     private final RocketMqSettings settings;
     private final String clientName;
+    private final RocketMqProvisioner provisioner;
     private final Set<AutoCloseable> open = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
-    RocketMqControlSupport(Producers producers, RocketMqSettings settings, String clientName) {
+    RocketMqControlSupport(Producers producers, RocketMqSettings settings, String clientName, RocketMqProvisioner provisioner) {
         this.producers = producers;
         this.settings = settings;
         this.clientName = clientName;
+        this.provisioner = provisioner;
     }
 
     @Override
@@ -76,7 +78,7 @@ final class RocketMqControlSupport implements ControlSupport, AutoCloseable {
         if (closed) {
             throw closedError();
         }
-        new RocketMqProvisioner(producers, settings).ensureDestination(DestinationSpec.of(name, 1));
+        provisioner.ensureDestination(DestinationSpec.of(name, 1));
         String broker = route(name).getQueueDatas().stream()
                 .filter(q -> q.getWriteQueueNums() > 0 && q.getReadQueueNums() > 0 && PermName.isWriteable(q.getPerm()))
                 .map(QueueData::getBrokerName)

@@ -155,19 +155,29 @@ final class RocketMqProvisioner implements Provisioner {
             return;
         }
         ClusterInfo clusters = api().getBrokerClusterInfo(timeoutMillis());
+        boolean complete = true;
         for (BrokerData group : clusters.getBrokerAddrTable().values()) {
             String master = group.getBrokerAddrs().get(MixAll.MASTER_ID);
             if (master == null || group.getBrokerAddrs().size() < 2
                     || (settings.cluster() != null && !settings.cluster().equals(group.getCluster()))) {
                 continue;
             }
-            Properties brokerSettings = api().getBrokerConfig(master, timeoutMillis());
+            Properties brokerSettings;
+            try {
+                brokerSettings = api().getBrokerConfig(master, timeoutMillis());
+            } catch (Exception e) {
+                // a master that does not answer now (failing over, frozen) must not fail a subscription: check it next time
+                log.warn("Could not read the settings of RocketMQ broker group '{}' (master {}) to check its replication: {}; "
+                        + "checking again with the next destination", group.getBrokerName(), master, e.toString());
+                complete = false;
+                continue;
+            }
             Optional<String> problem = replicationProblem(group.getBrokerName(), group.getBrokerAddrs().size(), brokerSettings);
             if (problem.isPresent()) {
                 settings.clusterCheck().report(log, "RocketMQ (instance '" + settings.instanceName() + "'): " + problem.get());
             }
         }
-        replicationChecked = true;
+        replicationChecked = complete;
     }
 
     /**

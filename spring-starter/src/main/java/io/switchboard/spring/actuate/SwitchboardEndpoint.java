@@ -20,7 +20,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
-import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -34,7 +33,9 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * with a JSON body such as {@code {"mode": "split", "weights": "a=50,b=50"}} changes that
  * destination's route at run time ({@code POST /actuator/switchboard} the default route); the
  * body takes the keys of {@code switchboard.routes.<destination>.*}. Exposed like any actuator
- * endpoint: only when {@code management.endpoints.web.exposure.include} names it.
+ * endpoint: only when {@code management.endpoints.web.exposure.include} names it. A refused write
+ * throws {@link RouteChangeRejectedException} naming the property, the value and the fix; over HTTP
+ * {@link SwitchboardWebEndpointExtension} answers it as a 400 with those in a JSON body.
  */
 @Endpoint(id = "switchboard")
 public class SwitchboardEndpoint {
@@ -152,8 +153,8 @@ public class SwitchboardEndpoint {
                 secondary, from, to);
         boolean local = scope != null && scope.trim().equalsIgnoreCase("local");
         if (scope != null && !local && !scope.trim().equalsIgnoreCase("fleet")) {
-            throw new InvalidEndpointRequestException("scope must be 'fleet' (the default: every replica) or 'local' (this replica "
-                    + "only) but was '" + scope + "'", "bad scope");
+            throw new RouteChangeRejectedException("scope", scope, "no such scope",
+                    "Send \"scope\": \"fleet\" (the default: every replica) or \"local\" (this replica only)", null);
         }
         try {
             if (local) {
@@ -162,7 +163,7 @@ public class SwitchboardEndpoint {
                 switchboard.routing().update(destination, route);
             }
         } catch (io.switchboard.SwitchboardException e) {
-            throw new InvalidEndpointRequestException(e.getMessage(), e.getMessage(), e);
+            throw rejected("switchboard.routes." + destination, route, e);
         }
         return destination(destination);
     }
@@ -190,30 +191,44 @@ public class SwitchboardEndpoint {
         try {
             switchboard.routing().updateDefault(route);
         } catch (ConfigurationException e) {
-            throw new InvalidEndpointRequestException(e.getMessage(), e.getMessage(), e);
+            throw rejected("switchboard.default-route", route, e);
         }
         return switchboard();
+    }
+
+    /** A change the routing layer refused (the fleet's control channel, a check of its own). */
+    private static RouteChangeRejectedException rejected(String property, Route route, io.switchboard.SwitchboardException e) {
+        if (e instanceof InvalidSwitchboardPropertyException p) {
+            return new RouteChangeRejectedException(p.property(), p.value(), p.reason(), p.action(), e);
+        }
+        return new RouteChangeRejectedException(property, route.toString(), e.getMessage(),
+                "Correct the route (or what the message names) and send it again", e);
     }
 
     private Route parse(String property, String mode, String instance, String weights, String primary,
             String shadow, Boolean observeOnly, String secondary, String from, String to) {
         if (!routed()) {
-            throw new InvalidEndpointRequestException("This Switchboard has one broker instance and no routes",
-                    "configure a second instance under switchboard.instances to route between them");
+            throw new RouteChangeRejectedException("switchboard.instances", String.join(",", switchboard.instances()),
+                    "this Switchboard has one broker instance and no routes",
+                    "Configure a second instance under switchboard.instances to route between them", null);
         }
         RouteProperties r = new RouteProperties();
         try {
             r.setMode(mode == null ? null : RoutingMode.valueOf(mode.trim().toUpperCase(Locale.ROOT)));
-            if (weights != null) {
+        } catch (IllegalArgumentException e) {
+            throw new RouteChangeRejectedException(property + ".mode", mode, "no such routing mode",
+                    "Send \"mode\" as one of single, split, mirror, failover or migrate", e);
+        }
+        if (weights != null) {
+            try {
                 for (String pair : weights.split(",")) {
                     String[] parts = pair.split("[=:]", 2);
                     r.getWeights().put(parts[0].trim(), Integer.valueOf(parts[1].trim()));
                 }
+            } catch (IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
+                throw new RouteChangeRejectedException(property + ".weights", weights, "not a list of instance=weight pairs",
+                        "Send \"weights\" such as \"a=90,b=10\" (instance names from switchboard.instances, whole numbers)", e);
             }
-        } catch (IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
-            throw new InvalidEndpointRequestException("mode must be single, split, mirror, failover or migrate, and weights "
-                    + "instance=weight pairs such as \"a=90,b=10\", but were '" + mode + "' and '" + weights + "'",
-                    "bad mode or weights");
         }
         r.setInstance(instance);
         r.setPrimary(primary);
@@ -225,7 +240,7 @@ public class SwitchboardEndpoint {
         try {
             return Routes.toRoute(property, r, switchboard.instances());
         } catch (InvalidSwitchboardPropertyException e) {
-            throw new InvalidEndpointRequestException(e.getMessage(), e.reason(), e);
+            throw new RouteChangeRejectedException(e.property(), e.value(), e.reason(), e.action(), e);
         }
     }
 

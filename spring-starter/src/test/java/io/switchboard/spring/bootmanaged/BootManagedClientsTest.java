@@ -89,7 +89,7 @@ class BootManagedClientsTest {
             return new Object() {
                 @SwitchboardListener(destination = "${app.topic}", group = "billing")
                 void handle(String payload, DeliveryContext context) {
-                    handled.add(payload + "@" + context.broker());
+                    handled.add(payload + "@" + context.instance());
                 }
             };
         }

@@ -115,10 +115,21 @@ class KafkaAndRabbitApplicationTest {
 
     @Test
     @org.junit.jupiter.api.Order(3)
-    @DisplayName("a wrong write is refused with 400, naming the bad value")
+    @DisplayName("a wrong write is refused with 400 and a body naming the property, the value and the fix"
+            + " (Boot's error body would leave the message out)")
     void badWriteRefused() throws Exception {
         MockHttpServletResponse response = changeRoute("{\"mode\": \"split\", \"weights\": \"kafka=0,nowhere=100\"}");
         assertThat(response.getStatus()).isEqualTo(400);
+        assertThat(response.getContentType()).contains("json");
+        String body = response.getContentAsString();
+        assertThat(body).contains("\"property\":\"switchboard.routes." + TOPIC + ".weights.nowhere\"", "\"value\":\"100\"",
+                "no instance is named 'nowhere'", "\"fix\":\"Name one of the instances under switchboard.instances");
+        MockHttpServletResponse badMode = changeRoute("{\"mode\": \"sideways\"}");
+        assertThat(badMode.getStatus()).isEqualTo(400);
+        assertThat(badMode.getContentAsString()).contains("\"property\":\"switchboard.routes." + TOPIC + ".mode\"",
+                "\"value\":\"sideways\"", "single, split, mirror, failover or migrate");
+        assertThat(call(get("/actuator/switchboard/" + TOPIC)).getContentAsString()).as("nothing changed")
+                .contains("\"rabbit\":100");
     }
 
     @Test

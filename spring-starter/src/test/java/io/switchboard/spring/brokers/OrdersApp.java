@@ -34,7 +34,7 @@ public class OrdersApp {
 
         @SwitchboardListener(destination = "${app.topic}", group = "billing")
         void bill(Order order, DeliveryContext context) {
-            inbox.handled.add(order.id() + "@" + context.broker());
+            inbox.handled.add(order.id() + "@" + context.instance());
         }
     }
 

@@ -85,17 +85,17 @@ record RocketMqNodes(NamesrvController nameServer, BrokerController broker, Stri
     }
 
     /**
-     * Stops broker and name server side by side: each spends most of its 5-15 seconds joining idle
-     * service threads, so in parallel the pair stops as fast as the broker alone.
+     * Stops the broker, then the name server: the broker first, while the name server still answers
+     * its unregistration and metadata refresh. Stopped side by side (as before, to save seconds), the
+     * name server's unregistration thread was interrupted mid-request and the broker's refresh found
+     * no name server, each an ERROR with a stack trace at the end of every run.
      */
     static void shutdown(BrokerController broker, NamesrvController nameServer) {
-        Thread nameServerStop = new Thread(nameServer::shutdown, "embedded-rocketmq-namesrv-stop");
-        nameServerStop.start();
         try {
             broker.shutdown();
             stopLeakedRocksDbScheduler(broker);
         } finally {
-            joinUninterruptibly(nameServerStop);
+            nameServer.shutdown();
         }
     }
 
@@ -114,20 +114,6 @@ record RocketMqNodes(NamesrvController nameServer, BrokerController broker, Stri
             ((ExecutorService) scheduler.get(storage)).shutdownNow();
         } catch (ReflectiveOperationException | RuntimeException e) {
             log.debug("Could not stop MessageRocksDBStorage's scheduler: {}", e.toString());
-        }
-    }
-
-    private static void joinUninterruptibly(Thread thread) {
-        boolean interrupted = false;
-        while (thread.isAlive()) {
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
         }
     }
 

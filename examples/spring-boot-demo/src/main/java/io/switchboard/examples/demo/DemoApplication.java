@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.springframework.aot.AotDetector;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -27,6 +28,14 @@ public class DemoApplication {
     public static void main(String[] args) throws Exception {
         boolean serve = Arrays.asList(args).contains("--serve");
         String[] springArgs = Arrays.stream(args).filter(a -> !a.equals("--serve")).toArray(String[]::new);
+        if (Boolean.getBoolean("spring.aot.processing")) {
+            // the build's process-aot: Spring stops this run once the bean definitions are known; no broker is needed
+            application(Map.of("demo.kafka.bootstrap-servers", "localhost:9092"), !serve).run(springArgs);
+            return;
+        }
+        if (AotDetector.useGeneratedArtifacts()) {
+            System.out.println("Running on Spring AOT's generated initializers (spring.aot.enabled=true)");
+        }
         try (DemoBrokers brokers = DemoBrokers.start(System.getProperty("demo.kafka.bootstrap-servers"),
                 System.getProperty("demo.rabbit.host", "127.0.0.1"), Integer.getInteger("demo.rabbit.port", 5672))) {
             ConfigurableApplicationContext context = application(brokers.properties(), !serve).run(springArgs);

@@ -41,7 +41,7 @@ public class OrderController {
         PublishReceipt r = orders.place(customer, amount).toCompletableFuture().get(30, TimeUnit.SECONDS);
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("id", r.messageId());
-        answer.put("instance", r.broker());
+        answer.put("instance", r.instance());
         answer.put("partition", r.partition());
         answer.put("offset", r.offset());
         return answer;

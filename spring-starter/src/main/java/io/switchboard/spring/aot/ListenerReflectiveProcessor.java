@@ -1,0 +1,42 @@
+package io.switchboard.spring.aot;
+
+import io.switchboard.DeliveryContext;
+import io.switchboard.Message;
+import java.lang.reflect.Method;
+import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
+import org.springframework.aot.hint.ReflectionHints;
+import org.springframework.aot.hint.annotation.SimpleReflectiveProcessor;
+import org.springframework.core.ResolvableType;
+
+/**
+ * Hints for a {@link io.switchboard.spring.SwitchboardListener} method, which Spring AOT finds on
+ * the application's beans through the annotation's {@code @Reflective}: the method may be invoked
+ * reflectively, and its payload type (the parameter's class, or {@code T} of {@code Message<T>}) may
+ * be bound by the JSON codec (constructors, fields, accessors, recursively), as
+ * {@code @RegisterReflectionForBinding} would declare it.
+ */
+public class ListenerReflectiveProcessor extends SimpleReflectiveProcessor {
+
+    private final BindingReflectionHintsRegistrar bindings = new BindingReflectionHintsRegistrar();
+
+    @Override
+    protected void registerMethodHint(ReflectionHints hints, Method method) {
+        super.registerMethodHint(hints, method);
+        Class<?>[] types = method.getParameterTypes();
+        for (int i = 0; i < types.length; i++) {
+            if (types[i] == DeliveryContext.class) {
+                continue;
+            }
+            ResolvableType type = ResolvableType.forMethodParameter(method, i);
+            Class<?> payload = types[i] == Message.class ? type.getGeneric(0).resolve() : type.resolve();
+            if (payload != null && needsBinding(payload)) {
+                bindings.registerReflectionHints(hints, payload);
+            }
+        }
+    }
+
+    /** Text and bytes go through their own codecs; everything else through JSON. */
+    private static boolean needsBinding(Class<?> payload) {
+        return payload != String.class && payload != byte[].class && payload != Object.class;
+    }
+}
