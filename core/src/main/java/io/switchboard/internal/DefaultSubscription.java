@@ -27,9 +27,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -42,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * them over ordered lanes, decodes, deduplicates, runs the handler with retries, dead-letters what
  * keeps failing, and acks or nacks every record exactly once.
  */
-public final class DefaultSubscription<T> implements Subscription, RecordListener {
+public final class DefaultSubscription<T> extends SubscriptionBase implements RecordListener {
 
     private static final Logger log = LoggerFactory.getLogger(DefaultSubscription.class);
     private static final int MAX_ERROR_MESSAGE = 1000;
@@ -53,7 +51,6 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
     private final ConsumerSpec spec;
     private final Codec<T> codec;
     private final MessageHandler<T> handler;
-    private final Consumer<AutoCloseable> onClose;
     private final RetryPolicy retry;
     private final IdempotencyStore store;
     private final String scope;
@@ -66,9 +63,6 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
     private boolean inline;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger roundRobin = new AtomicInteger();
-    private final AtomicBoolean closed = new AtomicBoolean();
-    private final CompletableFuture<Void> ready = new CompletableFuture<>();
-    private final CompletableFuture<Void> terminated = new CompletableFuture<>();
     private final Object drained = new Object();
     private volatile boolean stopping;
     private volatile long lastRecordNanos = System.nanoTime();
@@ -80,13 +74,13 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
     /** Prepares the subscription; {@link #start()} begins consuming. */
     public DefaultSubscription(Instance instance, SubscriptionSettings settings, Codec<T> codec,
             MessageHandler<T> handler, Consumer<AutoCloseable> onClose) {
+        super(settings.spec().destination(), settings.spec().group(), onClose);
         this.instance = instance;
         this.adapter = instance.adapter();
         this.settings = settings;
         this.spec = settings.spec();
         this.codec = codec;
         this.handler = handler;
-        this.onClose = onClose;
         this.retry = settings.retry();
         this.store = settings.idempotencyStore();
         this.scope = spec.destination() + "/" + spec.group();
@@ -388,35 +382,7 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
     // ---- Subscription ----
 
     @Override
-    public String destination() {
-        return spec.destination();
-    }
-
-    @Override
-    public String group() {
-        return spec.group();
-    }
-
-    @Override
-    public CompletionStage<Void> ready() {
-        return ready;
-    }
-
-    @Override
-    public CompletionStage<Void> terminated() {
-        return terminated;
-    }
-
-    @Override
-    public boolean isActive() {
-        return !closed.get() && !terminated.isDone();
-    }
-
-    @Override
-    public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
-        }
+    protected void stop() {
         stopping = true;
         try {
             if (consumer != null) {
@@ -445,8 +411,6 @@ public final class DefaultSubscription<T> implements Subscription, RecordListene
             if (meters != null) {
                 meters.close();
             }
-            onClose.accept(this);
-            terminated.complete(null);
         }
     }
 

@@ -8,6 +8,7 @@ import io.switchboard.SubscriptionException;
 import io.switchboard.internal.ClaimWait;
 import io.switchboard.internal.DefaultSubscription;
 import io.switchboard.internal.Instance;
+import io.switchboard.internal.SubscriptionBase;
 import io.switchboard.internal.SubscriptionRequest;
 import io.switchboard.routing.RoutingMode;
 import io.switchboard.spi.IdempotencyStore;
@@ -21,7 +22,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * only observes, acknowledges shadow messages without calling the handler; in failover and
  * migrate modes it deduplicates by message id across instances.
  */
-final class RoutingSubscription<T> implements Subscription, RouteBinding.Participant {
+final class RoutingSubscription<T> extends SubscriptionBase implements RouteBinding.Participant {
 
     private static final Logger log = LoggerFactory.getLogger(RoutingSubscription.class);
     private static final long SETTLE_NANOS = TimeUnit.SECONDS.toNanos(2);
@@ -43,15 +43,11 @@ final class RoutingSubscription<T> implements Subscription, RouteBinding.Partici
     private final RouteBinding binding;
     private final SubscriptionRequest<T> request;
     private final MessageHandler<T> handler;
-    private final Consumer<AutoCloseable> onClose;
     private final List<Instance> instances;
     private final DefaultSubscription<T>[] subscriptions;
     private final IdempotencyStore store;
     private final String scope;
     private final long busyWaitNanos;
-    private final CompletableFuture<Void> ready = new CompletableFuture<>();
-    private final CompletableFuture<Void> terminated = new CompletableFuture<>();
-    private final AtomicBoolean closed = new AtomicBoolean();
     private volatile Drain drain;
     private final Retrier primaryRetry = new Retrier();
 
@@ -70,11 +66,11 @@ final class RoutingSubscription<T> implements Subscription, RouteBinding.Partici
     @SuppressWarnings("unchecked")
     RoutingSubscription(Router router, RouteBinding binding, SubscriptionRequest<T> request, MessageHandler<T> handler,
             Consumer<AutoCloseable> onClose) {
+        super(request.destination(), request.effectiveGroup(), onClose);
         this.router = router;
         this.binding = binding;
         this.request = request;
         this.handler = handler;
-        this.onClose = onClose;
         this.instances = router.instanceList();
         this.subscriptions = new DefaultSubscription[instances.size()];
         this.store = request.idempotencyStore() != null ? request.idempotencyStore() : instances.get(0).shared().idempotencyStore();
@@ -308,35 +304,7 @@ final class RoutingSubscription<T> implements Subscription, RouteBinding.Partici
     // ---- Subscription ----
 
     @Override
-    public String destination() {
-        return request.destination();
-    }
-
-    @Override
-    public String group() {
-        return request.effectiveGroup();
-    }
-
-    @Override
-    public CompletionStage<Void> ready() {
-        return ready;
-    }
-
-    @Override
-    public CompletionStage<Void> terminated() {
-        return terminated;
-    }
-
-    @Override
-    public boolean isActive() {
-        return !closed.get() && !terminated.isDone();
-    }
-
-    @Override
-    public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
-        }
+    protected void stop() {
         binding.leave(this);
         try {
             closeAll();
@@ -346,8 +314,6 @@ final class RoutingSubscription<T> implements Subscription, RouteBinding.Partici
                 d.done.completeExceptionally(new CancellationException("Subscription to '" + request.destination()
                         + "' closed before the migration drained"));
             }
-            onClose.accept(this);
-            terminated.complete(null);
         }
     }
 

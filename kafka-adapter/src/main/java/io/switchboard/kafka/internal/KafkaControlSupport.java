@@ -3,21 +3,16 @@ package io.switchboard.kafka.internal;
 import io.switchboard.Delivery;
 import io.switchboard.SwitchboardClosedException;
 import io.switchboard.spi.ControlLog;
-import io.switchboard.spi.ControlNames;
-import io.switchboard.spi.ControlSupport;
+import io.switchboard.spi.ControlSupportBase;
 import io.switchboard.spi.DestinationSpec;
 import io.switchboard.spi.Leadership;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The fleet control plane's primitives on Kafka: a {@link KafkaControlLog} (a compacted topic of
@@ -27,20 +22,17 @@ import org.slf4j.LoggerFactory;
  * the clients take the adapter's {@code kafka.*} properties (bootstrap servers, security), with
  * timeouts of their own so that an unreachable broker is noticed within seconds.
  */
-final class KafkaControlSupport implements ControlSupport {
+final class KafkaControlSupport extends ControlSupportBase {
 
     /** How often a follower and a leader check that the broker answers. */
     static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
     /** How long a probe waits for the broker's answer. */
     static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
     static final Duration RETRY = Duration.ofSeconds(1);
-    private static final Logger log = LoggerFactory.getLogger(KafkaControlSupport.class);
 
     private final KafkaClientConfig config;
     private final KafkaProvisioner provisioner;
-    private final Set<AutoCloseable> open = ConcurrentHashMap.newKeySet();
     private KafkaProducer<byte[], byte[]> producer;
-    private volatile boolean closed;
 
     KafkaControlSupport(KafkaClientConfig config, KafkaProvisioner provisioner) {
         this.config = config;
@@ -48,29 +40,18 @@ final class KafkaControlSupport implements ControlSupport {
     }
 
     @Override
-    public ControlLog openLog(String name) {
-        return track(new KafkaControlLog(this, checked(name, "log")));
+    protected ControlLog newLog(String name) {
+        return new KafkaControlLog(this, name);
     }
 
     @Override
-    public Leadership campaign(String name, Leadership.Listener listener) {
-        return track(new KafkaLeadership(this, checked(name, "leadership"), listener));
+    protected Leadership newLeadership(String name, Leadership.Listener listener) {
+        return new KafkaLeadership(this, name, listener);
     }
 
-    private <C extends AutoCloseable> C track(C c) {
-        open.add(c);
-        if (closed) {
-            close();
-        }
-        return c;
-    }
-
-    private String checked(String name, String what) {
-        if (closed) {
-            throw new SwitchboardClosedException("The Kafka adapter '" + instance() + "' is closed: cannot open control "
-                    + what + " '" + name + "'");
-        }
-        return ControlNames.check(name, what);
+    @Override
+    protected SwitchboardClosedException closedError(String what) {
+        return new SwitchboardClosedException("The Kafka adapter '" + instance() + "' is closed: cannot open " + what);
     }
 
     String instance() {
@@ -93,7 +74,7 @@ final class KafkaControlSupport implements ControlSupport {
 
     /** The producer every log of this support appends with (idempotent, acks=all), made on first use. */
     synchronized KafkaProducer<byte[], byte[]> producer() {
-        if (closed) {
+        if (isClosed()) {
             throw new SwitchboardClosedException("The Kafka adapter '" + instance() + "' is closed");
         }
         if (producer == null) {
@@ -131,24 +112,9 @@ final class KafkaControlSupport implements ControlSupport {
         return t;
     }
 
-    void forget(AutoCloseable c) {
-        open.remove(c);
-    }
-
-    boolean isClosed() {
-        return closed;
-    }
-
     /** Closes every log and leadership opened here, then the producer. Idempotent. */
     void close() {
-        closed = true;
-        for (AutoCloseable c : List.copyOf(open)) {
-            try {
-                c.close();
-            } catch (Exception e) {
-                log.debug("Closing {}: {}", c, e.toString());
-            }
-        }
+        closeOpened();
         KafkaProducer<byte[], byte[]> p;
         synchronized (this) {
             p = producer;

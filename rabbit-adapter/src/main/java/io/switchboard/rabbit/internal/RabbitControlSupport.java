@@ -2,15 +2,12 @@ package io.switchboard.rabbit.internal;
 
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import io.switchboard.SwitchboardClosedException;
 import io.switchboard.spi.ControlLog;
-import io.switchboard.spi.ControlNames;
-import io.switchboard.spi.ControlSupport;
+import io.switchboard.spi.ControlSupportBase;
 import io.switchboard.spi.Leadership;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -26,7 +23,7 @@ import java.util.concurrent.TimeoutException;
  * instead of re-declaring what it held. The connections ask for a {@value #HEARTBEAT_SECONDS} s
  * heartbeat, so that a partitioned process notices within about twice that.
  */
-final class RabbitControlSupport implements ControlSupport {
+final class RabbitControlSupport extends ControlSupportBase {
 
     static final int HEARTBEAT_SECONDS = 5;
 
@@ -37,8 +34,6 @@ final class RabbitControlSupport implements ControlSupport {
     private final String connectionName;
     /** Connects, reconnects, campaigns and calls the leadership listeners: never an amqp-client thread. */
     final ScheduledExecutorService scheduler;
-    private final Set<AutoCloseable> open = ConcurrentHashMap.newKeySet();
-    private volatile boolean closed;
 
     RabbitControlSupport(RabbitAdapter adapter, RabbitSettings settings, ConnectionFactory adapterFactory) {
         this.adapter = adapter;
@@ -56,28 +51,18 @@ final class RabbitControlSupport implements ControlSupport {
     }
 
     @Override
-    public ControlLog openLog(String name) {
-        return track(new RabbitControlLog(this, checked(name, "log")));
+    protected ControlLog newLog(String name) {
+        return new RabbitControlLog(this, name);
     }
 
     @Override
-    public Leadership campaign(String name, Leadership.Listener listener) {
-        return track(new RabbitLeadership(this, checked(name, "leadership"), listener));
+    protected Leadership newLeadership(String name, Leadership.Listener listener) {
+        return new RabbitLeadership(this, name, listener);
     }
 
-    private <C extends AutoCloseable> C track(C c) {
-        open.add(c);
-        if (closed) {
-            close();
-        }
-        return c;
-    }
-
-    private String checked(String name, String what) {
-        if (closed) {
-            throw adapter.closedError("control " + what + " '" + name + "'");
-        }
-        return ControlNames.check(name, what);
+    @Override
+    protected SwitchboardClosedException closedError(String what) {
+        return adapter.closedError(what);
     }
 
     /** A new connection named after the adapter's, with its consumers on {@code consumers} (or amqp-client's pool). */
@@ -97,24 +82,13 @@ final class RabbitControlSupport implements ControlSupport {
         }
     }
 
-    void forget(AutoCloseable c) {
-        open.remove(c);
-    }
-
     String printableUri() {
         return adapter.printableUri();
     }
 
     /** Closes every log and leadership opened here, then the scheduler (letting queued callbacks run). Idempotent. */
     void close() {
-        closed = true;
-        for (AutoCloseable c : List.copyOf(open)) {
-            try {
-                c.close();
-            } catch (Exception e) {
-                org.slf4j.LoggerFactory.getLogger(RabbitControlSupport.class).debug("Closing {}: {}", c, e.toString());
-            }
-        }
+        closeOpened();
         scheduler.shutdown();
     }
 }

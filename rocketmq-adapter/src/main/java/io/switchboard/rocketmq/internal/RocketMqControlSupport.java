@@ -3,22 +3,16 @@ package io.switchboard.rocketmq.internal;
 import io.switchboard.SwitchboardClosedException;
 import io.switchboard.SwitchboardException;
 import io.switchboard.spi.ControlLog;
-import io.switchboard.spi.ControlNames;
-import io.switchboard.spi.ControlSupport;
+import io.switchboard.spi.ControlSupportBase;
 import io.switchboard.spi.DestinationSpec;
 import io.switchboard.spi.Leadership;
 import java.util.Comparator;
-import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.rocketmq.common.MixAll;
 import org.apache.rocketmq.common.constant.PermName;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.remoting.protocol.route.BrokerData;
 import org.apache.rocketmq.remoting.protocol.route.QueueData;
 import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The fleet control plane on RocketMQ: a {@link RocketMqControlLog} (a one-queue topic read with
@@ -28,16 +22,13 @@ import org.slf4j.LoggerFactory;
  * the control plane uses queue 0 of the master whose name sorts first, so every replica agrees on
  * the one queue. Tracks what it opened and closes it with the adapter. Thread-safe.
  */
-final class RocketMqControlSupport implements ControlSupport, AutoCloseable {
+final class RocketMqControlSupport extends ControlSupportBase implements AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(RocketMqControlSupport.class);
 
     private final Producers producers;
     private final RocketMqSettings settings;
     private final String clientName;
     private final RocketMqProvisioner provisioner;
-    private final Set<AutoCloseable> open = ConcurrentHashMap.newKeySet();
-    private volatile boolean closed;
 
     RocketMqControlSupport(Producers producers, RocketMqSettings settings, String clientName, RocketMqProvisioner provisioner) {
         this.producers = producers;
@@ -47,37 +38,28 @@ final class RocketMqControlSupport implements ControlSupport, AutoCloseable {
     }
 
     @Override
-    public ControlLog openLog(String name) {
-        MessageQueue queue = queueOf(ControlNames.check(name, "control log"));
-        return track(new RocketMqControlLog(queue, producers, settings, clientName, open::remove));
+    protected ControlLog newLog(String name) {
+        return new RocketMqControlLog(queueOf(name), producers, settings, clientName, this::forget);
     }
 
     @Override
-    public Leadership campaign(String name, Leadership.Listener listener) {
-        Objects.requireNonNull(listener, "listener");
-        MessageQueue queue = queueOf(ControlNames.check(name, "leadership"));
-        return track(new RocketMqLeadership(queue, listener, this, producers, settings, open::remove)).start();
+    protected Leadership newLeadership(String name, Leadership.Listener listener) {
+        return new RocketMqLeadership(queueOf(name), listener, this, producers, settings, this::forget);
     }
 
-    private <C extends AutoCloseable> C track(C opened) {
-        open.add(opened);
-        if (closed) {
-            closeQuietly(opened);
-            throw closedError();
-        }
-        return opened;
+    @Override
+    protected Leadership started(Leadership leadership) {
+        return ((RocketMqLeadership) leadership).start();
     }
 
-    private SwitchboardClosedException closedError() {
+    @Override
+    protected SwitchboardClosedException closedError(String what) {
         return new SwitchboardClosedException("RocketMQ adapter of broker instance '" + settings.instanceName()
-                + "' is closed; build a new Switchboard");
+                + "' is closed (cannot open " + what + "); build a new Switchboard");
     }
 
     /** Creates topic {@code name} with one queue if it is missing (several replicas may race), and returns its queue. */
     private MessageQueue queueOf(String name) {
-        if (closed) {
-            throw closedError();
-        }
         provisioner.ensureDestination(DestinationSpec.of(name, 1));
         String broker = route(name).getQueueDatas().stream()
                 .filter(q -> q.getWriteQueueNums() > 0 && q.getReadQueueNums() > 0 && PermName.isWriteable(q.getPerm()))
@@ -115,17 +97,6 @@ final class RocketMqControlSupport implements ControlSupport, AutoCloseable {
     /** Closes every log and leadership still open. */
     @Override
     public void close() {
-        closed = true;
-        for (AutoCloseable c : Set.copyOf(open)) {
-            closeQuietly(c);
-        }
-    }
-
-    private static void closeQuietly(AutoCloseable c) {
-        try {
-            c.close();
-        } catch (Exception e) {
-            log.warn("Closing {} failed", c, e);
-        }
+        closeOpened();
     }
 }

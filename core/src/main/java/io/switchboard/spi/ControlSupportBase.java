@@ -1,0 +1,89 @@
+package io.switchboard.spi;
+
+import io.switchboard.SwitchboardClosedException;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What every adapter's {@link ControlSupport} shares: names checked with {@link ControlNames}, every
+ * log and leadership opened tracked so that {@link #closeOpened()} closes them with the adapter, and
+ * nothing opened once it is closed. An adapter supplies the broker's log and leadership.
+ */
+public abstract class ControlSupportBase implements ControlSupport {
+
+    private static final Logger log = LoggerFactory.getLogger(ControlSupportBase.class);
+
+    private final Set<AutoCloseable> open = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    @Override
+    public final ControlLog openLog(String name) {
+        return track(newLog(checked(name, "log")));
+    }
+
+    @Override
+    public final Leadership campaign(String name, Leadership.Listener listener) {
+        Objects.requireNonNull(listener, "listener");
+        return started(track(newLeadership(checked(name, "leadership"), listener)));
+    }
+
+    /** The broker's control log {@code name} (a checked name). */
+    protected abstract ControlLog newLog(String name);
+
+    /** The broker's leadership campaign for {@code name} (a checked name). */
+    protected abstract Leadership newLeadership(String name, Leadership.Listener listener);
+
+    /** Starts a leadership once it is tracked; the default does nothing (it started when made). */
+    protected Leadership started(Leadership leadership) {
+        return leadership;
+    }
+
+    /** The error for opening {@code what} on a closed adapter, naming the instance. */
+    protected abstract SwitchboardClosedException closedError(String what);
+
+    /** Forgets a log or leadership that closed by itself. */
+    public final void forget(AutoCloseable closedByItself) {
+        open.remove(closedByItself);
+    }
+
+    /** True once {@link #closeOpened()} ran. */
+    public final boolean isClosed() {
+        return closed;
+    }
+
+    /** Closes every log and leadership still open; nothing opens afterwards. Idempotent. */
+    protected final void closeOpened() {
+        closed = true;
+        for (AutoCloseable c : List.copyOf(open)) {
+            closeQuietly(c);
+        }
+    }
+
+    private <C extends AutoCloseable> C track(C opened) {
+        open.add(opened);
+        if (closed) {
+            closeQuietly(opened);
+            throw closedError("control " + opened);
+        }
+        return opened;
+    }
+
+    private String checked(String name, String what) {
+        if (closed) {
+            throw closedError("control " + what + " '" + name + "'");
+        }
+        return ControlNames.check(name, what);
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception e) {
+            log.debug("Closing {}: {}", c, e.toString());
+        }
+    }
+}
