@@ -31,26 +31,48 @@ public abstract class ControlSupportBase implements ControlSupport {
         return started(track(newLeadership(checked(name, "leadership"), listener)));
     }
 
-    /** The broker's control log {@code name} (a checked name). */
+    /**
+     * {@return the broker's control log {@code name} (a checked name)}
+     *
+     * @param name the log's name, checked
+     */
     protected abstract ControlLog newLog(String name);
 
-    /** The broker's leadership campaign for {@code name} (a checked name). */
+    /**
+     * {@return the broker's leadership campaign for {@code name} (a checked name)}
+     *
+     * @param name the leadership's name, checked
+     * @param listener told when elected and when the leadership is lost
+     */
     protected abstract Leadership newLeadership(String name, Leadership.Listener listener);
 
-    /** Starts a leadership once it is tracked; the default does nothing (it started when made). */
+    /**
+     * Starts a leadership once it is tracked; the default does nothing (it started when made).
+     *
+     * @param leadership the leadership, tracked
+     * @return the leadership, started
+     */
     protected Leadership started(Leadership leadership) {
         return leadership;
     }
 
-    /** The error for opening {@code what} on a closed adapter, naming the instance. */
+    /**
+     * {@return the error for opening {@code what} on a closed adapter, naming the instance}
+     *
+     * @param what what was to be opened, for the message
+     */
     protected abstract SwitchboardClosedException closedError(String what);
 
-    /** Forgets a log or leadership that closed by itself. */
+    /**
+     * Forgets a log or leadership that closed by itself.
+     *
+     * @param closedByItself the log or leadership
+     */
     public final void forget(AutoCloseable closedByItself) {
         open.remove(closedByItself);
     }
 
-    /** True once {@link #closeOpened()} ran. */
+    /** {@return true once {@link #closeOpened()} ran} */
     public final boolean isClosed() {
         return closed;
     }
