@@ -81,7 +81,7 @@ public final class ConsoleReport {
         long failed = results.stream().filter(r -> !r.ok()).count();
         out.println();
         out.println("== " + label.replace("/", " / ") + ", per broker (geometric means over paired runs)");
-        out.printf(Locale.ROOT, "%-10s %22s %6s %26s %6s %22s%n", "broker", "throughput (max rate)", "runs",
+        out.printf(Locale.ROOT, "%-10s %22s %6s %26s %6s %22s%n", "broker", "min(pub,cons) max rate", "runs",
                 "e2e p99 @ 4,000 msg/s", "runs", "e2e p99 (all rates)");
         for (Comparison.BrokerSummary s : summary) {
             out.printf(Locale.ROOT, "%-10s %22s %6d %26s %6d %22s%n", s.broker(),

@@ -33,6 +33,7 @@ public final class JsonReport {
                 pair.put("broker", p.sdk().broker());
                 pair.put("publishRatio", finite(p.publishRatio()));
                 pair.put("consumeRatio", finite(p.consumeRatio()));
+                pair.put("throughputRatio", finite(p.throughputRatio()));
                 pair.put("p99Ratio", finite(p.p99Ratio()));
                 pairs.add(pair);
             }
