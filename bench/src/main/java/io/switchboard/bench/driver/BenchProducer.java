@@ -7,8 +7,10 @@ public interface BenchProducer extends AutoCloseable {
      * Sends one message asynchronously.
      *
      * @param key the key, or null
-     * @param payload the payload
-     * @param sendMicros the timestamp to carry, in microseconds since the epoch (the intended send time)
+     * @param payload the payload, its first 8 bytes already the send time ({@link io.switchboard.bench.measure.SendStamp});
+     *     the driver's own, not reused by the caller
+     * @param sendMicros that send time, in microseconds since the epoch (the intended send time); drivers carry it
+     *     in the payload only, never as a header, property or message timestamp
      * @param callback completed once the broker acknowledged the message (at once when the delivery
      *     guarantee has no acknowledgement), from any thread
      */

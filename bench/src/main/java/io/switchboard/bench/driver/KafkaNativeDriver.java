@@ -3,7 +3,6 @@ package io.switchboard.bench.driver;
 import io.switchboard.Delivery;
 import io.switchboard.bench.workload.Workload;
 import io.switchboard.spi.BrokerConfig;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -37,7 +36,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * without retries for at-most-once and {@code acks=all} with the idempotent producer for
  * at-least-once; one consumer per poll thread, {@code read_committed}, offsets committed
  * asynchronously every {@code commit-interval} (100ms; 0 = after every record). The send time
- * travels as an 8-byte header.
+ * travels in the payload's first 8 bytes, as through the SDK.
  *
  * <p>Workload properties: names with a dot go to the clients that know them
  * ({@code producer.}/{@code consumer.}/{@code admin.} to one kind only), {@code topic.*} become
@@ -46,7 +45,6 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 final class KafkaNativeDriver extends NativeDriver {
 
-    static final String TIMESTAMP_HEADER = "bench_ts";
     private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(60);
 
     private final Workload workload;
@@ -111,6 +109,30 @@ final class KafkaNativeDriver extends NativeDriver {
         admin.createTopics(List.of(newTopic)).all().get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
     }
 
+    /** The default envelope's constant headers, built once as the adapter caches them. */
+    private static final Header SPEC_VERSION = constant("ce_specversion", NativeEnvelope.SPEC_VERSION);
+    private static final Header SOURCE = constant("ce_source", NativeEnvelope.SOURCE);
+    private static final Header TYPE = constant("ce_type", NativeEnvelope.TYPE);
+    private static final Header CONTENT_TYPE = constant("content-type", NativeEnvelope.CONTENT_TYPE);
+
+    private static Header constant(String name, String value) {
+        return new RecordHeader(name, value.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The headers the Kafka adapter writes for a message with the default envelope and no explicit
+     * timestamp: no {@code ce_time} (the record's CreateTime), no {@code ce_subject} (the record key).
+     */
+    static List<Header> envelopeHeaders(NativeEnvelope ce) {
+        List<Header> headers = new java.util.ArrayList<>(5);
+        headers.add(SPEC_VERSION);
+        headers.add(new RecordHeader(NativeEnvelope.ID_HEADER, ce.nextId().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        headers.add(SOURCE);
+        headers.add(TYPE);
+        headers.add(CONTENT_TYPE);
+        return headers;
+    }
+
     @Override
     public BenchProducer createProducer(String topic) {
         NativeEnvelope ce = envelope ? new NativeEnvelope() : null;
@@ -118,18 +140,8 @@ final class KafkaNativeDriver extends NativeDriver {
             @Override
             public void send(String key, byte[] payload, long sendMicros, SendCallback callback) {
                 byte[] keyBytes = key == null ? null : key.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-                Header timestamp = new RecordHeader(TIMESTAMP_HEADER, ByteBuffer.allocate(8).putLong(sendMicros).array());
-                List<Header> headers;
-                if (ce == null) {
-                    headers = List.of(timestamp);
-                } else {
-                    String[] values = ce.next(sendMicros, key);
-                    headers = new java.util.ArrayList<>(NativeEnvelope.NAMES.length + 1);
-                    for (int i = 0; i < values.length; i++) {
-                        headers.add(new RecordHeader(NativeEnvelope.NAMES[i], values[i].getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-                    }
-                    headers.add(timestamp);
-                }
+                // the send time is in the payload; native carries no header of its own
+                List<Header> headers = ce == null ? null : envelopeHeaders(ce);
                 ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, null, keyBytes, payload, headers);
                 try {
                     producer.send(record, (metadata, error) -> callback.done(error));
@@ -212,12 +224,11 @@ final class KafkaNativeDriver extends NativeDriver {
                 long lastCommit = System.nanoTime();
                 while (running) {
                     for (ConsumerRecord<byte[], byte[]> record : consumer.poll(pollTimeout)) {
-                        Header header = record.headers().lastHeader(TIMESTAMP_HEADER);
                         if (readId) {
-                            Header id = record.headers().lastHeader(NativeEnvelope.ID);
+                            Header id = record.headers().lastHeader(NativeEnvelope.ID_HEADER);
                             idLength += id == null ? 0 : new String(id.value(), java.nio.charset.StandardCharsets.UTF_8).length();
                         }
-                        listener.received(ByteBuffer.wrap(header.value()).getLong(), record.value().length);
+                        listener.received(record.value());
                         if (commitIntervalNanos == 0) {
                             consumer.commitAsync(Map.of(new TopicPartition(record.topic(), record.partition()),
                                     new OffsetAndMetadata(record.offset() + 1)), null);

@@ -4,21 +4,38 @@ import java.time.Instant;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The CloudEvents attributes that Switchboard puts on every message (names, and values of the same
- * lengths), for native runs that carry the same envelope: mode {@link BenchDriver#NATIVE_ENVELOPE}
- * ({@code --native-envelope}). The ratio SDK / native-ce is then what the SDK's code costs, and
- * native-ce / native what the envelope on the wire costs. One instance per producer, used by one
- * sender thread at a time; the id is a per-producer prefix and a counter, and the time string is
- * rebuilt once a second, so that the native side pays for carrying the headers, not for the SDK's
- * id and time generation. A keyed message carries its key as {@code ce_subject}, as the SDK's do;
- * the drivers mirror the rest of the SDK's mapping (RabbitMQ's message-id, timestamp and
- * content-type properties and {@code mandatory}; RocketMQ's {@code KEYS}).
+ * The attributes of Switchboard's default CloudEvents envelope (the lean one: values of the same
+ * lengths), for native runs that carry what the SDK puts on the wire: mode
+ * {@link BenchDriver#NATIVE_ENVELOPE} ({@code --native-envelope}). SDK/native-ce is then what the
+ * SDK's code costs, native-ce/native what the envelope on the wire costs. Each driver writes them
+ * under its adapter's names, as the adapter's mapping does:
+ *
+ * <ul>
+ *   <li>Kafka: {@code ce_specversion}, {@code ce_id}, {@code ce_source}, {@code ce_type},
+ *       {@code content-type}; no {@code ce_time} (the record's CreateTime carries the send time),
+ *       the key only as the record key: 114-115 bytes of headers, as the SDK's.
+ *   <li>RabbitMQ: {@code cloudEvents_specversion|id|source|type|time}, the key as
+ *       {@code cloudEvents_subject}; the content type as the {@code content-type} property, the id
+ *       also as {@code message-id}, the time also as {@code timestamp} (whole seconds).
+ *   <li>RocketMQ: {@code CE_specversion|id|source|type|time}, {@code CE_contenttype}; the key as
+ *       RocketMQ's {@code KEYS}.
+ * </ul>
+ *
+ * One instance per producer, used by one sender thread at a time; the id is a per-producer prefix
+ * and a counter, and the time string is rebuilt once a second, so that the native side pays for
+ * carrying the attributes, not for the SDK's id and time generation.
  */
 final class NativeEnvelope {
 
-    static final String[] NAMES = {"ce_specversion", "ce_id", "ce_source", "ce_type", "ce_time", "content-type", "ce_attempt",
-        "ce_subject"};
-    static final String ID = "ce_id";
+    /** The id's header on Kafka, read by native-ce consumers as the SDK reads it. */
+    static final String ID_HEADER = "ce_id";
+    static final String SPEC_VERSION = "1.0";
+    static final String SOURCE = "switchboard";
+    static final String TYPE = "message";
+    static final String CONTENT_TYPE = "application/octet-stream";
+    /** The length of the default envelope's ids (a UUIDv7 in a 64-character alphabet). */
+    static final int ID_LENGTH = 22;
+    private static final int COUNTER_DIGITS = 11;
 
     private final String idPrefix;
     private long sequence;
@@ -27,24 +44,22 @@ final class NativeEnvelope {
 
     NativeEnvelope() {
         String random = Long.toHexString(ThreadLocalRandom.current().nextLong() | Long.MIN_VALUE);
-        this.idPrefix = (random + random).substring(0, 20) + "-";
+        this.idPrefix = random.substring(0, ID_LENGTH - COUNTER_DIGITS);
     }
 
-    /** Index of content-type in {@link #NAMES}. */
-    static final int CONTENT_TYPE = 5;
+    /** The next id: unique per producer, {@value #ID_LENGTH} characters. */
+    String nextId() {
+        String seq = Long.toString(sequence++);
+        return idPrefix + "00000000000".substring(Math.min(COUNTER_DIGITS, seq.length())) + seq;
+    }
 
-    /** The values for one message, in the order of {@link #NAMES}; without the subject when {@code key} is null. */
-    String[] next(long sendMicros, String key) {
+    /** The time attribute in the SDK's microsecond form (27 characters), for brokers that do not stamp the send time. */
+    String time(long sendMicros) {
         long s = Math.floorDiv(sendMicros, 1_000_000L);
         if (s != second) {
             second = s;
             time = Instant.ofEpochSecond(s).toString().replace("Z", ".000000Z");
         }
-        String seq = Long.toString(sequence++);
-        String id = idPrefix + "000000000000000".substring(Math.min(15, seq.length())) + seq;
-        if (key == null) {
-            return new String[] {"1.0", id, "switchboard", "io.switchboard.message", time, "application/octet-stream", "1"};
-        }
-        return new String[] {"1.0", id, "switchboard", "io.switchboard.message", time, "application/octet-stream", "1", key};
+        return time;
     }
 }

@@ -26,14 +26,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code max-outstanding-confirms}, default 1,000, unconfirmed per producer) and acknowledges each
  * message after it was handled, with a prefetch of {@code consumerPrefetch}; at-most-once publishes
  * transient messages without confirms and consumes with auto-ack. Each consumer of a subscription
- * consumes every queue of it. The send time travels as a long header.
+ * consumes every queue of it. The send time travels in the payload's first 8 bytes, as through the SDK.
  *
  * <p>Workload properties (the adapter's names): {@code lazy}, {@code max-length}, {@code overflow},
  * {@code queue-type}, {@code max-outstanding-confirms}.
  */
 final class RabbitNativeDriver extends NativeDriver {
 
-    static final String TIMESTAMP_HEADER = "bench_ts";
 
     private final Workload workload;
     private final Map<String, String> props;
@@ -113,12 +112,12 @@ final class RabbitNativeDriver extends NativeDriver {
                 @Override
                 public void handleDelivery(String tag, Envelope envelope, AMQP.BasicProperties properties, byte[] body)
                         throws IOException {
-                    Object ts = properties.getHeaders().get(TIMESTAMP_HEADER);
-                    Object id = properties.getHeaders().get(AMQP_NAMES[1]);
+                    Map<String, Object> headers = properties.getHeaders();
+                    Object id = headers == null ? null : headers.get(AMQP_ID);
                     if (id != null) {
                         idLength += id.toString().length(); // read as the SDK reads it (a LongString decoded)
                     }
-                    listener.received(((Number) ts).longValue(), body.length);
+                    listener.received(body); // the send time is in the payload, as through the SDK
                     if (!autoAck) {
                         getChannel().basicAck(envelope.getDeliveryTag(), false);
                     }
@@ -168,8 +167,12 @@ final class RabbitNativeDriver extends NativeDriver {
     }
 
     /** The envelope's header names as the SDK's AMQP mapping writes them: {@code ce_x} as {@code cloudEvents_x}. */
-    private static final String[] AMQP_NAMES = java.util.Arrays.stream(NativeEnvelope.NAMES)
-            .map(name -> "cloudEvents_" + name.substring("ce_".length())).toArray(String[]::new);
+    private static final String AMQP_SPEC_VERSION = "cloudEvents_specversion";
+    private static final String AMQP_ID = "cloudEvents_id";
+    private static final String AMQP_SOURCE = "cloudEvents_source";
+    private static final String AMQP_TYPE = "cloudEvents_type";
+    private static final String AMQP_TIME = "cloudEvents_time";
+    private static final String AMQP_SUBJECT = "cloudEvents_subject";
 
     /** One producer: its own channel, confirms tracked by sequence number. */
     // envelope runs: the SDK's CloudEvents headers as well (RabbitMQ's AMQP binding puts them in the header table)
@@ -194,20 +197,23 @@ final class RabbitNativeDriver extends NativeDriver {
         public void send(String key, byte[] payload, long sendMicros, SendCallback callback) {
             int partition = key == null ? Math.floorMod(roundRobin++, partitionCount) : (key.hashCode() & 0x7fffffff) % partitionCount;
             AMQP.BasicProperties.Builder builder = new AMQP.BasicProperties.Builder().deliveryMode(confirms ? 2 : 1);
-            if (ce == null) {
-                builder.headers(Map.of(TIMESTAMP_HEADER, sendMicros));
-            } else {
-                // what the SDK's AMQP mapping writes: the attributes as headers but content-type, which is the
-                // content-type property; the id also as message-id, the time also as timestamp (whole seconds)
-                String[] values = ce.next(sendMicros, key);
+            // the send time is in the payload; plain runs carry no header of their own
+            if (ce != null) {
+                // what the SDK's AMQP mapping writes for the default envelope: the attributes as headers but
+                // content-type, which is the content-type property; the id also as message-id, the time also as
+                // timestamp (whole seconds); RabbitMQ has no key of its own, so the key as cloudEvents_subject
+                String id = ce.nextId();
+                String time = ce.time(sendMicros);
                 Map<String, Object> headers = new java.util.HashMap<>(16);
-                for (int i = 0; i < values.length; i++) {
-                    if (i != NativeEnvelope.CONTENT_TYPE) {
-                        headers.put(AMQP_NAMES[i], values[i]);
-                    }
+                headers.put(AMQP_SPEC_VERSION, NativeEnvelope.SPEC_VERSION);
+                headers.put(AMQP_ID, id);
+                headers.put(AMQP_SOURCE, NativeEnvelope.SOURCE);
+                headers.put(AMQP_TYPE, NativeEnvelope.TYPE);
+                headers.put(AMQP_TIME, time);
+                if (key != null) {
+                    headers.put(AMQP_SUBJECT, key);
                 }
-                headers.put(TIMESTAMP_HEADER, sendMicros);
-                builder.headers(headers).contentType(values[NativeEnvelope.CONTENT_TYPE]).messageId(values[1])
+                builder.headers(headers).contentType(NativeEnvelope.CONTENT_TYPE).messageId(id)
                         .timestamp(new java.util.Date(Math.floorDiv(sendMicros, 1_000_000L) * 1000));
             }
             AMQP.BasicProperties properties = builder.build();

@@ -1,5 +1,7 @@
 package io.switchboard.bench.driver;
 
+import io.switchboard.bench.measure.SendStamp;
+
 /** Told of every message a consumer receives, on the consumer's thread; must be quick. */
 @FunctionalInterface
 public interface ReceiveListener {
@@ -11,4 +13,12 @@ public interface ReceiveListener {
      * @param payloadSize its payload size in bytes
      */
     void received(long sendMicros, int payloadSize);
+
+    /**
+     * One message arrived with this payload: its send time is read from the payload's first 8 bytes
+     * ({@link SendStamp}), as every driver carries it.
+     */
+    default void received(byte[] payload) {
+        received(SendStamp.read(payload), payload.length);
+    }
 }

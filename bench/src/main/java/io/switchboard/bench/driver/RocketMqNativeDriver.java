@@ -30,15 +30,14 @@ import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
  * key picks the queue by hash; 3 s send timeout), one push consumer per consumer with the
  * orderly listener the adapter uses for per-key order (8 consume threads, batches of up to 32, from the first offset,
  * {@code SUCCESS} after the message was handled). Every client has its own instance name so that
- * SDK and native clients in one JVM never share a client instance. The send time travels as a
- * user property.
+ * SDK and native clients in one JVM never share a client instance. The send time travels in
+ * the payload's first 8 bytes, as through the SDK.
  *
  * <p>Workload properties (the adapter's names): {@code consume-threads}, {@code consume-mode},
  * {@code send-timeout}.
  */
 final class RocketMqNativeDriver extends NativeDriver {
 
-    static final String TIMESTAMP_PROPERTY = "bench_ts";
     private static final int MAX_BATCH = 32;
     private static final long ROUTE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
     private static final MessageQueueSelector BY_KEY_HASH =
@@ -109,12 +108,15 @@ final class RocketMqNativeDriver extends NativeDriver {
             @Override
             public void send(String key, byte[] payload, long sendMicros, BenchProducer.SendCallback callback) {
                 Message message = new Message(topic, payload);
-                message.putUserProperty(TIMESTAMP_PROPERTY, Long.toString(sendMicros));
+                // the send time is in the payload; plain runs carry no property of their own
                 if (ce != null) {
-                    String[] values = ce.next(sendMicros, key);
-                    for (int i = 0; i < values.length; i++) {
-                        message.putUserProperty(NativeEnvelope.NAMES[i], values[i]);
-                    }
+                    // what the SDK's mapping writes for the default envelope (the CloudEvents RocketMQ binding's names)
+                    message.putUserProperty("CE_specversion", NativeEnvelope.SPEC_VERSION);
+                    message.putUserProperty("CE_id", ce.nextId());
+                    message.putUserProperty("CE_source", NativeEnvelope.SOURCE);
+                    message.putUserProperty("CE_type", NativeEnvelope.TYPE);
+                    message.putUserProperty("CE_time", ce.time(sendMicros));
+                    message.putUserProperty("CE_contenttype", NativeEnvelope.CONTENT_TYPE);
                     if (key != null) {
                         message.setKeys(key); // the SDK's mapping: the key is RocketMQ's KEYS, indexed by the broker
                     }
@@ -197,7 +199,7 @@ final class RocketMqNativeDriver extends NativeDriver {
     private static void received(List<MessageExt> messages, ReceiveListener listener) {
         for (MessageExt m : messages) {
             // envelope runs: the client has decoded every property, the CloudEvents ones included
-            listener.received(Long.parseLong(m.getUserProperty(TIMESTAMP_PROPERTY)), m.getBody().length);
+            listener.received(m.getBody()); // the send time is in the payload, as through the SDK
         }
     }
 

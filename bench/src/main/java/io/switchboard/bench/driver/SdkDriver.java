@@ -7,7 +7,6 @@ import io.switchboard.Message;
 import io.switchboard.Publisher;
 import io.switchboard.Subscription;
 import io.switchboard.Switchboard;
-import io.switchboard.bench.measure.BenchClock;
 import io.switchboard.spi.DestinationSpec;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -17,8 +16,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * The generic SDK driver: any adapter id, through Switchboard's public API only, with metrics on
  * (a {@link SimpleMeterRegistry}), so the figures include everything an application pays for.
- * Each message carries its intended send time as the envelope's microsecond timestamp
- * ({@code Message.timestamp}), and consumers read it back from {@code message.timestamp()}.
+ * Messages are published as an application publishes them by default: a key and a payload, no
+ * explicit {@code Message.timestamp} (on Kafka the default envelope then writes no {@code ce_time}),
+ * so the envelope measured is the one users get. The bench's send time travels in the payload's
+ * first 8 bytes ({@link io.switchboard.bench.measure.SendStamp}), as on the native side.
  *
  * <p>Workload broker properties are passed through with the adapter's prefix ({@code linger.ms}
  * becomes {@code kafka.linger.ms}); {@code switchboard.*} properties go as they are, and
@@ -99,7 +100,7 @@ public final class SdkDriver implements BenchDriver {
         return new BenchProducer() {
             @Override
             public void send(String key, byte[] payload, long sendMicros, SendCallback callback) {
-                Message<byte[]> message = Message.builder(payload).key(key).timestamp(BenchClock.toInstant(sendMicros)).build();
+                Message<byte[]> message = Message.builder(payload).key(key).build();
                 try {
                     publisher.publish(message).whenComplete((receipt, error) -> callback.done(error));
                 } catch (RuntimeException e) {
@@ -120,7 +121,7 @@ public final class SdkDriver implements BenchDriver {
         Subscription s = switchboard.subscriber(topic, Codec.bytes()).group(subscription).delivery(delivery)
                 .maxInFlight(prefetch).concurrency(concurrency)
                 .subscribe((message, context) ->
-                        listener.received(BenchClock.toMicros(message.timestamp()), message.payload().length));
+                        listener.received(message.payload()));
         s.ready().toCompletableFuture().get(READY_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         return s;
     }

@@ -6,6 +6,7 @@ import io.switchboard.bench.measure.BenchClock;
 import io.switchboard.bench.measure.HeapProbe;
 import io.switchboard.bench.measure.HeapTrend;
 import io.switchboard.bench.measure.RateLimiter;
+import io.switchboard.bench.measure.SendStamp;
 import io.switchboard.bench.workload.Workload;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -265,7 +266,9 @@ public final class WorkloadRunner {
                     stats.publishDelay.record((sentNanos - intended) / 1_000);
                 }
                 stats.outstanding.incrementAndGet();
-                mine.get((int) (sequence % mine.size())).send(workload.keyDistribution().key(sequence), payload, sendMicros,
+                // the send time in the payload's first 8 bytes: the same copy and stamp on every side
+                mine.get((int) (sequence % mine.size())).send(workload.keyDistribution().key(sequence),
+                        SendStamp.stamped(payload, sendMicros), sendMicros,
                         error -> {
                             stats.acknowledged(sendMicros, sentNanos, error);
                             window.release();

@@ -1,6 +1,7 @@
 package io.switchboard.bench.workload;
 
 import io.switchboard.Delivery;
+import io.switchboard.bench.measure.SendStamp;
 import io.switchboard.bench.workload.Workload.Payload;
 import io.switchboard.spi.BrokerConfig;
 import java.time.Duration;
@@ -135,9 +136,14 @@ final class WorkloadFields {
             if (bytes == null) {
                 throw error("payloadFile", file, "a file that exists, relative to the workload file");
             }
+            if (bytes.length < SendStamp.BYTES) {
+                throw error("payloadFile", file, "a file of at least " + SendStamp.BYTES
+                        + " bytes (the bench carries its send time in a payload's first 8 bytes)");
+            }
             return new Payload(bytes, file);
         }
-        int size = (int) number("messageSize", 1024, 1, 64 * 1024 * 1024, "a size in bytes >= 1, such as 544");
+        int size = (int) number("messageSize", 1024, SendStamp.BYTES, 64 * 1024 * 1024,
+                "a size in bytes >= 8 (the bench carries its send time in a payload's first 8 bytes), such as 544");
         byte[] bytes = new byte[size];
         for (int i = 0; i < size; i++) {
             bytes[i] = (byte) ('a' + (i * 7 + i / 26) % 26); // compressible like text, not all one byte

@@ -16,7 +16,8 @@ class WorkloadParserTest {
 
     private static List<Workload> parse(String yaml) {
         return WorkloadParser.parse("test.yaml", yaml,
-                name -> name.equals("payload.json") ? "{\"a\":1}".getBytes(StandardCharsets.UTF_8) : null, false);
+                name -> name.equals("payload.json") ? "{\"a\":1,\"b\":2}".getBytes(StandardCharsets.UTF_8)
+                        : name.equals("tiny.json") ? "{}".getBytes(StandardCharsets.UTF_8) : null, false);
     }
 
     @Nested
@@ -60,7 +61,7 @@ class WorkloadParserTest {
         @DisplayName("reads a payload file")
         void payloadFile() {
             Workload w = parse("name: p\npayloadFile: payload.json\nmessageCount: 10\n").get(0);
-            assertThat(w.payload().size()).isEqualTo(7);
+            assertThat(w.payload().size()).isEqualTo(13);
             assertThat(w.payload().origin()).isEqualTo("payload.json");
             assertThat(w.countBased()).isTrue();
         }
@@ -148,6 +149,11 @@ class WorkloadParserTest {
         void payload() {
             assertThatThrownBy(() -> parse("name: x\nduration: 1s\npayloadFile: nope.json\n"))
                     .hasMessageContaining("field 'payloadFile' is 'nope.json'");
+            // the bench's send time travels in a payload's first 8 bytes
+            assertThatThrownBy(() -> parse("name: x\nduration: 1s\nmessageSize: 7\n"))
+                    .hasMessageContaining("field 'messageSize' is '7'").hasMessageContaining(">= 8");
+            assertThatThrownBy(() -> parse("name: x\nduration: 1s\npayloadFile: tiny.json\n"))
+                    .hasMessageContaining("field 'payloadFile' is 'tiny.json'").hasMessageContaining("at least 8 bytes");
             assertThatThrownBy(() -> parse("name: x\nduration: 1s\npayloadFile: payload.json\nmessageSize: 5\n"))
                     .hasMessageContaining("either 'messageSize' or 'payloadFile'");
         }
