@@ -12,6 +12,9 @@ import java.util.Map;
  * (AMQP application properties, RocketMQ user properties) and back, so core always sees these
  * names. A consumer that does not know Switchboard can read a message as a CloudEvent, unless
  * its publisher's broker instance writes the {@link #COMPACT} form ({@code switchboard.envelope=compact}).
+ * The default writes the required attributes ({@link #SPEC_VERSION}, {@link #ID}, {@link #SOURCE},
+ * {@link #TYPE}) and {@link #CONTENT_TYPE}, and {@link #TIME} and {@link #SUBJECT} only where the
+ * broker does not carry them; {@code switchboard.envelope=cloudevents-full} writes every attribute.
  */
 public final class Envelope {
 
@@ -21,19 +24,35 @@ public final class Envelope {
     public static final String SPEC_VERSION = "ce_specversion";
     /** The value of {@link #SPEC_VERSION}. */
     public static final String SPEC_VERSION_VALUE = "1.0";
-    /** CloudEvents {@code id}: the message id, time-ordered (UUID version 7) unless set by the publisher. */
+    /**
+     * CloudEvents {@code id}: the message id unless set by the publisher, time-ordered (a UUID version 7: its 22-character
+     * form by default, the 36-character one with {@code switchboard.envelope=cloudevents-full}).
+     */
     public static final String ID = "ce_id";
     /** CloudEvents {@code source}: the publishing application, from property {@code switchboard.source}. */
     public static final String SOURCE = "ce_source";
-    /** CloudEvents {@code type}: from property {@code switchboard.type}, or {@code io.switchboard.message}. */
+    /**
+     * CloudEvents {@code type}: from property {@code switchboard.type}, or {@code message} ({@code io.switchboard.message}
+     * with {@code switchboard.envelope=cloudevents-full}).
+     */
     public static final String TYPE = "ce_type";
-    /** CloudEvents {@code time}: the publish time, RFC 3339 with microseconds. */
+    /**
+     * CloudEvents {@code time}: the publish time, RFC 3339 with microseconds. The default envelope leaves it out where
+     * the broker stamps each record's send time itself (Kafka's {@code CreateTime}, milliseconds) and the message has
+     * no explicit timestamp; consumers then take the time from the broker.
+     */
     public static final String TIME = "ce_time";
     /** CloudEvents {@code datacontenttype}, under the binding's {@code content-type} header. */
     public static final String CONTENT_TYPE = "content-type";
-    /** CloudEvents {@code subject}: the message key when there is one. */
+    /**
+     * CloudEvents {@code subject}: the message key when there is one, written where the broker has no key of its own
+     * (RabbitMQ) or with {@code switchboard.envelope=cloudevents-full}; elsewhere the key travels as the broker's key.
+     */
     public static final String SUBJECT = "ce_subject";
-    /** Extension {@code attempt}: the delivery attempt that produced this record (1 when first published). */
+    /**
+     * Extension {@code attempt}: the delivery attempt that produced this record, written (as 1) only with
+     * {@code switchboard.envelope=cloudevents-full}; absent means a first publish.
+     */
     public static final String ATTEMPT = "ce_attempt";
     /** Distributed-tracing extension {@code traceparent} (W3C Trace Context). */
     public static final String TRACEPARENT = "ce_traceparent";

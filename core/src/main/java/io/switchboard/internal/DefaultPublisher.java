@@ -35,6 +35,13 @@ public final class DefaultPublisher<T> implements Publisher<T> {
      */
     public static final String STAMP_TRACEPARENT = "switchboard.tracing.stamp-traceparent";
 
+    /** CloudEvents {@code source} unless property {@code switchboard.source} says otherwise. */
+    static final String DEFAULT_SOURCE = "switchboard";
+    /** CloudEvents {@code type} of the default envelope unless property {@code switchboard.type} says otherwise. */
+    static final String DEFAULT_TYPE = "message";
+    /** CloudEvents {@code type} of {@code cloudevents-full} unless property {@code switchboard.type} says otherwise. */
+    static final String FULL_DEFAULT_TYPE = "io.switchboard.message";
+
     /** Room for the envelope's own headers (names and values, trace headers included). */
     private static final int ENVELOPE_ALLOWANCE = 512;
 
@@ -54,6 +61,13 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     private final boolean stampTraceparent;
     /** Property {@value EnvelopeFormat#PROPERTY} is {@code compact}: one {@link Envelope#COMPACT} header, no CloudEvents attributes. */
     private final boolean compact;
+    /** Property {@value EnvelopeFormat#PROPERTY} is {@code cloudevents-full}: every attribute, as before the lean default. */
+    private final boolean full;
+    /**
+     * The lean default on a broker that stamps each record's send time ({@link Capabilities#publishTimestamp()}):
+     * a message without an explicit timestamp is written without {@code ce_time}.
+     */
+    private final boolean timeFromBroker;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /** Wraps a raw publisher. */
@@ -64,15 +78,18 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         this.codec = codec;
         this.capabilities = capabilities;
         this.instance = config.instanceName();
-        this.source = config.get("switchboard.source", "switchboard");
-        this.type = config.get("switchboard.type", "io.switchboard.message");
+        EnvelopeFormat format = EnvelopeFormat.of(config);
+        this.compact = format == EnvelopeFormat.COMPACT;
+        this.full = format == EnvelopeFormat.CLOUDEVENTS_FULL;
+        this.timeFromBroker = format == EnvelopeFormat.CLOUDEVENTS && capabilities.publishTimestamp();
+        this.source = config.get("switchboard.source", DEFAULT_SOURCE);
+        this.type = config.get("switchboard.type", full ? FULL_DEFAULT_TYPE : DEFAULT_TYPE);
         this.contentType = codec.contentType();
         this.onClose = onClose;
         this.broker = capabilities.brokerId();
         this.meters = telemetry.publisherMeters(destination);
         this.observations = telemetry.observationsOrNull();
         this.stampTraceparent = config.getBoolean(STAMP_TRACEPARENT, false);
-        this.compact = EnvelopeFormat.of(config) == EnvelopeFormat.COMPACT;
     }
 
     @Override
@@ -90,9 +107,8 @@ public final class DefaultPublisher<T> implements Publisher<T> {
                     + "value (for example new byte[0] or \"\") instead of null");
         }
         byte[] bytes = codec.encode(message.payload());
-        String id = message.id() != null ? message.id() : MessageIds.next();
-        Instant now = message.timestamp() != null ? message.timestamp() : Instant.now();
-        Map<String, String> headers = envelope(message, id, now);
+        String id = message.id() != null ? message.id() : full ? MessageIds.next() : MessageIds.nextShort();
+        Map<String, String> headers = envelope(message, id);
         checkSize(id, bytes, message.headers());
         long deliverAt = deliverAt(message);
         Observation observation = observations == null ? null
@@ -132,11 +148,18 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         return result;
     }
 
-    private Map<String, String> envelope(Message<T> message, String id, Instant time) {
+    private Map<String, String> envelope(Message<T> message, String id) {
+        Instant given = message.timestamp();
+        if (!compact && !full) {
+            // lean: the broker carries the key, and the send time where it stamps one; no attempt on a first publish
+            String time = given == null && timeFromBroker ? null : micros(given != null ? given : Instant.now());
+            return EnvelopeHeaders.cloudEvents(message.headers(), id, source, type, time, contentType, null, null);
+        }
+        Instant time = given != null ? given : Instant.now();
         long second = time.getEpochSecond();
-        if (!compact) {
-            return EnvelopeHeaders.cloudEvents(message.headers(), id, source, type,
-                    MessageIds.formatMicros(second, time.getNano()), contentType, message.key());
+        if (full) {
+            return EnvelopeHeaders.cloudEvents(message.headers(), id, source, type, micros(time), contentType, "1",
+                    message.key());
         }
         if (second < MessageIds.MIN_COMPACT_SECOND || second > MessageIds.MAX_COMPACT_SECOND) {
             throw new InvalidMessageException("Message " + id + " to '" + destination + "' has timestamp " + time
@@ -144,6 +167,10 @@ public final class DefaultPublisher<T> implements Publisher<T> {
                     + "in a long: about 290,000 years either side of 1970); give a timestamp in that range, or none");
         }
         return EnvelopeHeaders.compact(message.headers(), MessageIds.formatCompact(second, time.getNano(), id));
+    }
+
+    private static String micros(Instant time) {
+        return MessageIds.formatMicros(time.getEpochSecond(), time.getNano());
     }
 
     private void checkSize(String id, byte[] bytes, Map<String, String> userHeaders) {

@@ -24,6 +24,7 @@ import io.switchboard.spi.RawConsumer;
 import io.switchboard.spi.RawPublisher;
 import io.switchboard.spi.RecordListener;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -296,6 +297,14 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
         Map<String, String> headers = new HashMap<>(record.headers());
         if (Envelope.id(headers) == null) { // a compact envelope keeps its own id (and time) in ce_sb
             headers.put(Envelope.ID, id);
+        }
+        String compact = headers.get(Envelope.COMPACT);
+        if (headers.get(Envelope.TIME) == null && (compact == null || MessageIds.compactTime(compact) == null)) {
+            // the lean envelope's time was the broker's timestamp, which the dead-letter record would not keep
+            Instant time = Envelopes.time(record);
+            if (time != null) {
+                headers.put(Envelope.TIME, MessageIds.formatMicros(time.getEpochSecond(), time.getNano()));
+            }
         }
         headers.put(Envelope.DEAD_LETTER_ATTEMPTS, Integer.toString(attempt));
         headers.put(Envelope.ERROR_TYPE, error.getClass().getName());

@@ -13,7 +13,7 @@ import java.util.function.BiConsumer;
  * The headers of an outbound record: the envelope's attributes in fields plus the application's
  * headers by reference, instead of a hash map filled per message. Read-only for adapters, which
  * should iterate with {@link #forEach} (no entry objects); core sets the trace headers before
- * handing the record over. Two layouts: every CloudEvents attribute, or the compact envelope
+ * handing the record over. Two layouts: the CloudEvents attributes (those not written are null), or the compact envelope
  * ({@link Envelope#COMPACT} and the trace headers only); the length of the value array tells which.
  */
 final class EnvelopeHeaders extends AbstractMap<String, String> {
@@ -34,9 +34,12 @@ final class EnvelopeHeaders extends AbstractMap<String, String> {
         this.values = values;
     }
 
-    /** The CloudEvents layout: each attribute its own header, the key as {@code ce_subject}. */
+    /**
+     * The CloudEvents layout: each attribute its own header; {@code time}, {@code attempt} and
+     * {@code subject} (the key) are left out when null.
+     */
     static EnvelopeHeaders cloudEvents(Map<String, String> user, String id, String source, String type, String time,
-            String contentType, String subject) {
+            String contentType, String attempt, String subject) {
         String[] values = new String[CLOUD_EVENTS.length];
         values[0] = Envelope.SPEC_VERSION_VALUE;
         values[1] = id;
@@ -44,7 +47,7 @@ final class EnvelopeHeaders extends AbstractMap<String, String> {
         values[3] = type;
         values[4] = time;
         values[5] = contentType;
-        values[6] = "1";
+        values[6] = attempt;
         values[7] = subject;
         return new EnvelopeHeaders(user, values);
     }

@@ -44,6 +44,34 @@ public final class MessageIds {
         return new String(out, StandardCharsets.ISO_8859_1);
     }
 
+    /**
+     * A new UUID version 7 in 22 characters instead of 36: its 128 bits, most significant first, six
+     * bits a character (the last character carries two), in an alphabet in ASCII order
+     * ({@code -}, digits, upper case, {@code _}, lower case), so that ids sort by time as the UUIDs
+     * do, and are safe in URLs, file names and every broker's header values.
+     */
+    public static String nextShort() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        long high = (System.currentTimeMillis() << 16) | 0x7000L | (random.nextLong() & 0x0FFFL);
+        long low = (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
+        byte[] out = new byte[SHORT_ID_LENGTH];
+        for (int i = 0; i < 10; i++) { // 60 bits of high
+            out[i] = SORTABLE_64[(int) (high >>> (58 - 6 * i)) & 63];
+        }
+        // the last 4 bits of high and the first 2 of low
+        out[10] = SORTABLE_64[(int) (((high & 0xF) << 2) | (low >>> 62))];
+        for (int i = 0; i < 10; i++) { // 60 more bits of low
+            out[11 + i] = SORTABLE_64[(int) (low >>> (56 - 6 * i)) & 63];
+        }
+        out[21] = SORTABLE_64[(int) (low & 3) << 4]; // the last 2 bits, then 4 zero bits
+        return new String(out, StandardCharsets.ISO_8859_1);
+    }
+
+    /** The length of {@link #nextShort()}'s ids. */
+    public static final int SHORT_ID_LENGTH = 22;
+    private static final byte[] SORTABLE_64 =
+            "-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz".getBytes(StandardCharsets.US_ASCII);
+
     /** Now, truncated to microseconds. */
     public static Instant now() {
         return Instant.now().truncatedTo(ChronoUnit.MICROS);

@@ -19,6 +19,7 @@ public final class Capabilities {
     private final boolean delayedDelivery;
     private final boolean broadcast;
     private final boolean filtering;
+    private final boolean publishTimestamp;
     private final int maxMessageSize;
     private final int defaultPartitions;
     private final DestinationNameRule destinationNames;
@@ -31,6 +32,7 @@ public final class Capabilities {
         this.delayedDelivery = b.delayedDelivery;
         this.broadcast = b.broadcast;
         this.filtering = b.filtering;
+        this.publishTimestamp = b.publishTimestamp;
         this.maxMessageSize = b.maxMessageSize;
         this.defaultPartitions = b.defaultPartitions;
         this.destinationNames = b.destinationNames;
@@ -80,6 +82,16 @@ public final class Capabilities {
         return filtering;
     }
 
+    /**
+     * {@return true when every record the adapter writes gets the time it was sent, in epoch milliseconds, from the
+     * broker's client and hands it back as {@link InboundRecord#brokerTimestamp()} (Kafka's {@code CreateTime})}
+     * Then the default envelope leaves {@code ce_time} out of a message published without an explicit timestamp,
+     * and consumers read its time, to the millisecond, from the broker's.
+     */
+    public boolean publishTimestamp() {
+        return publishTimestamp;
+    }
+
     /** {@return the largest encoded payload plus headers the broker accepts, in bytes} */
     public int maxMessageSize() {
         return maxMessageSize;
@@ -113,7 +125,8 @@ public final class Capabilities {
     public String toString() {
         return "Capabilities[" + brokerId + ": exactlyOnce=" + (nativeExactlyOnce ? "native" : "emulated")
                 + ", orderingPerKey=" + orderingPerKey + ", delayedDelivery=" + delayedDelivery
-                + ", broadcast=" + broadcast + ", filtering=" + filtering + ", maxMessageSize=" + maxMessageSize
+                + ", broadcast=" + broadcast + ", filtering=" + filtering + ", publishTimestamp=" + publishTimestamp
+                + ", maxMessageSize=" + maxMessageSize
                 + ", defaultPartitions=" + defaultPartitions + "]";
     }
 
@@ -125,6 +138,7 @@ public final class Capabilities {
         private boolean delayedDelivery;
         private boolean broadcast;
         private boolean filtering;
+        private boolean publishTimestamp;
         private int maxMessageSize = 1024 * 1024;
         private int defaultPartitions = DEFAULT_PARTITIONS;
         private DestinationNameRule destinationNames = name -> java.util.Optional.empty();
@@ -186,6 +200,17 @@ public final class Capabilities {
          */
         public Builder filtering(boolean value) {
             this.filtering = value;
+            return this;
+        }
+
+        /**
+         * See {@link Capabilities#publishTimestamp()}.
+         *
+         * @param value true when the broker's records carry their send time in milliseconds
+         * @return this builder
+         */
+        public Builder publishTimestamp(boolean value) {
+            this.publishTimestamp = value;
             return this;
         }
 

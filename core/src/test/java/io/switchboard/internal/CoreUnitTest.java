@@ -10,11 +10,12 @@ import io.switchboard.spi.DestinationNameRule;
 import io.switchboard.spi.IdempotencyStore.Claim;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
-import java.util.UUID;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -140,6 +141,44 @@ class CoreUnitTest {
             assertThat(UUID.fromString(id).version()).isEqualTo(7);
             assertThat(UUID.fromString(id).variant()).isEqualTo(2);
             assertThat(UUID.fromString(id).toString()).isEqualTo(id);
+        }
+
+        @Test
+        @DisplayName("short message ids are UUIDs version 7 in 22 characters that sort as the UUIDs do")
+        void shortIds() {
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < 2_000; i++) {
+                ids.add(MessageIds.nextShort());
+            }
+            long now = System.currentTimeMillis();
+            for (String id : ids) {
+                assertThat(id).hasSize(MessageIds.SHORT_ID_LENGTH).matches("[-0-9A-Z_a-z]{22}");
+                UUID uuid = decodeShort(id);
+                assertThat(uuid.version()).isEqualTo(7);
+                assertThat(uuid.variant()).isEqualTo(2);
+                assertThat(uuid.getMostSignificantBits() >>> 16).isBetween(now - 60_000, now);
+            }
+            for (int i = 1; i < ids.size(); i++) {
+                UUID a = decodeShort(ids.get(i - 1));
+                UUID b = decodeShort(ids.get(i));
+                int byBits = Long.compareUnsigned(a.getMostSignificantBits(), b.getMostSignificantBits()) != 0
+                        ? Long.compareUnsigned(a.getMostSignificantBits(), b.getMostSignificantBits())
+                        : Long.compareUnsigned(a.getLeastSignificantBits(), b.getLeastSignificantBits());
+                assertThat(Integer.signum(ids.get(i - 1).compareTo(ids.get(i)))).as("%s vs %s", a, b)
+                        .isEqualTo(Integer.signum(byBits));
+            }
+        }
+
+        /** The 128 bits of a short id, read independently of the encoder: 6 bits a character, the last 4 dropped. */
+        private UUID decodeShort(String id) {
+            String alphabet = "-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz";
+            java.math.BigInteger bits = java.math.BigInteger.ZERO;
+            for (char c : id.toCharArray()) {
+                bits = bits.shiftLeft(6).add(java.math.BigInteger.valueOf(alphabet.indexOf(c)));
+            }
+            assertThat(bits.testBit(0) || bits.testBit(1) || bits.testBit(2) || bits.testBit(3)).isFalse();
+            bits = bits.shiftRight(4);
+            return new UUID(bits.shiftRight(64).longValue(), bits.longValue());
         }
 
         @Test

@@ -152,12 +152,14 @@ class EnvelopeCompactTest {
     @DisplayName("Property switchboard.envelope")
     class Property {
         @Test
-        @DisplayName("is cloudevents by default and accepts compact in any case")
+        @DisplayName("is cloudevents by default and accepts cloudevents-full and compact in any case")
         void values() {
             assertThat(EnvelopeFormat.of(config(Map.of()))).isEqualTo(EnvelopeFormat.CLOUDEVENTS);
             assertThat(EnvelopeFormat.of(config(Map.of(EnvelopeFormat.PROPERTY, "cloudevents"))))
                     .isEqualTo(EnvelopeFormat.CLOUDEVENTS);
             assertThat(EnvelopeFormat.of(config(Map.of(EnvelopeFormat.PROPERTY, " Compact ")))).isEqualTo(EnvelopeFormat.COMPACT);
+            assertThat(EnvelopeFormat.of(config(Map.of(EnvelopeFormat.PROPERTY, "cloudevents-full"))))
+                    .isEqualTo(EnvelopeFormat.CLOUDEVENTS_FULL);
         }
 
         @Test
@@ -167,6 +169,7 @@ class EnvelopeCompactTest {
                     .isInstanceOf(ConfigurationException.class)
                     .hasMessageContaining("'switchboard.envelope'").hasMessageContaining("'binary'")
                     .hasMessageContaining("'cloudevents'").hasMessageContaining("'compact'")
+                    .hasMessageContaining("'cloudevents-full'")
                     .hasMessageContaining("broker instance 'i'");
             assertThatThrownBy(() -> Switchboard.builder().broker("memory").property("memory.broker", "compact-bad")
                     .property(EnvelopeFormat.PROPERTY, "small").build())
@@ -197,8 +200,7 @@ class EnvelopeCompactTest {
             Instant before = MessageIds.now();
             Map<String, String> headers = publishOne(Map.of(EnvelopeFormat.PROPERTY, "compact"), Message.of("p"));
             assertThat(headers).containsOnlyKeys(Envelope.COMPACT);
-            assertThat(Envelope.compactId(headers.get(Envelope.COMPACT)))
-                    .matches("[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
+            assertThat(Envelope.compactId(headers.get(Envelope.COMPACT))).hasSize(MessageIds.SHORT_ID_LENGTH);
             assertThat(Envelope.compactTime(headers.get(Envelope.COMPACT))).isBetween(before, Instant.now());
         }
 
@@ -231,13 +233,53 @@ class EnvelopeCompactTest {
                     .isInstanceOf(InvalidMessageException.class).hasMessageContaining(far.toString());
         }
 
+    }
+
+    @Nested
+    @DisplayName("The default (lean) CloudEvents publisher")
+    class Lean {
         @Test
-        @DisplayName("leaves the default CloudEvents header set unchanged")
-        void cloudEventsUnchanged() {
-            Map<String, String> headers = publishOne(Map.of(), Message.builder("p").key("k-1").id("id-1").timestamp(T).build());
+        @DisplayName("writes the required attributes, the content type and the time; no subject, no attempt")
+        void headerSet() {
+            Map<String, String> headers = publishOne(Map.of(), Message.builder("p").key("k-1").header("tenant", "acme").build());
+            assertThat(headers).containsOnlyKeys(Envelope.SPEC_VERSION, Envelope.ID, Envelope.SOURCE, Envelope.TYPE,
+                    Envelope.TIME, Envelope.CONTENT_TYPE, "tenant")
+                    .containsEntry(Envelope.SPEC_VERSION, "1.0").containsEntry(Envelope.SOURCE, "switchboard")
+                    .containsEntry(Envelope.TYPE, "message").containsEntry(Envelope.CONTENT_TYPE, Codec.utf8().contentType());
+            assertThat(headers.get(Envelope.ID)).hasSize(MessageIds.SHORT_ID_LENGTH);
+        }
+
+        @Test
+        @DisplayName("leaves the time to a broker that stamps it, unless the message has its own")
+        void timeFromBroker() {
+            Capabilities stamping = Capabilities.builder("kafka").publishTimestamp(true).maxMessageSize(1 << 20).build();
+            assertThat(publishOne(Map.of(), stamping, Message.of("k-1", "p"))).containsOnlyKeys(Envelope.SPEC_VERSION,
+                    Envelope.ID, Envelope.SOURCE, Envelope.TYPE, Envelope.CONTENT_TYPE);
+            assertThat(publishOne(Map.of(), stamping, Message.builder("p").timestamp(T).build()))
+                    .containsEntry(Envelope.TIME, "2026-01-01T00:00:00.123456Z");
+            assertThat(publishOne(Map.of(EnvelopeFormat.PROPERTY, "cloudevents-full"), stamping, Message.of("p")))
+                    .containsKey(Envelope.TIME);
+        }
+
+        @Test
+        @DisplayName("with cloudevents-full writes every attribute, a UUID and the long default type, as before")
+        void full() {
+            Map<String, String> headers = publishOne(Map.of(EnvelopeFormat.PROPERTY, " CloudEvents-Full "),
+                    Message.builder("p").key("k-1").timestamp(T).build());
             assertThat(headers).containsOnlyKeys(Envelope.SPEC_VERSION, Envelope.ID, Envelope.SOURCE, Envelope.TYPE,
                     Envelope.TIME, Envelope.CONTENT_TYPE, Envelope.ATTEMPT, Envelope.SUBJECT)
-                    .containsEntry(Envelope.ID, "id-1").containsEntry(Envelope.TIME, "2026-01-01T00:00:00.123456Z");
+                    .containsEntry(Envelope.TIME, "2026-01-01T00:00:00.123456Z").containsEntry(Envelope.ATTEMPT, "1")
+                    .containsEntry(Envelope.SUBJECT, "k-1").containsEntry(Envelope.TYPE, "io.switchboard.message");
+            assertThat(java.util.UUID.fromString(headers.get(Envelope.ID)).version()).isEqualTo(7);
+        }
+
+        @Test
+        @DisplayName("writes a configured source and type and a given id as they are")
+        void configured() {
+            Map<String, String> headers = publishOne(Map.of("switchboard.source", "/orders", "switchboard.type", "com.shop.placed"),
+                    Message.builder("p").id("id-1").build());
+            assertThat(headers).containsEntry(Envelope.SOURCE, "/orders").containsEntry(Envelope.TYPE, "com.shop.placed")
+                    .containsEntry(Envelope.ID, "id-1");
         }
     }
 
@@ -270,13 +312,18 @@ class EnvelopeCompactTest {
 
     /** The headers, as an adapter iterates them, of one message published through a publisher on {@code properties}. */
     private static Map<String, String> publishOne(Map<String, String> properties, Message<String> message) {
+        return publishOne(properties, Capabilities.builder("memory").maxMessageSize(1 << 20).build(), message);
+    }
+
+    private static Map<String, String> publishOne(Map<String, String> properties, Capabilities capabilities,
+            Message<String> message) {
         List<OutboundRecord> sent = new ArrayList<>();
-        publisher(properties, sent::add).publish(message);
+        publisher(properties, capabilities, sent::add).publish(message);
         assertThat(sent).hasSize(1);
         return copy(sent.get(0).headers());
     }
 
-    private static DefaultPublisher<String> publisher(Map<String, String> properties,
+    private static DefaultPublisher<String> publisher(Map<String, String> properties, Capabilities capabilities,
             java.util.function.Consumer<OutboundRecord> sink) {
         RawPublisher raw = new RawPublisher() {
             @Override
@@ -289,6 +336,6 @@ class EnvelopeCompactTest {
             public void close() {}
         };
         return new DefaultPublisher<>(raw, new PublisherSpec("d", Delivery.AT_LEAST_ONCE, Map.of()), Codec.utf8(),
-                Capabilities.builder("memory").maxMessageSize(1 << 20).build(), config(properties), Telemetry.NONE, c -> { });
+                capabilities, config(properties), Telemetry.NONE, c -> { });
     }
 }

@@ -40,10 +40,15 @@ final class KafkaTestSupport {
     }
 
     static KafkaProducer<String, String> plainProducer(String... extraProperties) {
+        return plainProducer(StringSerializer.class, extraProperties);
+    }
+
+    /** A plain producer with string keys and values written by {@code valueSerializer}. */
+    static <V> KafkaProducer<String, V> plainProducer(Class<?> valueSerializer, String... extraProperties) {
         Map<String, Object> config = new java.util.HashMap<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class));
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, valueSerializer));
         for (int i = 0; i < extraProperties.length; i += 2) {
             config.put(extraProperties[i], extraProperties[i + 1]);
         }
@@ -52,13 +57,19 @@ final class KafkaTestSupport {
 
     /** Everything in the topic's partitions from the beginning, read without a group. */
     static List<ConsumerRecord<String, String>> readAll(String topic, int partitions, boolean committedOnly) {
+        return readAll(topic, partitions, committedOnly, StringDeserializer.class);
+    }
+
+    /** Everything in the topic's partitions from the beginning, values read by {@code valueDeserializer}. */
+    static <V> List<ConsumerRecord<String, V>> readAll(String topic, int partitions, boolean committedOnly,
+            Class<?> valueDeserializer) {
         Map<String, Object> config = Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, committedOnly ? "read_committed" : "read_uncommitted",
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
-        List<ConsumerRecord<String, String>> records = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, valueDeserializer);
+        List<ConsumerRecord<String, V>> records = new ArrayList<>();
+        try (KafkaConsumer<String, V> consumer = new KafkaConsumer<>(config)) {
             List<TopicPartition> assigned = new ArrayList<>();
             for (int p = 0; p < partitions; p++) {
                 assigned.add(new TopicPartition(topic, p));

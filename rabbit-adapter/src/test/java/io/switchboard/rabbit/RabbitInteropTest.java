@@ -233,8 +233,10 @@ class RabbitInteropTest extends RabbitTestSupport {
             assertThat(headers.get("cloudEvents_id")).hasToString(keyed.messageId());
             assertThat(headers.get("cloudEvents_specversion")).hasToString("1.0");
             assertThat(headers.get("cloudEvents_source")).hasToString("switchboard");
-            assertThat(headers.get("cloudEvents_type")).hasToString("io.switchboard.message");
-            assertThat(headers.get("cloudEvents_subject")).hasToString("k-7");
+            assertThat(headers.get("cloudEvents_type")).hasToString("message");
+            assertThat(headers.get("cloudEvents_subject")).as("AMQP has no key of its own: the key is the subject")
+                    .hasToString("k-7");
+            assertThat(headers).as("no attempt on a first publish").doesNotContainKey("cloudEvents_attempt");
             assertThat(headers.get("cloudEvents_time").toString()).matches(".*T.*\\.\\d{6}Z");
             assertThat(headers.get("tenant")).hasToString("acme");
             assertThat(first.properties().getMessageId()).isEqualTo(keyed.messageId());

@@ -46,7 +46,7 @@ public class SwitchboardProperties {
     /** CloudEvents source written into every message's envelope [switchboard]. */
     private String source;
 
-    /** CloudEvents type written into every message's envelope [io.switchboard.message]. */
+    /** CloudEvents type written into every message's envelope [message]. */
     private String eventType;
 
     /** Create destinations (topics, exchanges and queues) on first use [true]. */
@@ -163,7 +163,7 @@ public class SwitchboardProperties {
         this.source = source;
     }
 
-    /** {@return cloudEvents type written into every message's envelope [io.switchboard.message]} */
+    /** {@return cloudEvents type written into every message's envelope [message]} */
     public String getEventType() {
         return eventType;
     }

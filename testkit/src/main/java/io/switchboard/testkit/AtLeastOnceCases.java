@@ -46,6 +46,8 @@ abstract class AtLeastOnceCases extends ContractCases {
         assertThat(dl.payload()).isEqualTo("doomed");
         assertThat(dl.key()).isEqualTo("k-9");
         assertThat(dl.id()).isEqualTo(receipt.messageId());
+        assertThat(dl.timestamp()).as("the publish time is kept, also where the broker's timestamp carried it")
+                .isEqualTo(rec.attempts().get(0).message().timestamp());
         assertThat(dl.headers())
                 .containsEntry(Envelope.DEAD_LETTER_ATTEMPTS, "3")
                 .containsEntry(Envelope.ERROR_TYPE, IllegalStateException.class.getName())

@@ -104,7 +104,7 @@ public abstract class BrokerContract extends ContractSupport {
     }
 
     @Nested
-    @DisplayName("The compact envelope")
+    @DisplayName("The envelope: lean by default, full and compact on request")
     class CompactEnvelope extends CompactEnvelopeCases {
         CompactEnvelope() {
             super(BrokerContract.this);

@@ -28,16 +28,16 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * The contract's "The compact envelope" cases; {@link BrokerContract} runs them as a nested group.
- * A second Switchboard on the same broker has {@code switchboard.envelope=compact}; whichever side
- * writes the compact form, the other reads the message whole. One case reads the broker's record
- * through the adapter's own consumer to see what travels.
+ * The contract's envelope cases; {@link BrokerContract} runs them as a nested group. A second
+ * Switchboard on the same broker has {@code switchboard.envelope=compact}; whichever side writes
+ * the compact form, the other reads the message whole. Three cases read the broker's record
+ * through the adapter's own consumer to see what travels: compact, the lean default and
+ * {@code cloudevents-full}.
  */
 abstract class CompactEnvelopeCases extends ContractCases {
 
     /** A publish time with microseconds, which both envelope forms carry exactly. */
     private static final Instant AT = Instant.parse("2026-03-04T05:06:07.123456Z");
-    private static final String UUID_V7 = "[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}";
 
     CompactEnvelopeCases(ContractSupport contract) {
         super(contract);
@@ -79,7 +79,7 @@ abstract class CompactEnvelopeCases extends ContractCases {
             Message<String> dl = dead.awaitCount(1).received().get(0).message();
             assertThat(failing.attempts()).hasSize(3)
                     .allSatisfy(a -> assertThat(a.message().id()).isEqualTo(receipt.messageId()));
-            assertThat(dl.id()).matches(UUID_V7).isEqualTo(receipt.messageId());
+            assertThat(dl.id()).matches(GENERATED_ID).isEqualTo(receipt.messageId());
             assertThat(dl.timestamp()).isEqualTo(AT);
             assertThat(dl.payload()).isEqualTo("doomed");
             assertThat(dl.key()).isEqualTo("k-9");
@@ -93,28 +93,69 @@ abstract class CompactEnvelopeCases extends ContractCases {
     @Test
     @DisplayName("travels as one ce_sb header through the adapter's binding, without the CloudEvents attributes")
     void oneHeaderOnTheWire() {
-        String dest = destination();
-        BrokerAdapterFactory factory = ServiceLoader.load(BrokerAdapterFactory.class).stream().map(ServiceLoader.Provider::get)
-                .filter(f -> f.id().equals(brokerId())).findFirst().orElseThrow();
-        List<InboundRecord> seen = new CopyOnWriteArrayList<>();
-        try (BrokerAdapter raw = factory.create(new BrokerConfig("wire", brokerId(), brokerProperties()));
-                Switchboard compact = compactSwitchboard()) {
-            raw.provisioner().ensureDestination(DestinationSpec.of(dest, capabilities().defaultPartitions()));
-            try (RawConsumer consumer = raw.createConsumer(
-                    new ConsumerSpec(dest, "wire", false, Delivery.AT_LEAST_ONCE, 16, null, Map.of()))) {
-                join(consumer.start(collectInto(seen)));
-                join(compact.publisher(dest, TEXT).delivery(Delivery.AT_LEAST_ONCE).build()
-                        .publish(Message.builder("wire").key("k-1").header("tenant", "acme").id("id;1").timestamp(AT).build()));
-                await().atMost(timeout()).until(() -> !seen.isEmpty());
-                seen.forEach(InboundRecord::ack);
-            }
+        Map<String, String> headers;
+        try (Switchboard compact = compactSwitchboard()) {
+            headers = onTheWire(compact, Message.builder("wire").key("k-1").header("tenant", "acme").id("id;1")
+                    .timestamp(AT).build()).headers();
         }
-        Map<String, String> headers = seen.get(0).headers();
         assertThat(headers).containsEntry(Envelope.COMPACT, (AT.getEpochSecond() * 1_000_000 + AT.getNano() / 1000) + ";id;1")
                 .containsEntry("tenant", "acme")
                 .doesNotContainKeys(Envelope.ID, Envelope.TIME, Envelope.SOURCE, Envelope.TYPE, Envelope.SPEC_VERSION,
                         Envelope.CONTENT_TYPE, Envelope.ATTEMPT);
         assertThat(Envelope.id(headers)).isEqualTo("id;1");
+    }
+
+    @Test
+    @DisplayName("by default travels lean: the required attributes, no attempt, the key and the time where the broker has none")
+    void leanOnTheWire() {
+        Instant before = Instant.now().minusSeconds(1);
+        InboundRecord record = onTheWire(switchboard(), Message.builder("wire").key("k-1").header("tenant", "acme").build());
+        Map<String, String> headers = record.headers();
+        assertThat(headers).containsEntry(Envelope.SPEC_VERSION, "1.0").containsEntry(Envelope.CONTENT_TYPE, TEXT.contentType())
+                .containsEntry("tenant", "acme").containsKeys(Envelope.SOURCE, Envelope.TYPE)
+                .doesNotContainKeys(Envelope.ATTEMPT, Envelope.COMPACT);
+        assertThat(headers.get(Envelope.ID)).matches(GENERATED_ID);
+        assertThat(record.key()).isEqualTo("k-1");
+        assertThat(headers.getOrDefault(Envelope.SUBJECT, "k-1")).as("the subject, where written, is the key").isEqualTo("k-1");
+        if (capabilities().publishTimestamp()) {
+            assertThat(headers).as("the broker stamps the send time").doesNotContainKey(Envelope.TIME);
+            assertThat(Instant.ofEpochMilli(record.brokerTimestamp())).isBetween(before, Instant.now().plusSeconds(1));
+        } else {
+            assertThat(Envelope.parseTime(headers.get(Envelope.TIME))).isBetween(before, Instant.now().plusSeconds(1));
+        }
+    }
+
+    @Test
+    @DisplayName("with switchboard.envelope=cloudevents-full travels with every CloudEvents attribute")
+    void fullOnTheWire() {
+        Map<String, String> headers;
+        try (Switchboard full = Switchboard.builder().broker(brokerId()).properties(brokerProperties())
+                .property("switchboard.envelope", "cloudevents-full").build()) {
+            headers = onTheWire(full, Message.builder("wire").key("k-1").timestamp(AT).build()).headers();
+        }
+        assertThat(headers).containsEntry(Envelope.SUBJECT, "k-1").containsEntry(Envelope.ATTEMPT, "1")
+                .containsEntry(Envelope.TIME, "2026-03-04T05:06:07.123456Z").containsEntry(Envelope.SPEC_VERSION, "1.0")
+                .containsKeys(Envelope.SOURCE, Envelope.TYPE, Envelope.CONTENT_TYPE);
+        assertThat(headers.get(Envelope.ID)).matches("[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
+    }
+
+    /** The record as the adapter's own consumer reads it, after {@code publishing} sent {@code message}. */
+    private InboundRecord onTheWire(Switchboard publishing, Message<String> message) {
+        String dest = destination();
+        BrokerAdapterFactory factory = ServiceLoader.load(BrokerAdapterFactory.class).stream().map(ServiceLoader.Provider::get)
+                .filter(f -> f.id().equals(brokerId())).findFirst().orElseThrow();
+        List<InboundRecord> seen = new CopyOnWriteArrayList<>();
+        try (BrokerAdapter raw = factory.create(new BrokerConfig("wire", brokerId(), brokerProperties()))) {
+            raw.provisioner().ensureDestination(DestinationSpec.of(dest, capabilities().defaultPartitions()));
+            try (RawConsumer consumer = raw.createConsumer(
+                    new ConsumerSpec(dest, "wire", false, Delivery.AT_LEAST_ONCE, 16, null, Map.of()))) {
+                join(consumer.start(collectInto(seen)));
+                join(publishing.publisher(dest, TEXT).delivery(Delivery.AT_LEAST_ONCE).build().publish(message));
+                await().atMost(timeout()).until(() -> !seen.isEmpty());
+                seen.forEach(InboundRecord::ack);
+            }
+        }
+        return seen.get(0);
     }
 
     private static RecordListener collectInto(List<InboundRecord> seen) {
@@ -157,7 +198,7 @@ abstract class CompactEnvelopeCases extends ContractCases {
         assertThat(first.headers()).containsOnly(Map.entry("tenant", "acme"), Map.entry("x-n", "7"));
 
         Message<String> second = got.get("generated");
-        assertThat(second.id()).matches(UUID_V7).isEqualTo(generated.messageId());
+        assertThat(second.id()).matches(GENERATED_ID).isEqualTo(generated.messageId());
         assertThat(second.timestamp()).isBetween(before, after);
         assertThat(second.timestamp().getNano() % 1000).as("microsecond precision").isZero();
         assertThat(second.key()).isNull();

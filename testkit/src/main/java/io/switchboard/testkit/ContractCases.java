@@ -24,6 +24,11 @@ abstract class ContractCases {
 
     /** The text codec most cases use. */
     protected static final Codec<String> TEXT = Codec.utf8();
+    /**
+     * A generated message id: a UUID version 7 in 22 characters of a sortable base-64 alphabet (the
+     * version's 4 bits lead the ninth character, 2 bits and 4 zero bits make the last).
+     */
+    protected static final String GENERATED_ID = "[-0-9A-Z_a-z]{8}[RSTU][-0-9A-Z_a-z]{12}[-FVk]";
 
     private final ContractSupport contract;
 

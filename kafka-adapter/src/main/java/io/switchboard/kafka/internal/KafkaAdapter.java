@@ -71,6 +71,7 @@ public final class KafkaAdapter implements BrokerAdapter {
                 .nativeExactlyOnce(true)
                 .orderingPerKey(true)
                 .broadcast(true)
+                .publishTimestamp(true) // CreateTime, stamped by the producer when the record has no timestamp
                 .maxMessageSize(maxMessageSize(brokerConfig))
                 .destinationNames(TOPIC_NAMES)
                 .build();
