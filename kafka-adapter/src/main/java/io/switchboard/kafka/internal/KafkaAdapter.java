@@ -90,11 +90,6 @@ public final class KafkaAdapter implements BrokerAdapter {
     }
 
     @Override
-    public String id() {
-        return ID;
-    }
-
-    @Override
     public Capabilities capabilities() {
         return capabilities;
     }

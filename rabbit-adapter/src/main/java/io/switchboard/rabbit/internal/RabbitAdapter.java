@@ -26,7 +26,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -73,22 +72,13 @@ public final class RabbitAdapter implements BrokerAdapter {
                                 + "from it must fit RabbitMQ's 255 bytes)", Set.of(), Set.of("amq.")))
                 .build();
         this.connections = new RabbitConnections(settings, () -> ensureOpen("(connection)"));
-        this.events = Executors.newSingleThreadExecutor(daemon("switchboard-rabbit-events-" + config.instanceName()));
+        this.events = Executors.newSingleThreadExecutor(RabbitConnections.daemon("switchboard-rabbit-events-" + config.instanceName()));
         this.provisioner = new RabbitProvisioner(this, settings);
     }
 
     /** Opens a connection with {@code from}, see {@link RabbitConnections#open}. */
     Connection newConnection(ConnectionFactory from, ExecutorService consumers, String name) throws IOException, TimeoutException {
         return connections.open(from, consumers, name);
-    }
-
-    static ThreadFactory daemon(String prefix) {
-        return RabbitConnections.daemon(prefix);
-    }
-
-    @Override
-    public String id() {
-        return ID;
     }
 
     @Override
