@@ -6,6 +6,7 @@ import io.switchboard.spi.Provisioner;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
@@ -55,13 +56,15 @@ final class RocketMqProvisioner implements Provisioner {
             if (route(topic) != null) {
                 return;
             }
-            List<String> masters = masters();
+            List<BrokerData> groups = groups();
             TopicConfig config = new TopicConfig(topic, spec.partitions(), spec.partitions(),
                     PermName.PERM_READ | PermName.PERM_WRITE);
-            for (String master : masters) {
-                api().createTopic(master, TopicValidator.AUTO_CREATE_TOPIC_KEY_TOPIC, config, timeoutMillis());
+            for (BrokerData group : groups) {
+                api().createTopic(group.getBrokerAddrs().get(MixAll.MASTER_ID), TopicValidator.AUTO_CREATE_TOPIC_KEY_TOPIC,
+                        config, timeoutMillis());
+                createOnSlaves(group, config);
             }
-            awaitRoute(topic, masters.size());
+            awaitRoute(topic, groups.size());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SwitchboardException("Interrupted while creating RocketMQ topic '" + topic + "'", e);
@@ -223,21 +226,43 @@ final class RocketMqProvisioner implements Provisioner {
         }
     }
 
-    private List<String> masters() throws Exception {
+    /** The broker groups with a master (of the configured cluster, if one is set). */
+    private List<BrokerData> groups() throws Exception {
         ClusterInfo clusters = api().getBrokerClusterInfo(timeoutMillis());
-        List<String> masters = new ArrayList<>();
+        List<BrokerData> groups = new ArrayList<>();
         for (BrokerData broker : clusters.getBrokerAddrTable().values()) {
             String master = broker.getBrokerAddrs().get(MixAll.MASTER_ID);
             if (master != null && (settings.cluster() == null || settings.cluster().equals(broker.getCluster()))) {
-                masters.add(master);
+                groups.add(broker);
             }
         }
-        if (masters.isEmpty()) {
+        if (groups.isEmpty()) {
             throw new SwitchboardException("The RocketMQ name server " + settings.nameServer() + " knows no master broker"
                     + (settings.cluster() == null ? "" : " in cluster '" + settings.cluster() + "' (property "
                     + RocketMqSettings.CLUSTER + ")") + "; start a broker or fix " + RocketMqSettings.NAME_SERVER);
         }
-        return masters;
+        return groups;
+    }
+
+    /**
+     * Creates the topic on the group's slaves too. A slave copies its master's topics only every
+     * few seconds; one promoted before that copy would not know a topic whose messages it holds, and
+     * refuses every pull of it ("topic not exist") for good. A slave that does not answer is left to
+     * that copy (logged).
+     */
+    private void createOnSlaves(BrokerData group, TopicConfig config) {
+        for (Map.Entry<Long, String> broker : group.getBrokerAddrs().entrySet()) {
+            if (broker.getKey() == MixAll.MASTER_ID) {
+                continue;
+            }
+            try {
+                api().createTopic(broker.getValue(), TopicValidator.AUTO_CREATE_TOPIC_KEY_TOPIC, config, timeoutMillis());
+            } catch (Exception e) {
+                log.warn("Could not create topic '{}' on slave {} of RocketMQ broker group '{}': {}; it copies the topic "
+                        + "from its master within seconds, and a failover before then leaves the topic unknown to it",
+                        config.getTopicName(), broker.getValue(), group.getBrokerName(), e.toString());
+            }
+        }
     }
 
     private void awaitRoute(String topic, int brokers) throws Exception {
