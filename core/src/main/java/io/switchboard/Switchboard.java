@@ -52,12 +52,9 @@ import org.slf4j.LoggerFactory;
  *         .build();
  * }</pre>
  *
- * <p>Core properties (adapter properties sit beside them):
- * {@code switchboard.source} (CloudEvents source, default {@code switchboard}),
- * {@code switchboard.type} (CloudEvents type, default {@code message}; {@code io.switchboard.message} with
- * {@code switchboard.envelope=cloudevents-full}),
- * {@code switchboard.envelope} ({@code cloudevents}, the default: a lean CloudEvent; {@code cloudevents-full}:
- * every CloudEvents attribute; {@code compact}: one {@code ce_sb} header; see {@link Envelope}),
+ * <p>Core properties (adapter properties sit beside them): {@code switchboard.source} (CloudEvents source, default {@code switchboard}),
+ * {@code switchboard.type} (CloudEvents type, default {@code message}), {@code switchboard.envelope}
+ * ({@code cloudevents}, the default, lean; {@code cloudevents-full}; {@code compact}: see {@link Envelope}),
  * {@code switchboard.auto-provision} (create destinations on first use, default true),
  * {@code switchboard.partitions} (partitions of auto-provisioned destinations, default the adapter's
  * {@link io.switchboard.spi.Capabilities#defaultPartitions()}: 4, except 1 on RabbitMQ),
