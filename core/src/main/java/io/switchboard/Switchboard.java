@@ -6,13 +6,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.observation.ObservationRegistry;
 import io.switchboard.internal.AdapterLoader;
-import io.switchboard.internal.EnvelopeFormat;
-import io.switchboard.internal.InMemoryIdempotencyStore;
 import io.switchboard.internal.Instance;
 import io.switchboard.internal.Shared;
 import io.switchboard.internal.SubscriptionRequest;
 import io.switchboard.internal.routing.Router;
-import io.switchboard.internal.routing.TrafficBook;
 import io.switchboard.routing.BrokerComparison;
 import io.switchboard.routing.Route;
 import io.switchboard.routing.Routing;
@@ -21,18 +18,12 @@ import io.switchboard.spi.Capabilities;
 import io.switchboard.spi.IdempotencyStore;
 import io.switchboard.spi.Provisioner;
 import java.time.Clock;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,12 +52,9 @@ import org.slf4j.LoggerFactory;
  *         .build();
  * }</pre>
  *
- * <p>Core properties (adapter properties sit beside them):
- * {@code switchboard.source} (CloudEvents source, default {@code switchboard}),
- * {@code switchboard.type} (CloudEvents type, default {@code message}; {@code io.switchboard.message} with
- * {@code switchboard.envelope=cloudevents-full}),
- * {@code switchboard.envelope} ({@code cloudevents}, the default: a lean CloudEvent; {@code cloudevents-full}:
- * every CloudEvents attribute; {@code compact}: one {@code ce_sb} header; see {@link Envelope}),
+ * <p>Core properties (adapter properties sit beside them): {@code switchboard.source} (CloudEvents source, default {@code switchboard}),
+ * {@code switchboard.type} (CloudEvents type, default {@code message}), {@code switchboard.envelope}
+ * ({@code cloudevents}, the default, lean; {@code cloudevents-full}; {@code compact}: see {@link Envelope}),
  * {@code switchboard.auto-provision} (create destinations on first use, default true),
  * {@code switchboard.partitions} (partitions of auto-provisioned destinations, default the adapter's
  * {@link io.switchboard.spi.Capabilities#defaultPartitions()}: 4, except 1 on RabbitMQ),
@@ -90,16 +78,14 @@ import org.slf4j.LoggerFactory;
 public final class Switchboard implements AutoCloseable, MeterBinder {
 
     private static final Logger log = LoggerFactory.getLogger(Switchboard.class);
-    private static final Pattern INSTANCE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,62}");
 
     private final Map<String, Instance> instances;
     private final Instance first;
     private final Shared shared;
     private final Router router;
-    private final List<AutoCloseable> owned = new CopyOnWriteArrayList<>();
-    private final AtomicBoolean closed = new AtomicBoolean();
+    private final OwnedResources owned = new OwnedResources();
 
-    private Switchboard(Map<String, Instance> instances, Shared shared, Router router) {
+    Switchboard(Map<String, Instance> instances, Shared shared, Router router) {
         this.instances = Collections.unmodifiableMap(instances);
         this.first = instances.values().iterator().next();
         this.shared = shared;
@@ -184,19 +170,15 @@ public final class Switchboard implements AutoCloseable, MeterBinder {
 
     <T> Publisher<T> newPublisher(String destination, Codec<T> codec, Delivery delivery, Map<String, String> properties) {
         ensureOpen();
-        if (router == null) {
-            return own(first.publisher(destination, codec, delivery, properties, this::disown));
-        }
-        return own(router.publisher(destination, codec, delivery, properties, this::disown));
+        return own(router == null ? first.publisher(destination, codec, delivery, properties, this::disown)
+                : router.publisher(destination, codec, delivery, properties, this::disown));
     }
 
     <T> Subscription newSubscription(SubscriptionRequest<T> request, MessageHandler<T> handler) {
         ensureOpen();
         Objects.requireNonNull(handler, "handler");
-        if (router == null) {
-            return own(first.subscribe(request, handler, this::disown));
-        }
-        return own(router.subscribe(request, handler, this::disown));
+        return own(router == null ? first.subscribe(request, handler, this::disown)
+                : router.subscribe(request, handler, this::disown));
     }
 
     /**
@@ -255,11 +237,7 @@ public final class Switchboard implements AutoCloseable, MeterBinder {
      * @throws ConfigurationException on a one-instance Switchboard, which has nothing to route between
      */
     public Routing routing() {
-        if (router == null) {
-            throw new ConfigurationException("Switchboard '" + first.name() + "' has one broker instance, so there is nothing to"
-                    + " route between; build it with instance(name, broker, properties) once per broker");
-        }
-        return router;
+        return requireRouter("route between");
     }
 
     /**
@@ -268,11 +246,15 @@ public final class Switchboard implements AutoCloseable, MeterBinder {
      * @throws ConfigurationException on a one-instance Switchboard, which has nothing to compare
      */
     public BrokerComparison comparison() {
+        return requireRouter("compare").comparison();
+    }
+
+    private Router requireRouter(String what) {
         if (router == null) {
-            throw new ConfigurationException("Switchboard '" + first.name() + "' has one broker instance, so there is nothing to"
-                    + " compare; build it with instance(name, broker, properties) once per broker");
+            throw new ConfigurationException("Switchboard '" + first.name() + "' has one broker instance, so there is nothing to "
+                    + what + "; build it with instance(name, broker, properties) once per broker");
         }
-        return router.comparison();
+        return router;
     }
 
     /** {@return the registry meters are recorded in, or null when metrics are off} */
@@ -281,16 +263,15 @@ public final class Switchboard implements AutoCloseable, MeterBinder {
     }
 
     <C extends AutoCloseable> C own(C closeable) {
-        owned.add(closeable);
-        return closeable;
+        return owned.own(closeable);
     }
 
     void disown(AutoCloseable closeable) {
-        owned.remove(closeable);
+        owned.disown(closeable);
     }
 
     void ensureOpen() {
-        if (closed.get()) {
+        if (owned.isClosed()) {
             throw new SwitchboardClosedException("Switchboard for broker instance(s) " + instances.keySet()
                     + " is closed; build a new one with Switchboard.builder()");
         }
@@ -299,31 +280,15 @@ public final class Switchboard implements AutoCloseable, MeterBinder {
     /** Closes subscriptions (draining them), then publishers (flushing), then the adapters. Idempotent. */
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
+        if (!owned.markClosed()) {
             return;
         }
         if (router != null) {
             router.close();
         }
-        List<AutoCloseable> subscriptionsFirst = new ArrayList<>();
-        owned.stream().filter(c -> c instanceof Subscription).forEach(subscriptionsFirst::add);
-        owned.stream().filter(c -> !(c instanceof Subscription)).forEach(subscriptionsFirst::add);
-        for (AutoCloseable c : subscriptionsFirst) {
-            try {
-                c.close();
-            } catch (Exception e) {
-                log.warn("Closing {} failed", c, e);
-            }
-        }
-        owned.clear();
+        owned.closeAll();
         shared.resilience().close();
-        for (Instance i : instances.values()) {
-            try {
-                i.close();
-            } catch (RuntimeException e) {
-                log.warn("Closing broker instance '{}' failed", i.name(), e);
-            }
-        }
+        SwitchboardAssembly.closeQuietly(instances.values());
     }
 
     @Override
@@ -336,18 +301,16 @@ public final class Switchboard implements AutoCloseable, MeterBinder {
      * instances with {@link #instance(String, String, Map)} and their routes.
      */
     public static final class Builder {
-        private String brokerId;
-        private String instanceName;
-        private final Map<String, String> properties = new LinkedHashMap<>();
-        private final Map<String, InstanceDefinition> definitions = new LinkedHashMap<>();
-        private final Map<String, Route> routes = new LinkedHashMap<>();
-        private Route defaultRoute;
-        private MeterRegistry meterRegistry;
-        private ObservationRegistry observationRegistry;
-        private IdempotencyStore idempotencyStore;
-        private Clock clock = Clock.systemUTC();
-
-        private record InstanceDefinition(String broker, Map<String, String> properties) {}
+        String brokerId;
+        String instanceName;
+        final Map<String, String> properties = new LinkedHashMap<>();
+        final Map<String, SwitchboardAssembly.Definition> definitions = new LinkedHashMap<>();
+        final Map<String, Route> routes = new LinkedHashMap<>();
+        Route defaultRoute;
+        MeterRegistry meterRegistry;
+        ObservationRegistry observationRegistry;
+        IdempotencyStore idempotencyStore;
+        Clock clock = Clock.systemUTC();
 
         private Builder() {}
 
@@ -384,17 +347,7 @@ public final class Switchboard implements AutoCloseable, MeterBinder {
          * @throws ConfigurationException when the name is malformed or used twice
          */
         public Builder instance(String name, String brokerId, Map<String, String> instanceProperties) {
-            if (name == null || !INSTANCE_NAME.matcher(name).matches()) {
-                throw new ConfigurationException("Broker instance name '" + name + "' is not valid: use 1 to 63 letters, digits,"
-                        + " '.', '_' or '-', starting with a letter or digit, such as \"a\" or \"kafka-eu\"");
-            }
-            if (definitions.containsKey(name)) {
-                throw new ConfigurationException("Broker instance '" + name + "' is defined twice; give each instance its own name");
-            }
-            Map<String, String> copy = new LinkedHashMap<>();
-            instanceProperties.forEach((k, v) -> copy.put(Objects.requireNonNull(k, "key"),
-                    Objects.requireNonNull(v, () -> "value of " + k)));
-            definitions.put(name, new InstanceDefinition(brokerId, copy));
+            definitions.put(name, SwitchboardAssembly.definition(name, brokerId, instanceProperties, definitions.keySet()));
             return this;
         }
 
@@ -491,77 +444,7 @@ public final class Switchboard implements AutoCloseable, MeterBinder {
          * @throws ConfigurationException when a property or a route is malformed
          */
         public Switchboard build() {
-            IdempotencyStore store = idempotencyStore != null ? idempotencyStore : new InMemoryIdempotencyStore(100_000);
-            if (definitions.isEmpty()) {
-                return buildOne(store);
-            }
-            if (brokerId != null || instanceName != null) {
-                throw new ConfigurationException("Both broker('" + brokerId + "') and instance(..) were called; a Switchboard is "
-                        + "either one broker (broker(id)) or named instances (instance(name, broker, properties)), not both");
-            }
-            BrokerConfig common = new BrokerConfig("common", "common", properties);
-            Duration window = common.getDuration("switchboard.comparison.window", Duration.ofSeconds(60));
-            if (window.toSeconds() < 1 || window.toSeconds() > 3600) {
-                throw new ConfigurationException("Property 'switchboard.comparison.window' is " + window
-                        + " but must be between 1s and 1h, such as 60s");
-            }
-            boolean compare = common.getBoolean("switchboard.comparison.enabled", true);
-            Shared shared = new Shared(observationRegistry, store, compare ? new TrafficBook((int) window.toSeconds(), clock) : null);
-            Map<String, Instance> made = new LinkedHashMap<>();
-            try {
-                for (Map.Entry<String, InstanceDefinition> d : definitions.entrySet()) {
-                    Map<String, String> merged = new LinkedHashMap<>(properties);
-                    merged.putAll(d.getValue().properties());
-                    BrokerConfig config = config(d.getKey(), d.getValue().broker(), merged);
-                    made.put(d.getKey(), new Instance(made.size(), config, AdapterLoader.find(config.adapterId()).create(config),
-                            shared));
-                }
-                Router router = new Router(List.copyOf(made.values()), common,
-                        defaultRoute != null ? defaultRoute : Route.single(made.keySet().iterator().next()), routes, clock);
-                Switchboard sb = new Switchboard(made, shared, router);
-                if (meterRegistry != null) {
-                    sb.bindTo(meterRegistry);
-                }
-                log.info("Switchboard started with broker instances {}; default route {}, routes {}", made.keySet(),
-                        router.defaultRoute(), router.routes());
-                return sb;
-            } catch (RuntimeException e) {
-                made.values().forEach(Instance::close);
-                throw e;
-            }
-        }
-
-        private Switchboard buildOne(IdempotencyStore store) {
-            if (!routes.isEmpty() || defaultRoute != null) {
-                throw new ConfigurationException("Routes " + (defaultRoute != null ? "(default " + defaultRoute + ") " : "")
-                        + routes.keySet() + " need broker instances to route between; declare each broker with "
-                        + "instance(name, broker, properties) instead of broker(id)");
-            }
-            if (brokerId == null || brokerId.isBlank()) {
-                throw new ConfigurationException("No broker chosen: call broker(id) with one of " + AdapterLoader.availableIds()
-                        + ", or instance(name, broker, properties) once per broker");
-            }
-            String name = instanceName == null ? brokerId : instanceName;
-            BrokerConfig config = config(name, brokerId, properties);
-            Shared shared = new Shared(observationRegistry, store, null);
-            Map<String, Instance> one = new LinkedHashMap<>();
-            one.put(name, new Instance(0, config, AdapterLoader.find(brokerId).create(config), shared));
-            Switchboard sb = new Switchboard(one, shared, null);
-            if (meterRegistry != null) {
-                sb.bindTo(meterRegistry);
-            }
-            log.debug("Switchboard started on {}", config);
-            return sb;
-        }
-
-        private static BrokerConfig config(String name, String broker, Map<String, String> props) {
-            if (broker == null || broker.isBlank()) {
-                throw new ConfigurationException("Broker instance '" + name + "' has no broker id; use one of "
-                        + AdapterLoader.availableIds());
-            }
-            BrokerConfig config = new BrokerConfig(name, broker, props);
-            EnvelopeFormat.of(config); // a bad switchboard.envelope fails here, before the adapter connects
-            return config;
+            return SwitchboardAssembly.build(this);
         }
     }
 }

@@ -11,8 +11,10 @@ import java.time.Duration;
  */
 public interface BrokerAdapter extends AutoCloseable {
 
-    /** {@return the adapter id, equal to {@link BrokerAdapterFactory#id()}} */
-    String id();
+    /** {@return the adapter id, equal to {@link BrokerAdapterFactory#id()}; by default {@link Capabilities#brokerId()}} */
+    default String id() {
+        return capabilities().brokerId();
+    }
 
     /** {@return what this broker can do; core refuses requests the capabilities rule out} */
     Capabilities capabilities();

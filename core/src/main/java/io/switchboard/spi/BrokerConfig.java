@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 
@@ -161,6 +162,66 @@ public final class BrokerConfig {
     }
 
     /**
+     * {@return an integer property of at least {@code min}}
+     *
+     * @param key the property name
+     * @param min the smallest value allowed
+     * @param defaultValue the value when the property is not set
+     * @throws ConfigurationException naming the property, its value and the bound when it is smaller
+     */
+    public int getInt(String key, int min, int defaultValue) {
+        int value = getInt(key, defaultValue);
+        if (value < min) {
+            throw invalid(key, Integer.toString(value), "at least " + min);
+        }
+        return value;
+    }
+
+    /**
+     * {@return a duration property above zero}
+     *
+     * @param key the property name
+     * @param defaultValue the value when the property is not set
+     * @throws ConfigurationException naming the property and its value when it is zero or negative
+     */
+    public Duration getPositiveDuration(String key, Duration defaultValue) {
+        Duration value = getDuration(key, defaultValue);
+        if (value.isNegative() || value.isZero()) {
+            throw invalid(key, value.toString(), "a positive duration such as 1s");
+        }
+        return value;
+    }
+
+    /**
+     * {@return a property that must be one of a few words, trimmed and in lower case}
+     *
+     * @param key the property name
+     * @param defaultValue the value when the property is not set
+     * @param allowed the words allowed, in lower case
+     * @throws ConfigurationException naming the property, its value and the words allowed
+     */
+    public String getOneOf(String key, String defaultValue, Set<String> allowed) {
+        String value = get(key, defaultValue).trim().toLowerCase(Locale.ROOT);
+        if (!allowed.contains(value)) {
+            throw invalid(key, value, "one of " + allowed);
+        }
+        return value;
+    }
+
+    /**
+     * {@return the error for a property that is set but malformed, naming the instance, the
+     * property, its value (masked when it is a secret) and what it must be}
+     *
+     * @param key the property name
+     * @param value its value as given
+     * @param expected what it must be, such as {@code "at least 1"}
+     */
+    public ConfigurationException invalid(String key, String value, String expected) {
+        return new ConfigurationException("Broker instance '" + instanceName + "' (" + adapterId + "): property '"
+                + key + "' is '" + printable(key, value) + "' but must be " + expected);
+    }
+
+    /**
      * {@return the properties under a prefix, with the prefix removed: {@code withPrefix("kafka.")} turns {@code
      * kafka.linger.ms} into {@code linger.ms}, for passing through to a native client}
      *
@@ -236,11 +297,6 @@ public final class BrokerConfig {
             return Duration.ofHours(Long.parseLong(v.substring(0, v.length() - 1).trim()));
         }
         return Duration.ofMillis(Long.parseLong(v));
-    }
-
-    private ConfigurationException invalid(String key, String value, String expected) {
-        return new ConfigurationException("Broker instance '" + instanceName + "' (" + adapterId + "): property '"
-                + key + "' is '" + printable(key, value) + "' but must be " + expected);
     }
 
     @Override

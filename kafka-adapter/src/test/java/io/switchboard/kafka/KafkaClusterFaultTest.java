@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.IntConsumer;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -76,14 +77,24 @@ class KafkaClusterFaultTest {
     @Test
     @DisplayName("the partition leader frozen for 20 s (cut off from its peers and clients) while a consumer joins and leaves: nothing acknowledged lost")
     void leaderFrozen() {
-        FaultLedger ledger = stream("leader-freeze-20s", (topic, sb, ledgerOf) -> {
+        leaderIsolated("leader-freeze-20s", cluster::freeze, cluster::thaw);
+    }
+
+    @Test
+    @DisplayName("the partition leader cut off from its peers and clients for 20 s (it keeps running) while a consumer joins and leaves: nothing acknowledged lost")
+    void leaderPartitioned() {
+        leaderIsolated("leader-partition-20s", cluster::cut, cluster::heal);
+    }
+
+    /** Partition 0's leader isolated for 20 s ({@code isolate}, then {@code restore}) while a consumer of the group joins and leaves. */
+    private void leaderIsolated(String fault, IntConsumer isolate, IntConsumer restore) {
+        FaultLedger ledger = stream(fault, (topic, sb, ledgerOf) -> {
             int leader = cluster.leaderOf(topic, 0);
-            cluster.freeze(leader);
-            // a rebalance during the fault: a second consumer of the group joins, then leaves, while the node is frozen
+            isolate.accept(leader);
             try (Subscription joining = subscribe(sb, topic, ledgerOf)) {
                 hold(Duration.ofSeconds(20));
             } finally {
-                cluster.thaw(leader);
+                restore.accept(leader);
             }
             cluster.awaitInSync(List.of(topic));
         });

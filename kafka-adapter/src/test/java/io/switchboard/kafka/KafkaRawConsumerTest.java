@@ -11,7 +11,7 @@ import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.DestinationSpec;
 import io.switchboard.spi.InboundRecord;
 import io.switchboard.spi.RawConsumer;
-import io.switchboard.spi.RecordListener;
+import io.switchboard.testkit.CollectingListener;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -95,17 +95,7 @@ class KafkaRawConsumerTest {
     private RawConsumer start(int maxInFlight, String group) {
         RawConsumer consumer = adapter.createConsumer(new ConsumerSpec(topic, group, false, Delivery.AT_LEAST_ONCE,
                 maxInFlight, null, Map.of()));
-        consumer.start(new RecordListener() {
-            @Override
-            public void onRecord(InboundRecord record) {
-                delivered.add(record);
-            }
-
-            @Override
-            public void onFailure(Throwable error) {
-                throw new AssertionError("consumer failed", error);
-            }
-        }).toCompletableFuture().join();
+        consumer.start(new CollectingListener(delivered)).toCompletableFuture().join();
         return consumer;
     }
 

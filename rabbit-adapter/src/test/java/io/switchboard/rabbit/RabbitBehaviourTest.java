@@ -103,13 +103,7 @@ class RabbitBehaviourTest extends RabbitTestSupport {
         Recorder<String> received = new Recorder<>(TIMEOUT);
         join(sb.subscriber(destination, Codec.utf8()).group("g").concurrency(4).subscribe(received).ready());
         Publisher<String> publisher = sb.publisher(destination, Codec.utf8()).build();
-        List<CompletableFuture<PublishReceipt>> sent = new ArrayList<>();
-        for (int i = 0; i < 100; i++) {
-            for (int k = 0; k < 12; k++) {
-                sent.add(publisher.publish(Message.of("key-" + k, k + ":" + i)).toCompletableFuture());
-            }
-        }
-        join(CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)));
+        List<PublishReceipt> sent = publishKeyed(publisher, 100, 12);
 
         List<Received<String>> all = received.awaitCount(1200).received();
         Map<String, List<Integer>> perKey = new HashMap<>();
@@ -121,7 +115,7 @@ class RabbitBehaviourTest extends RabbitTestSupport {
         perKey.values().forEach(sequence -> assertThat(sequence).hasSize(100).isSorted());
         assertThat(all.stream().map(r -> r.context().partition()).collect(Collectors.toSet())).containsExactlyInAnyOrder(0, 1, 2, 3);
         assertThat(all.stream().map(Received::thread).distinct().count()).as("handler threads").isGreaterThan(1);
-        assertThat(sent).allSatisfy(f -> assertThat(f.join().partition()).isBetween(0, 3));
+        assertThat(sent).allSatisfy(r -> assertThat(r.partition()).isBetween(0, 3));
     }
 
     @Test

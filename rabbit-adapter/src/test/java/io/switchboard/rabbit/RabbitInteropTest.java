@@ -26,7 +26,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -280,13 +279,7 @@ class RabbitInteropTest extends RabbitTestSupport {
         assertThat(plainOne.message().key()).as("a partition's routing key is no key").isNull();
 
         Publisher<String> publisher = publisherSide.publisher(destination, Codec.utf8()).build();
-        List<CompletableFuture<PublishReceipt>> sent = new ArrayList<>();
-        for (int i = 0; i < 20; i++) {
-            for (int k = 0; k < 8; k++) {
-                sent.add(publisher.publish(Message.of("key-" + k, k + ":" + i)).toCompletableFuture());
-            }
-        }
-        join(CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)));
+        List<PublishReceipt> sent = publishKeyed(publisher, 20, 8);
         List<Received<String>> all = received.awaitCount(1 + 160).received();
         Map<String, List<Integer>> sequences = new HashMap<>();
         for (Received<String> r : all.subList(1, all.size())) {
@@ -295,7 +288,7 @@ class RabbitInteropTest extends RabbitTestSupport {
             assertThat(r.context().partition()).isBetween(0, 3);
         }
         sequences.values().forEach(sequence -> assertThat(sequence).hasSize(20).isSorted());
-        assertThat(sent.stream().map(f -> f.join().partition()).distinct().count()).as("partitions used").isGreaterThan(1);
+        assertThat(sent.stream().map(PublishReceipt::partition).distinct().count()).as("partitions used").isGreaterThan(1);
     }
 
     @Test

@@ -15,6 +15,7 @@ import io.switchboard.spi.PublisherSpec;
 import io.switchboard.spi.RawConsumer;
 import io.switchboard.spi.RawPublisher;
 import io.switchboard.spi.RecordListener;
+import io.switchboard.testkit.CollectingListener;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -65,17 +66,7 @@ class RabbitSpiTest extends RabbitTestSupport {
     }
 
     private static RecordListener listener(List<InboundRecord> delivered) {
-        return new RecordListener() {
-            @Override
-            public void onRecord(InboundRecord record) {
-                delivered.add(record);
-            }
-
-            @Override
-            public void onFailure(Throwable error) {
-                throw new AssertionError("consumer failed", error);
-            }
-        };
+        return new CollectingListener(delivered);
     }
 
 }

@@ -1,5 +1,8 @@
 package io.switchboard.rabbit;
 
+import io.switchboard.Message;
+import io.switchboard.PublishReceipt;
+import io.switchboard.Publisher;
 import io.switchboard.Switchboard;
 import io.switchboard.testkit.rabbit.RabbitMqServer;
 import io.switchboard.testkit.rabbit.RabbitScratch;
@@ -8,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -55,5 +59,20 @@ abstract class RabbitTestSupport {
 
     static <T> T join(CompletionStage<T> stage) throws Exception {
         return stage.toCompletableFuture().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Publishes {@code rounds} rounds of one message per key {@code key-0} .. {@code key-<keys-1>}
+     * (payload {@code <k>:<round>}, so that per-key order can be checked) and waits for every receipt.
+     */
+    static List<PublishReceipt> publishKeyed(Publisher<String> publisher, int rounds, int keys) throws Exception {
+        List<CompletableFuture<PublishReceipt>> sent = new ArrayList<>();
+        for (int i = 0; i < rounds; i++) {
+            for (int k = 0; k < keys; k++) {
+                sent.add(publisher.publish(Message.of("key-" + k, k + ":" + i)).toCompletableFuture());
+            }
+        }
+        join(CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)));
+        return sent.stream().map(CompletableFuture::join).toList();
     }
 }

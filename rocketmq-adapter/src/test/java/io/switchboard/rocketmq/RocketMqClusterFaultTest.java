@@ -18,6 +18,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.IntConsumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -31,7 +32,7 @@ import org.slf4j.LoggerFactory;
 /**
  * At-least-once and exactly-once on a replicated RocketMQ deployment (testkit's
  * {@link RocketMqCluster}: controller mode, one broker group of a master and two slaves, each a JVM
- * of its own, {@code allAckInSyncStateSet=true}, {@code minInSyncReplicas=2}) through broker
+ * of its own in a network namespace of its own (so that one can be cut off), {@code allAckInSyncStateSet=true}, {@code minInSyncReplicas=2}) through broker
  * faults: a keyed stream is published and consumed (orderly) while a broker fails; every
  * acknowledged message must be consumed, and what was delivered must keep each key's order
  * (testkit's {@link FaultStream}, which prints each case's history line,
@@ -67,6 +68,7 @@ class RocketMqClusterFaultTest {
                 cluster.restart(node);
             }
             cluster.thaw(node);
+            cluster.heal(node);
         }
         converge("before the next case");
     }
@@ -98,16 +100,27 @@ class RocketMqClusterFaultTest {
     @Test
     @DisplayName("the master frozen for 20 s (cut off from its peers, the controller and the clients) while a consumer joins and leaves: nothing acknowledged lost")
     void masterFrozen() {
+        masterIsolated("master-freeze-20s", cluster::freeze, cluster::thaw, "thawed");
+    }
+
+    @Test
+    @DisplayName("the master cut off from its peers, the controller and the clients for 20 s (it keeps running), while a consumer joins and leaves: nothing acknowledged lost")
+    void masterPartitioned() {
+        masterIsolated("master-partition-20s", cluster::cut, cluster::heal, "reconnected");
+    }
+
+    /** The master isolated for 20 s ({@code isolate}, then {@code restore}) while a consumer joins and leaves. */
+    private void masterIsolated(String fault, IntConsumer isolate, IntConsumer restore, String restored) {
         FaultStream stream = stream();
-        FaultLedger ledger = stream.run("master-freeze-20s", (destination, sb, ledgerOf) -> {
+        FaultLedger ledger = stream.run(fault, (destination, sb, ledgerOf) -> {
             int master = cluster.master();
-            cluster.freeze(master);
+            isolate.accept(master);
             try (Subscription joining = stream.subscribe(sb, destination, ledgerOf)) {
                 FaultStream.hold(Duration.ofSeconds(20));
             } finally {
-                cluster.thaw(master);
+                restore.accept(master);
             }
-            converge("master-freeze-20s: after master node " + master + " was thawed");
+            converge(fault + ": after master node " + master + " was " + restored);
         });
         stream.assertHistory(ledger);
     }

@@ -56,14 +56,11 @@ public final class Router implements Routing, GateRunner.Host, AutoCloseable {
     private final Map<String, RouteBinding> bindings = new ConcurrentHashMap<>();
     private final Map<String, GateRunner> gates = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> gateSteps = new ConcurrentHashMap<>();
-    private final List<RoutingSubscription<?>> subscriptions = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private final List<RoutingPublisher<?>> publishers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final RouteFollowers followers = new RouteFollowers();
     private final RoutingMeters meters;
     private final ComparisonEngine comparison;
     private final TrafficBook book;
-    private final int shadowBuffer;
-    private final long shadowGraceMillis;
-    private final Duration readyTimeout;
+    private final RoutingSettings settings;
     private final ScheduledExecutorService ticker;
     private final Object changes = new Object();
     /** The fleet's control plane, or null when the routes are this process's alone. */
@@ -83,12 +80,9 @@ public final class Router implements Routing, GateRunner.Host, AutoCloseable {
         this.routes.putAll(initial);
         this.meters = new RoutingMeters(this.instances, () -> instances.get(0).shared().meters());
         this.book = instances.get(0).shared().traffic();
-        this.comparison = new ComparisonEngine(book, List.copyOf(index.keySet()), brokers,
-                positiveLong(common, "switchboard.comparison.min-samples", 200),
-                fraction(common, "switchboard.comparison.min-difference", 0.10));
-        this.shadowBuffer = (int) positiveLong(common, "switchboard.routing.shadow-buffer", 10_000);
-        this.shadowGraceMillis = common.getDuration("switchboard.routing.shadow-grace", Duration.ofSeconds(5)).toMillis();
-        this.readyTimeout = common.getDuration("switchboard.routing.ready-timeout", Duration.ofSeconds(30));
+        this.settings = RoutingSettings.from(common);
+        this.comparison = new ComparisonEngine(book, List.copyOf(index.keySet()), brokers, settings.minSamples(),
+                settings.minDifference());
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "switchboard-routing");
             t.setDaemon(true);
@@ -116,30 +110,6 @@ public final class Router implements Routing, GateRunner.Host, AutoCloseable {
         ticker.scheduleAtFixedRate(this::tick, 1000 - clock.millis() % 1000 + 5, 1000, TimeUnit.MILLISECONDS);
     }
 
-    private static long positiveLong(BrokerConfig c, String key, long def) {
-        long v = c.getInt(key, (int) def);
-        if (v < 1) {
-            throw new ConfigurationException("Property '" + key + "' is " + v + " but must be at least 1, such as " + def);
-        }
-        return v;
-    }
-
-    private static double fraction(BrokerConfig c, String key, double def) {
-        String text = c.get(key);
-        if (text == null) {
-            return def;
-        }
-        try {
-            double v = Double.parseDouble(text.trim());
-            if (v >= 0 && v < 1) {
-                return v;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
-        }
-        throw new ConfigurationException("Property '" + key + "' is '" + text + "' but must be a fraction in [0, 1), such as " + def);
-    }
-
     /** Exports the weight gauges of bindings made before the registry was bound. */
     public void bindTo(MeterRegistry registry) {
         bindings.forEach((d, b) -> meters.weightGauges(d, b));
@@ -159,11 +129,11 @@ public final class Router implements Routing, GateRunner.Host, AutoCloseable {
     }
 
     int shadowBuffer() {
-        return shadowBuffer;
+        return settings.shadowBuffer();
     }
 
     Duration readyTimeout() {
-        return readyTimeout;
+        return settings.readyTimeout();
     }
 
     /** The broker comparison: the fleet's when the routes are shared by one. */
@@ -192,7 +162,7 @@ public final class Router implements Routing, GateRunner.Host, AutoCloseable {
 
     private RouteBinding binding(String destination) {
         return bindings.computeIfAbsent(destination, d -> {
-            RouteBinding b = new RouteBinding(d, new RouteState(route(d), index), shadowGraceMillis);
+            RouteBinding b = new RouteBinding(d, new RouteState(route(d), index), settings.shadowGraceMillis());
             meters.weightGauges(d, b);
             return b;
         });
@@ -206,7 +176,7 @@ public final class Router implements Routing, GateRunner.Host, AutoCloseable {
         synchronized (changes) {
             RouteBinding b = binding(destination);
             RoutingPublisher<T> p = new RoutingPublisher<>(this, b, codec, delivery, properties, c -> {
-                publishers.remove(c);
+                followers.remove(c);
                 onClose.accept(c);
             });
             try {
@@ -216,7 +186,7 @@ public final class Router implements Routing, GateRunner.Host, AutoCloseable {
                 throw e;
             }
             b.join(p);
-            publishers.add(p);
+            followers.add(p);
             return p;
         }
     }
@@ -226,12 +196,12 @@ public final class Router implements Routing, GateRunner.Host, AutoCloseable {
         synchronized (changes) {
             RouteBinding b = binding(request.destination());
             RoutingSubscription<T> s = new RoutingSubscription<>(this, b, request, handler, c -> {
-                subscriptions.remove(c);
+                followers.remove(c);
                 onClose.accept(c);
             });
             s.start();
             b.join(s);
-            subscriptions.add(s);
+            followers.add(s);
             return s;
         }
     }
@@ -396,13 +366,7 @@ public final class Router implements Routing, GateRunner.Host, AutoCloseable {
 
     @Override
     public CompletionStage<Void> drained(String destination) {
-        List<CompletableFuture<Void>> all = new ArrayList<>();
-        for (RoutingSubscription<?> s : subscriptions) {
-            if (s.destination().equals(destination)) {
-                all.add(s.drainedStage().toCompletableFuture());
-            }
-        }
-        CompletableFuture<Void> here = CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
+        CompletableFuture<Void> here = followers.drained(destination);
         return fleet == null ? here : here.thenCompose(v -> fleet.fleetDrained(destination));
     }
 
@@ -410,11 +374,11 @@ public final class Router implements Routing, GateRunner.Host, AutoCloseable {
 
     private void tick() {
         try {
-            retryMissingPrimaries();
+            followers.retryMissingPrimaries();
             if (book == null) {
-                checkDrains();
+                followers.checkDrains();
                 if (fleet != null) {
-                    fleet.tick(System.currentTimeMillis() / 1000, draining());
+                    fleet.tick(System.currentTimeMillis() / 1000, followers.draining());
                 }
                 return;
             }
@@ -423,53 +387,13 @@ public final class Router implements Routing, GateRunner.Host, AutoCloseable {
             for (GateRunner g : gates.values()) {
                 g.tick(now);
             }
-            checkDrains();
+            followers.checkDrains();
             if (fleet != null) {
-                fleet.tick(now, draining());
+                fleet.tick(now, followers.draining());
             }
         } catch (RuntimeException e) {
             log.warn("Routing tick failed", e);
         }
-    }
-
-    private void retryMissingPrimaries() {
-        for (RoutingPublisher<?> p : publishers) {
-            p.retryMissingPrimary();
-        }
-        for (RoutingSubscription<?> s : subscriptions) {
-            s.retryMissingPrimary();
-        }
-    }
-
-    private void checkDrains() {
-        for (RoutingSubscription<?> s : subscriptions) {
-            int draining = s.draining();
-            if (draining >= 0 && s.checkDrained()) {
-                releasePublishers(s.destination(), draining);
-            }
-        }
-    }
-
-    private void releasePublishers(String destination, int instance) {
-        boolean stillDraining = subscriptions.stream().anyMatch(s -> s.destination().equals(destination) && s.draining() == instance);
-        if (!stillDraining) {
-            for (RoutingPublisher<?> p : publishers) {
-                if (p.destination().equals(destination)) {
-                    p.release(instance);
-                }
-            }
-        }
-    }
-
-    /** The destinations whose subscriptions here still drain a migration's old instance. */
-    private Set<String> draining() {
-        Set<String> out = new java.util.HashSet<>();
-        for (RoutingSubscription<?> s : subscriptions) {
-            if (s.draining() >= 0) {
-                out.add(s.destination());
-            }
-        }
-        return out;
     }
 
     /** Stops the ticker, the gates and the fleet's control plane. */

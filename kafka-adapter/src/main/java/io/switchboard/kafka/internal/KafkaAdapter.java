@@ -91,11 +91,6 @@ public final class KafkaAdapter implements BrokerAdapter {
     }
 
     @Override
-    public String id() {
-        return ID;
-    }
-
-    @Override
     public Capabilities capabilities() {
         return capabilities;
     }
@@ -111,7 +106,8 @@ public final class KafkaAdapter implements BrokerAdapter {
             } else if (spec.delivery() == Delivery.EXACTLY_ONCE) {
                 BrokerConfig settings = config.brokerConfig().with(spec.properties());
                 publisher = track(new TransactionalKafkaPublisher(clientConfig, spec.destination(),
-                        positive(settings, "transaction-max-records", 1000), positive(settings, "transaction-queue-capacity", 10_000),
+                        settings.getInt(KafkaClientConfig.PREFIX + "transaction-max-records", 1, 1000),
+                        settings.getInt(KafkaClientConfig.PREFIX + "transaction-queue-capacity", 1, 10_000),
                         timeout, open::remove));
             } else {
                 publisher = new KafkaPublisher(producers.acquire(clientConfig), spec.destination(), timeout, open::remove);
@@ -160,15 +156,6 @@ public final class KafkaAdapter implements BrokerAdapter {
     private <T extends AutoCloseable> T track(T closeable) {
         open.add(closeable);
         return closeable;
-    }
-
-    private int positive(BrokerConfig settings, String setting, int defaultValue) {
-        int value = settings.getInt(KafkaClientConfig.PREFIX + setting, defaultValue);
-        if (value < 1) {
-            throw new ConfigurationException("Kafka setting 'kafka." + setting + "' is " + value
-                    + " but must be at least 1, such as " + defaultValue);
-        }
-        return value;
     }
 
     @Override

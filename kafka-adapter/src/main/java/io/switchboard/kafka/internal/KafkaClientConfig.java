@@ -155,8 +155,7 @@ final class KafkaClientConfig {
     }
 
     private ConfigurationException invalid(String name, Object value, String expected) {
-        return new ConfigurationException("Broker instance '" + config.instanceName() + "' (kafka): property '" + PREFIX
-                + name + "' is '" + BrokerConfig.printable(name, value.toString()) + "' but must be " + expected);
+        return config.invalid(PREFIX + name, value.toString(), expected);
     }
 
     private static boolean knownToAnyClient(String name) {

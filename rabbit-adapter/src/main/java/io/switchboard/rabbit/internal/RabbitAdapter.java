@@ -1,15 +1,8 @@
 package io.switchboard.rabbit.internal;
 
-import com.rabbitmq.client.AuthenticationFailureException;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
-import com.rabbitmq.client.impl.recovery.RecordedBinding;
-import com.rabbitmq.client.impl.recovery.RecordedConsumer;
-import com.rabbitmq.client.impl.recovery.RecordedExchange;
-import com.rabbitmq.client.impl.recovery.RecordedQueue;
-import com.rabbitmq.client.impl.recovery.TopologyRecoveryFilter;
-import io.switchboard.ConfigurationException;
 import io.switchboard.SwitchboardClosedException;
 import io.switchboard.SwitchboardException;
 import io.switchboard.spi.BrokerAdapter;
@@ -29,16 +22,12 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,24 +48,14 @@ public final class RabbitAdapter implements BrokerAdapter {
 
     private final RabbitSettings settings;
     private final Capabilities capabilities;
-    private final ConnectionFactory factory;
+    private final RabbitConnections connections;
     private final ExecutorService events;
-    /**
-     * Runs the consume connection's deliveries: one thread per busy channel (amqp-client hands a
-     * channel's deliveries to one thread at a time), so a handler that core runs on a delivery
-     * thread holds back only its own channel, never another subscription's.
-     */
-    private final ExecutorService deliveries;
     private final ConcurrentHashMap<String, Integer> partitions = new ConcurrentHashMap<>();
     private final RabbitProvisioner provisioner;
     private final Object connecting = new Object();
-    private volatile Connection publishConnection;
-    private volatile Connection consumeConnection;
     private volatile boolean closing;
     /** The fleet control plane's primitives, made on first use; closed with this adapter. */
     private RabbitControlSupport control;
-    /** Why the broker blocks publishing (a memory or disk alarm), or null. */
-    private volatile String publishingBlocked;
 
     /** Reads the configuration; connects on first use. */
     public RabbitAdapter(BrokerConfig config) {
@@ -92,81 +71,14 @@ public final class RabbitAdapter implements BrokerAdapter {
                         "letters, digits, '.', '_' and '-', at most " + MAX_NAME + " characters (queue names derived "
                                 + "from it must fit RabbitMQ's 255 bytes)", Set.of(), Set.of("amq.")))
                 .build();
-        this.factory = connectionFactory(settings, config.instanceName());
-        this.events = Executors.newSingleThreadExecutor(daemon("switchboard-rabbit-events-" + config.instanceName()));
-        this.deliveries = Executors.newCachedThreadPool(daemon("switchboard-rabbit-deliver-" + config.instanceName()));
+        this.connections = new RabbitConnections(settings, () -> ensureOpen("(connection)"));
+        this.events = Executors.newSingleThreadExecutor(RabbitConnections.daemon("switchboard-rabbit-events-" + config.instanceName()));
         this.provisioner = new RabbitProvisioner(this, settings);
     }
 
-    /**
-     * Opens a connection with {@code from}: to the URI's host and port, or, with
-     * {@code rabbitmq.addresses}, to the first of those nodes that accepts it, in an order amqp-client
-     * shuffles on every attempt (recoveries included, so a client of a dead node recovers on another).
-     *
-     * @param consumers where the connection runs its consumers, or null for amqp-client's own pool
-     */
+    /** Opens a connection with {@code from}, see {@link RabbitConnections#open}. */
     Connection newConnection(ConnectionFactory from, ExecutorService consumers, String name) throws IOException, TimeoutException {
-        if (settings.addresses.isEmpty()) {
-            return consumers == null ? from.newConnection(name) : from.newConnection(consumers, name);
-        }
-        return consumers == null ? from.newConnection(settings.addresses, name)
-                : from.newConnection(consumers, settings.addresses, name);
-    }
-
-    private static ConnectionFactory connectionFactory(RabbitSettings settings, String instance) {
-        ConnectionFactory factory = new ConnectionFactory();
-        RabbitTls.check(settings.config, settings.uri);
-        if (RabbitTls.wanted(settings.uri)) {
-            // before setUri: with a TLS context set, amqp-client does not install its trust-everything default for amqps
-            factory.useSslProtocol(RabbitTls.context(settings.config));
-            factory.enableHostnameVerification();
-        }
-        try {
-            factory.setUri(settings.uri);
-        } catch (Exception e) {
-            throw new ConfigurationException("Broker instance '" + instance + "' (rabbitmq): property 'rabbitmq.uri' is '"
-                    + settings.printableUri() + "' but must be a valid AMQP URI (amqp://user:password@host:5672/vhost): "
-                    + e.getMessage(), e);
-        }
-        if (factory.getVirtualHost().isEmpty()) {
-            factory.setVirtualHost("/"); // "amqp://host/" names the empty vhost, which RabbitMQ cannot have: mean "/"
-        }
-        factory.setAutomaticRecoveryEnabled(true);
-        factory.setTopologyRecoveryEnabled(true);
-        factory.setNetworkRecoveryInterval(settings.recoveryInterval.toMillis());
-        // One bound for the TCP connect and for the AMQP handshake: a silent peer fails in this time, never hangs.
-        // A connection_timeout given in the URI's query (amqp-client's own parameter) is kept for the TCP connect.
-        int connectMillis = (int) Math.min(Integer.MAX_VALUE, settings.connectTimeout.toMillis());
-        if (!settings.uri.contains("connection_timeout=")) {
-            factory.setConnectionTimeout(connectMillis);
-        }
-        factory.setHandshakeTimeout(connectMillis);
-        factory.setTopologyRecoveryFilter(new LiveChannelsOnly());
-        factory.setThreadFactory(daemon("switchboard-rabbit-" + instance));
-        return factory;
-    }
-
-    private static boolean isTlsFailure(Throwable error) {
-        for (Throwable t = error; t != null; t = t.getCause()) {
-            if (t instanceof javax.net.ssl.SSLException) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    static ThreadFactory daemon(String prefix) {
-        AtomicInteger count = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
-    }
-
-    @Override
-    public String id() {
-        return ID;
+        return connections.open(from, consumers, name);
     }
 
     @Override
@@ -197,7 +109,7 @@ public final class RabbitAdapter implements BrokerAdapter {
         synchronized (connecting) {
             ensureOpen("(control)");
             if (control == null) {
-                control = new RabbitControlSupport(this, settings, factory);
+                control = new RabbitControlSupport(this, settings, connections.factory());
             }
             return Optional.of(control);
         }
@@ -247,70 +159,11 @@ public final class RabbitAdapter implements BrokerAdapter {
     }
 
     Connection publishConnection() {
-        Connection connection = publishConnection;
-        return connection != null ? connection : connect(true);
+        return connections.publish();
     }
 
     Connection consumeConnection() {
-        Connection connection = consumeConnection;
-        return connection != null ? connection : connect(false);
-    }
-
-    private Connection connect(boolean publishing) {
-        synchronized (connecting) {
-            ensureOpen("(connection)");
-            Connection existing = publishing ? publishConnection : consumeConnection;
-            if (existing != null) {
-                return existing;
-            }
-            String name = settings.connectionName + (publishing ? "-publish" : "-consume");
-            Connection connection;
-            try {
-                connection = newConnection(factory, publishing ? null : deliveries, name);
-            } catch (AuthenticationFailureException e) {
-                throw new SwitchboardException("RabbitMQ at " + printableUri() + " refused the login of user '"
-                        + factory.getUsername() + "': " + AmqpErrors.sentence(AmqpErrors.describe(e))
-                        + " Fix user and password in property rabbitmq.uri (or create the user: rabbitmqctl add_user)", e);
-            } catch (IOException | TimeoutException e) {
-                if (AmqpErrors.isConnectionNotAllowed(e)) {
-                    throw new SwitchboardException("RabbitMQ at " + printableUri() + " refused user '" + factory.getUsername()
-                            + "' access to virtual host '" + factory.getVirtualHost() + "': "
-                            + AmqpErrors.sentence(AmqpErrors.describe(e)) + " Create the vhost and grant the user access "
-                            + "(rabbitmqctl add_vhost " + factory.getVirtualHost() + "; rabbitmqctl set_permissions -p "
-                            + factory.getVirtualHost() + " " + factory.getUsername() + " '.*' '.*' '.*'), or fix the "
-                            + "vhost in property rabbitmq.uri", e);
-                }
-                if (isTlsFailure(e)) {
-                    throw new SwitchboardException("The TLS handshake with RabbitMQ at " + printableUri() + " failed: "
-                            + AmqpErrors.describe(e) + ". Make " + RabbitTls.TRUSTSTORE + " (with " + RabbitTls.TRUSTSTORE_PASSWORD
-                            + " and " + RabbitTls.TRUSTSTORE_TYPE + ") hold the certificate that signed the server's, and "
-                            + "check that the server's certificate names the host in rabbitmq.uri", e);
-                }
-                String what = e instanceof TimeoutException || e instanceof java.net.SocketTimeoutException
-                        ? "no AMQP answer within " + settings.connectTimeout + " (property rabbitmq.connect-timeout)"
-                        : AmqpErrors.describe(e);
-                throw new SwitchboardException("Cannot connect to RabbitMQ at " + printableUri()
-                        + (settings.addresses.isEmpty() ? " (property rabbitmq.uri)" : " (none of the addresses answered)") + ": "
-                        + what + ". Is the server running? Start it (rabbitmq-server -detached on this "
-                        + "machine's Debian package) or point rabbitmq.uri at a running server"
-                        + (RabbitTls.wanted(settings.uri) ? "" : "; if that port is a TLS listener, use an amqps:// URI"), e);
-            }
-            log.info("Connected to RabbitMQ at {} as '{}' (node at {}:{})", printableUri(), name,
-                    connection.getAddress().getHostAddress(), connection.getPort());
-            if (publishing) {
-                connection.addBlockedListener(reason -> {
-                    publishingBlocked = reason;
-                    log.warn("RabbitMQ at {} blocks publishers: {}", printableUri(), reason);
-                }, () -> {
-                    publishingBlocked = null;
-                    log.info("RabbitMQ at {} accepts publishers again", printableUri());
-                });
-                publishConnection = connection;
-            } else {
-                consumeConnection = connection;
-            }
-            return connection;
-        }
+        return connections.consume();
     }
 
     /**
@@ -324,49 +177,7 @@ public final class RabbitAdapter implements BrokerAdapter {
         if (closing) {
             return BrokerHealth.down("the RabbitMQ client of this Switchboard is closed");
         }
-        if (publishConnection == null && consumeConnection == null) {
-            BrokerHealth failed = connectWithin(timeout);
-            if (failed != null) {
-                return failed;
-            }
-        }
-        for (Connection connection : new Connection[] {publishConnection, consumeConnection}) {
-            if (connection != null && !connection.isOpen()) {
-                Object cause = connection.getCloseReason() == null ? "closed" : AmqpErrors.describe(connection.getCloseReason());
-                return BrokerHealth.down("connection '" + connection.getClientProvidedName() + "' to " + printableUri()
-                        + " is lost (" + cause + "); the client reconnects every " + settings.recoveryInterval);
-            }
-        }
-        String blocked = publishingBlocked;
-        if (blocked != null) {
-            return BrokerHealth.down("RabbitMQ at " + printableUri() + " blocks publishers: " + blocked);
-        }
-        return BrokerHealth.up("connected to " + printableUri());
-    }
-
-    private BrokerHealth connectWithin(Duration timeout) {
-        CompletableFuture<Connection> attempt = new CompletableFuture<>();
-        Thread connector = new Thread(() -> {
-            try {
-                attempt.complete(consumeConnection());
-            } catch (RuntimeException e) {
-                attempt.completeExceptionally(e);
-            }
-        }, "switchboard-rabbit-health-" + settings.config.instanceName());
-        connector.setDaemon(true);
-        connector.start();
-        try {
-            attempt.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            return null;
-        } catch (ExecutionException e) {
-            return BrokerHealth.down(e.getCause().getMessage());
-        } catch (TimeoutException e) {
-            return BrokerHealth.down("no connection to " + printableUri() + " within " + timeout
-                    + "; is the server running and rabbitmq.uri right?");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return BrokerHealth.down("interrupted while connecting to " + printableUri());
-        }
+        return connections.health(timeout);
     }
 
     /** Runs an administrative call on a short-lived channel of the consuming connection. */
@@ -428,7 +239,7 @@ public final class RabbitAdapter implements BrokerAdapter {
 
     /** Why the broker currently blocks publishing (a resource alarm), or null. */
     String publishingBlocked() {
-        return publishingBlocked;
+        return connections.publishingBlocked();
     }
 
     boolean isClosing() {
@@ -461,53 +272,14 @@ public final class RabbitAdapter implements BrokerAdapter {
             if (control != null) {
                 control.close();
             }
-            closeQuietly(publishConnection);
-            closeQuietly(consumeConnection);
         }
+        connections.close();
         events.shutdown();
-        deliveries.shutdown();
-    }
-
-    private static void closeQuietly(Connection connection) {
-        if (connection != null) {
-            try {
-                connection.close();
-            } catch (IOException | RuntimeException e) {
-                log.debug("Closing connection {}: {}", connection.getClientProvidedName(), e.toString());
-            }
-        }
     }
 
     @Override
     public String toString() {
         return "RabbitAdapter[" + printableUri() + "]";
-    }
-
-    /**
-     * Recovers only the topology declared on channels still in use (consumers, their broadcast
-     * queues and bindings). What the provisioner declared on its short-lived channels is durable and
-     * outlives a connection loss; re-declaring it through a closed channel would only log errors.
-     */
-    private static final class LiveChannelsOnly implements TopologyRecoveryFilter {
-        @Override
-        public boolean filterExchange(RecordedExchange exchange) {
-            return exchange.getChannel().isOpen();
-        }
-
-        @Override
-        public boolean filterQueue(RecordedQueue queue) {
-            return queue.getChannel().isOpen();
-        }
-
-        @Override
-        public boolean filterBinding(RecordedBinding binding) {
-            return binding.getChannel().isOpen();
-        }
-
-        @Override
-        public boolean filterConsumer(RecordedConsumer consumer) {
-            return consumer.getChannel().isOpen();
-        }
     }
 
     /** An administrative call on a channel. */

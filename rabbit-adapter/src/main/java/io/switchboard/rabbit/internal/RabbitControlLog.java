@@ -81,7 +81,7 @@ final class RabbitControlLog implements ControlLog {
     RabbitControlLog(RabbitControlSupport support, String name) {
         this.support = support;
         this.name = name;
-        this.dispatch = Executors.newSingleThreadExecutor(RabbitAdapter.daemon("switchboard-rabbit-control-log-" + name));
+        this.dispatch = Executors.newSingleThreadExecutor(RabbitConnections.daemon("switchboard-rabbit-control-log-" + name));
         connect();
     }
 

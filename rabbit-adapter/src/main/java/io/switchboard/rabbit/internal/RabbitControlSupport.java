@@ -44,7 +44,7 @@ final class RabbitControlSupport extends ControlSupportBase {
         factory.setAutomaticRecoveryEnabled(false);
         factory.setTopologyRecoveryEnabled(false);
         factory.setRequestedHeartbeat(HEARTBEAT_SECONDS);
-        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, RabbitAdapter.daemon(connectionName + "-control"));
+        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, RabbitConnections.daemon(connectionName + "-control"));
         scheduler.setExecuteExistingDelayedTasksAfterShutdownPolicy(false); // retries and timeouts end with close()
         scheduler.setRemoveOnCancelPolicy(true);
         this.scheduler = scheduler;

@@ -1,7 +1,6 @@
 package io.switchboard.rabbit.internal;
 
 import com.rabbitmq.client.Address;
-import io.switchboard.ConfigurationException;
 import io.switchboard.spi.BrokerConfig;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -63,34 +62,31 @@ final class RabbitSettings {
         this.uri = checkedUri(config);
         this.addresses = addresses(config);
         this.connectionName = config.get("rabbitmq.connection-name", "switchboard-" + config.instanceName());
-        this.recoveryInterval = positive(config, "rabbitmq.recovery-interval", config.getDuration(
-                "rabbitmq.recovery-interval", Duration.ofSeconds(1)));
-        this.connectTimeout = positive(config, "rabbitmq.connect-timeout", config.getDuration(
-                "rabbitmq.connect-timeout", Duration.ofSeconds(10)));
-        this.publisherChannels = atLeast(config, "rabbitmq.publisher-channels", 1, 2);
-        this.maxOutstandingConfirms = atLeast(config, "rabbitmq.max-outstanding-confirms", 1, 1000);
-        this.publishTimeout = positive(config, "rabbitmq.publish-timeout", config.getDuration(
-                "rabbitmq.publish-timeout", Duration.ofSeconds(30)));
-        this.queueType = oneOf(config, QUEUE_TYPE, "classic", QUEUE_TYPES);
+        this.recoveryInterval = config.getPositiveDuration("rabbitmq.recovery-interval", Duration.ofSeconds(1));
+        this.connectTimeout = config.getPositiveDuration("rabbitmq.connect-timeout", Duration.ofSeconds(10));
+        this.publisherChannels = config.getInt("rabbitmq.publisher-channels", 1, 2);
+        this.maxOutstandingConfirms = config.getInt("rabbitmq.max-outstanding-confirms", 1, 1000);
+        this.publishTimeout = config.getPositiveDuration("rabbitmq.publish-timeout", Duration.ofSeconds(30));
+        this.queueType = config.getOneOf(QUEUE_TYPE, "classic", QUEUE_TYPES);
         this.lazy = config.getBoolean("rabbitmq.lazy", false);
         this.maxLength = config.getLong("rabbitmq.max-length", 0);
         this.overflow = config.get("rabbitmq.overflow") == null ? null
-                : oneOf(config, "rabbitmq.overflow", "drop-head", OVERFLOWS);
+                : config.getOneOf("rabbitmq.overflow", "drop-head", OVERFLOWS);
         this.deliveryLimit = config.getInt("rabbitmq.delivery-limit", 0);
         this.singleActiveConsumer = config.getBoolean("rabbitmq.single-active-consumer", false);
-        this.maxMessageSize = atLeast(config, "rabbitmq.max-message-size", 1, 4 * 1024 * 1024);
+        this.maxMessageSize = config.getInt("rabbitmq.max-message-size", 1, 4 * 1024 * 1024);
         this.requiredGroups = Arrays.stream(config.get("rabbitmq.required-groups", "").split(","))
                 .map(String::trim).filter(g -> !g.isEmpty()).toList();
         if (lazy && queueType.equals("quorum")) {
-            throw invalid(config, "rabbitmq.lazy", "true", "false with rabbitmq.queue-type=quorum (quorum queues keep "
+            throw config.invalid("rabbitmq.lazy", "true", "false with rabbitmq.queue-type=quorum (quorum queues keep "
                     + "their messages on disk already; lazy mode is for classic queues)");
         }
         if (deliveryLimit > 0 && !queueType.equals("quorum")) {
-            throw invalid(config, "rabbitmq.delivery-limit", Integer.toString(deliveryLimit),
+            throw config.invalid("rabbitmq.delivery-limit", Integer.toString(deliveryLimit),
                     "unset unless rabbitmq.queue-type=quorum (only quorum queues count deliveries)");
         }
         if (maxLength < 0) {
-            throw invalid(config, "rabbitmq.max-length", Long.toString(maxLength), "0 (no limit) or a positive number of messages");
+            throw config.invalid("rabbitmq.max-length", Long.toString(maxLength), "0 (no limit) or a positive number of messages");
         }
     }
 
@@ -102,7 +98,7 @@ final class RabbitSettings {
      * reported where core reports it.
      */
     int partitions() {
-        return atLeast(config, PARTITIONS, 1, DEFAULT_PARTITIONS);
+        return config.getInt(PARTITIONS, 1, DEFAULT_PARTITIONS);
     }
 
     /** The same settings with a publisher's or subscription's own properties on top. */
@@ -186,7 +182,7 @@ final class RabbitSettings {
         } catch (URISyntaxException e) {
             // reported below
         }
-        throw invalid(config, URI, value, "an AMQP URI such as amqp://user:password@host:5672/vhost");
+        throw config.invalid(URI, value, "an AMQP URI such as amqp://user:password@host:5672/vhost");
     }
 
     /**
@@ -215,38 +211,10 @@ final class RabbitSettings {
                 }
                 parsed.add(new Address(host, hostPort.getPort() > 0 ? hostPort.getPort() : defaultPort));
             } catch (URISyntaxException e) {
-                throw invalid(config, ADDRESSES, value, "a comma-separated list of host:port (port optional, default "
+                throw config.invalid(ADDRESSES, value, "a comma-separated list of host:port (port optional, default "
                         + defaultPort + "), such as node1:5672,node2:5672,node3:5672; '" + address + "' is not");
             }
         }
         return List.copyOf(parsed);
-    }
-
-    private static String oneOf(BrokerConfig config, String key, String defaultValue, Set<String> allowed) {
-        String value = config.get(key, defaultValue).trim().toLowerCase(Locale.ROOT);
-        if (!allowed.contains(value)) {
-            throw invalid(config, key, value, "one of " + allowed);
-        }
-        return value;
-    }
-
-    private static int atLeast(BrokerConfig config, String key, int min, int defaultValue) {
-        int value = config.getInt(key, defaultValue);
-        if (value < min) {
-            throw invalid(config, key, Integer.toString(value), "at least " + min);
-        }
-        return value;
-    }
-
-    private static Duration positive(BrokerConfig config, String key, Duration value) {
-        if (value.isNegative() || value.isZero()) {
-            throw invalid(config, key, value.toString(), "a positive duration such as 1s");
-        }
-        return value;
-    }
-
-    private static ConfigurationException invalid(BrokerConfig config, String key, String value, String expected) {
-        return new ConfigurationException("Broker instance '" + config.instanceName() + "' (rabbitmq): property '" + key
-                + "' is '" + BrokerConfig.printable(key, value) + "' but must be " + expected);
     }
 }

@@ -30,6 +30,7 @@ public final class ChildJvms {
     private final String mainClass;
     private final List<String> jvmOptions;
     private final Map<Integer, List<String>> arguments = new LinkedHashMap<>();
+    private final Map<Integer, List<String>> prefixes = new LinkedHashMap<>();
     private final Map<Integer, Process> processes = new LinkedHashMap<>();
 
     /**
@@ -52,7 +53,21 @@ public final class ChildJvms {
      * @param args the arguments of the node's main class
      */
     public void define(int id, List<String> args) {
+        define(id, args, List.of());
+    }
+
+    /**
+     * Remembers node {@code id}'s program arguments and a command that runs its JVM (such as
+     * {@link NetworkNamespaces#commandPrefix}: {@code ip netns exec <namespace>}, which runs the
+     * JVM in the same process, so that signals still reach it).
+     *
+     * @param id the node id
+     * @param args the arguments of the node's main class
+     * @param commandPrefix the command the {@code java} command line is appended to (empty: none)
+     */
+    public void define(int id, List<String> args, List<String> commandPrefix) {
         arguments.put(id, List.copyOf(args));
+        prefixes.put(id, List.copyOf(commandPrefix));
     }
 
     /** {@return the node ids defined, in order} */
@@ -71,7 +86,7 @@ public final class ChildJvms {
         }
         String java = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        List<String> command = new ArrayList<>();
+        List<String> command = new ArrayList<>(prefixes.getOrDefault(id, List.of()));
         command.add(java);
         command.addAll(jvmOptions);
         String slf4jProvider = System.getProperty("slf4j.provider");

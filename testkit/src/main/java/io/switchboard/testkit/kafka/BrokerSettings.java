@@ -1,5 +1,6 @@
 package io.switchboard.testkit.kafka;
 
+import io.switchboard.testkit.tls.TestCertificates;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -8,12 +9,15 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
@@ -47,8 +51,37 @@ final class BrokerSettings {
      * and its password, and the SCRAM users (name to password) bootstrapped when the storage is formatted.
      */
     record SaslSsl(int port, Path keyStore, String keyStorePassword, Map<String, String> users) {
+        private static final Pattern SCRAM_TOKEN = Pattern.compile("[A-Za-z0-9_-]{1,128}");
+
         String address() {
             return HOST + ":" + port;
+        }
+
+        /** Refuses a SCRAM user name or password with characters other than letters, digits, '_' and '-'. */
+        static void checkUser(String username, String password) {
+            if (!SCRAM_TOKEN.matcher(Objects.requireNonNull(username, "username")).matches()) {
+                throw new IllegalArgumentException("SCRAM user name '" + username + "' must be 1 to 128 letters, digits, "
+                        + "'_' or '-'");
+            }
+            if (!SCRAM_TOKEN.matcher(Objects.requireNonNull(password, "password")).matches()) {
+                throw new IllegalArgumentException("The password of SCRAM user '" + username + "' must be 1 to 128 "
+                        + "letters, digits, '_' or '-' (it is not shown here)");
+            }
+        }
+
+        /** The kafka-clients properties to log in here as {@code username}, trusting {@code tls}'s certificate. */
+        Map<String, String> clientProperties(String username, String password, TestCertificates tls) {
+            Map<String, String> client = new LinkedHashMap<>();
+            client.put("bootstrap.servers", address());
+            client.put("security.protocol", "SASL_SSL");
+            client.put("sasl.mechanism", SCRAM_MECHANISM);
+            client.put("sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required username=\""
+                    + Objects.requireNonNull(username, "username") + "\" password=\""
+                    + Objects.requireNonNull(password, "password") + "\";");
+            client.put("ssl.truststore.type", tls.storeType());
+            client.put("ssl.truststore.location", tls.trustStore().toString());
+            client.put("ssl.truststore.password", tls.password());
+            return client;
         }
     }
 

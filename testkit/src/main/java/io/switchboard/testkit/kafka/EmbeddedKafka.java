@@ -1,27 +1,14 @@
 package io.switchboard.testkit.kafka;
 
 import io.switchboard.testkit.tls.TestCertificates;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.errors.TopicExistsException;
-import org.apache.kafka.common.utils.Time;
-import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -93,7 +80,6 @@ public final class EmbeddedKafka implements AutoCloseable {
     private static final int NODE_ID = 1;
     private static final int START_ATTEMPTS = 3;
     private static final long READY_TIMEOUT_SECONDS = 60;
-    private static final AtomicBoolean exitProceduresReplaced = new AtomicBoolean();
     private static EmbeddedKafka sharedInstance;
 
     private final BrokerSettings settings;
@@ -206,18 +192,7 @@ public final class EmbeddedKafka implements AutoCloseable {
      * @throws IllegalStateException if the broker was built without a SASL_SSL listener
      */
     public Map<String, String> saslSslClientProperties(String username, String password) {
-        BrokerSettings.SaslSsl listener = requireSaslSsl();
-        Map<String, String> client = new LinkedHashMap<>();
-        client.put("bootstrap.servers", listener.address());
-        client.put("security.protocol", "SASL_SSL");
-        client.put("sasl.mechanism", BrokerSettings.SCRAM_MECHANISM);
-        client.put("sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required username=\""
-                + Objects.requireNonNull(username, "username") + "\" password=\""
-                + Objects.requireNonNull(password, "password") + "\";");
-        client.put("ssl.truststore.type", tls.storeType());
-        client.put("ssl.truststore.location", tls.trustStore().toString());
-        client.put("ssl.truststore.password", tls.password());
-        return client;
+        return requireSaslSsl().clientProperties(username, password, tls);
     }
 
     private BrokerSettings.SaslSsl requireSaslSsl() {
@@ -239,26 +214,7 @@ public final class EmbeddedKafka implements AutoCloseable {
      * @throws IllegalStateException if the broker refuses the topic
      */
     public void createTopic(String topic, int partitions) {
-        Objects.requireNonNull(topic, "topic");
-        if (partitions < 1) {
-            throw new IllegalArgumentException(
-                    "partitions must be at least 1 but was " + partitions + " for topic '" + topic + "'");
-        }
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1)))
-                    .all()
-                    .get(READY_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof TopicExistsException)) {
-                throw new IllegalStateException("Kafka refused to create topic '" + topic + "'", e.getCause());
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while creating topic '" + topic + "'", e);
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("Kafka did not create topic '" + topic + "' within "
-                    + READY_TIMEOUT_SECONDS + " s", e);
-        }
+        KafkaServers.createTopic(bootstrapServers, topic, partitions, READY_TIMEOUT_SECONDS);
     }
 
     /**
@@ -289,8 +245,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
         long started = System.nanoTime();
         try {
-            server.shutdown();
-            server.awaitShutdown();
+            KafkaServers.stop(server);
         } finally {
             server = null;
         }
@@ -307,23 +262,15 @@ public final class EmbeddedKafka implements AutoCloseable {
      */
     public synchronized void restart() {
         stop();
-        RuntimeException failure = null;
-        for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
-            try {
-                long started = System.nanoTime();
-                server = startServer(settings);
-                log.info("Embedded Kafka broker at {} restarted in {} ms", bootstrapServers,
-                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
-                return;
-            } catch (RuntimeException e) {
+        server = KafkaServers.withAttempts(START_ATTEMPTS, "Embedded Kafka at " + bootstrapServers + " did not restart",
                 // most likely a port still held by the stopped broker's sockets; they go within moments
-                log.warn("Embedded Kafka restart attempt {} of {} failed", attempt, START_ATTEMPTS, e);
-                failure = e;
-                pause(Duration.ofMillis(500));
-            }
-        }
-        throw new IllegalStateException("Embedded Kafka at " + bootstrapServers + " did not restart after "
-                + START_ATTEMPTS + " attempts; see the cause and the log above", failure);
+                Duration.ofMillis(500), () -> {
+                    long started = System.nanoTime();
+                    KafkaRaftServer restarted = KafkaServers.start(settings, READY_TIMEOUT_SECONDS);
+                    log.info("Embedded Kafka broker at {} restarted in {} ms", bootstrapServers,
+                            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+                    return restarted;
+                }, () -> { });
     }
 
     /**
@@ -352,38 +299,15 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
         try {
             if (server != null) {
-                server.shutdown();
-                server.awaitShutdown();
+                KafkaServers.stop(server);
             }
         } finally {
             server = null;
-            deleteDirectory(directory);
+            KafkaServers.deleteDirectory(directory);
             if (tls != null) {
                 tls.close();
             }
             log.info("Embedded Kafka broker at {} stopped", bootstrapServers);
-        }
-    }
-
-    private static KafkaRaftServer startServer(BrokerSettings settings) {
-        KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(settings.properties(), false), Time.SYSTEM);
-        try {
-            server.startup();
-            settings.awaitReady(READY_TIMEOUT_SECONDS);
-            return server;
-        } catch (RuntimeException e) {
-            server.shutdown();
-            server.awaitShutdown();
-            throw e;
-        }
-    }
-
-    private static void pause(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while restarting embedded Kafka", e);
         }
     }
 
@@ -396,27 +320,8 @@ public final class EmbeddedKafka implements AutoCloseable {
         return "EmbeddedKafka[" + bootstrapServers + (closed.get() ? ", closed]" : isRunning() ? "]" : ", stopped]");
     }
 
-    private static void replaceExitProcedures() {
-        if (exitProceduresReplaced.compareAndSet(false, true)) {
-            org.apache.kafka.common.utils.internals.Exit.setExitProcedure((status, message) ->
-                    log.error("Embedded Kafka asked to exit the JVM with status {} ({}); ignored", status, message));
-            org.apache.kafka.common.utils.internals.Exit.setHaltProcedure((status, message) ->
-                    log.error("Embedded Kafka asked to halt the JVM with status {} ({}); ignored", status, message));
-        }
-    }
-
-    private static void deleteDirectory(Path directory) {
-        try {
-            Utils.delete(directory.toFile());
-        } catch (IOException e) {
-            log.warn("Could not delete the embedded Kafka directory {}", directory, e);
-        }
-    }
-
     /** Settings of an {@link EmbeddedKafka} broker before it starts. */
     public static final class Builder {
-
-        private static final java.util.regex.Pattern SCRAM_TOKEN = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{1,128}");
 
         private final Map<String, String> overrides = new LinkedHashMap<>();
         private final Map<String, String> scramUsers = new LinkedHashMap<>();
@@ -477,14 +382,7 @@ public final class EmbeddedKafka implements AutoCloseable {
          * @throws IllegalArgumentException if the name or password has other characters (never shown)
          */
         public Builder saslSslScram(String username, String password) {
-            if (!SCRAM_TOKEN.matcher(Objects.requireNonNull(username, "username")).matches()) {
-                throw new IllegalArgumentException("SCRAM user name '" + username + "' must be 1 to 128 letters, digits, "
-                        + "'_' or '-'");
-            }
-            if (!SCRAM_TOKEN.matcher(Objects.requireNonNull(password, "password")).matches()) {
-                throw new IllegalArgumentException("The password of SCRAM user '" + username + "' must be 1 to 128 "
-                        + "letters, digits, '_' or '-' (it is not shown here)");
-            }
+            BrokerSettings.SaslSsl.checkUser(username, password);
             scramUsers.put(username, password);
             return this;
         }
@@ -513,27 +411,19 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
 
         EmbeddedKafka start(boolean shared) {
-            replaceExitProcedures();
+            KafkaServers.replaceExitProcedures();
             TestCertificates tls = scramUsers.isEmpty() ? null : TestCertificates.generate();
-            RuntimeException failure = null;
-            for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
-                try {
-                    return startOnce(shared, tls);
-                } catch (RuntimeException e) {
-                    // most likely a free port taken by someone else between probing and binding
-                    log.warn("Embedded Kafka start attempt {} of {} failed", attempt, START_ATTEMPTS, e);
-                    failure = e;
-                }
-            }
-            if (tls != null) {
-                tls.close();
-            }
-            throw new IllegalStateException("Embedded Kafka did not start after " + START_ATTEMPTS
-                    + " attempts; see the cause and the log above", failure);
+            // a failed attempt most likely met a free port taken by someone else between probing and binding
+            return KafkaServers.withAttempts(START_ATTEMPTS, "Embedded Kafka did not start", Duration.ZERO,
+                    () -> startOnce(shared, tls), () -> {
+                        if (tls != null) {
+                            tls.close();
+                        }
+                    });
         }
 
         private EmbeddedKafka startOnce(boolean shared, TestCertificates tls) {
-            Path directory = createDirectory();
+            Path directory = KafkaServers.createDirectory("switchboard-kafka-");
             try {
                 BrokerSettings.SaslSsl saslSsl = tls == null ? null
                         : new BrokerSettings.SaslSsl(0, tls.keyStore(), tls.password(), scramUsers);
@@ -541,22 +431,14 @@ public final class EmbeddedKafka implements AutoCloseable {
                         advertisedPort, saslSsl, overrides);
                 settings.formatStorage();
                 long started = System.nanoTime();
-                KafkaRaftServer server = startServer(settings);
+                KafkaRaftServer server = KafkaServers.start(settings, READY_TIMEOUT_SECONDS);
                 log.info("Embedded Kafka broker ready at {}{} in {} ms", settings.bootstrapServers(),
                         settings.saslSsl() == null ? "" : " (SASL_SSL at " + settings.saslSsl().address() + ")",
                         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
                 return new EmbeddedKafka(server, settings, directory, shared, tls);
             } catch (RuntimeException e) {
-                deleteDirectory(directory);
+                KafkaServers.deleteDirectory(directory);
                 throw e;
-            }
-        }
-
-        private static Path createDirectory() {
-            try {
-                return Files.createTempDirectory("switchboard-kafka-");
-            } catch (IOException e) {
-                throw new UncheckedIOException("Could not create a temporary directory for embedded Kafka", e);
             }
         }
     }

@@ -2,6 +2,7 @@ package io.switchboard.testkit.kafka;
 
 import io.switchboard.testkit.fault.ChildJvmCluster;
 import io.switchboard.testkit.fault.ChildJvms;
+import io.switchboard.testkit.fault.NetworkNamespaces;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -32,8 +33,9 @@ import org.slf4j.LoggerFactory;
  * is a combined broker and controller in a JVM of its own ({@link KafkaNodeMain}, started on this
  * JVM's class path), so that a test can kill it ({@code kill -9}), freeze it ({@code SIGSTOP}: to
  * its peers and its clients the node stops answering, as if cut off by the network, while its
- * sockets stay open), stop it cleanly ({@code SIGTERM}: a controlled shutdown) and restart it
- * on the same data and ports.
+ * sockets stay open), cut it off from its peers and clients while it runs (each node is in a
+ * network namespace of its own, {@link NetworkNamespaces}, at its own address: needs root), stop it
+ * cleanly ({@code SIGTERM}: a controlled shutdown) and restart it on the same data and ports.
  *
  * <p>Settings for a cluster that keeps acknowledged records through the loss of one node: every
  * topic's replication factor is the node count (internal topics too), {@code min.insync.replicas}
@@ -54,7 +56,6 @@ import org.slf4j.LoggerFactory;
 public final class KafkaCluster extends ChildJvmCluster {
 
     private static final Logger log = LoggerFactory.getLogger(KafkaCluster.class);
-    private static final String HOST = "127.0.0.1";
     private static final Duration READY = Duration.ofSeconds(120);
 
     private final Path directory;
@@ -74,7 +75,10 @@ public final class KafkaCluster extends ChildJvmCluster {
             clientPorts.put(id, freePort(taken));
             controllerPorts.put(id, freePort(taken));
         }
-        String voters = controllerPorts.entrySet().stream().map(e -> e.getKey() + "@" + HOST + ":" + e.getValue())
+        // each node in a network namespace of its own, at its own address, so that a test can cut one off
+        NetworkNamespaces network = partitionable(NetworkNamespaces.create(nodes));
+        String voters = controllerPorts.entrySet().stream()
+                .map(e -> e.getKey() + "@" + network.nodeAddress(e.getKey()) + ":" + e.getValue())
                 .collect(Collectors.joining(","));
         String replicas = Integer.toString(nodes);
         String minIsr = Integer.toString(Math.max(1, nodes - 1));
@@ -83,8 +87,9 @@ public final class KafkaCluster extends ChildJvmCluster {
             p.put("process.roles", "broker,controller");
             p.put("node.id", Integer.toString(id));
             p.put("controller.quorum.voters", voters);
-            p.put("listeners", "PLAINTEXT://" + HOST + ":" + clientPorts.get(id) + ",CONTROLLER://" + HOST + ":" + controllerPorts.get(id));
-            p.put("advertised.listeners", "PLAINTEXT://" + HOST + ":" + clientPorts.get(id));
+            String host = network.nodeAddress(id);
+            p.put("listeners", "PLAINTEXT://" + host + ":" + clientPorts.get(id) + ",CONTROLLER://" + host + ":" + controllerPorts.get(id));
+            p.put("advertised.listeners", "PLAINTEXT://" + host + ":" + clientPorts.get(id));
             p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
             p.put("controller.listener.names", "CONTROLLER");
             p.put("inter.broker.listener.name", "PLAINTEXT");
@@ -111,8 +116,8 @@ public final class KafkaCluster extends ChildJvmCluster {
             List<String> args = new ArrayList<>();
             args.add(clusterId);
             p.forEach((k, v) -> args.add(k + "=" + v));
-            jvms.define(id, args);
-            addresses.put(id, HOST + ":" + clientPorts.get(id));
+            jvms.define(id, args, network.commandPrefix(id));
+            addresses.put(id, host + ":" + clientPorts.get(id));
         }
         this.bootstrapServers = String.join(",", addresses.values());
     }
@@ -211,6 +216,7 @@ public final class KafkaCluster extends ChildJvmCluster {
             admin = null;
         }
         jvms.killAll();
+        closeNetwork();
         try {
             Utils.delete(directory.toFile());
         } catch (IOException e) {

@@ -3,23 +3,13 @@ package io.switchboard.testkit.rabbit;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -84,18 +74,15 @@ public final class RabbitCluster implements AutoCloseable {
   public static final int NET_TICKTIME_SECONDS = 10;
 
   private static final Logger log = LoggerFactory.getLogger(RabbitCluster.class);
-  private static final String INSTALL = "install the server with `apt-get install -y rabbitmq-server` (Debian), or set "
-      + SCRIPTS_ENV + " to the directory holding its rabbitmq-server and rabbitmqctl scripts";
-  private static final Duration BOOT_TIMEOUT = Duration.ofSeconds(120);
-  private static final Duration CTL_TIMEOUT = Duration.ofSeconds(60);
-  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+  private static final String INSTALL = ClusterNode.INSTALL;
+  private static final Duration BOOT_TIMEOUT = ClusterNode.BOOT_TIMEOUT;
   private static final Pattern RUNNING_NODES = Pattern.compile("\"running_nodes\"\\s*:\\s*\\[([^\\]]*)]");
   private static final Pattern CONNECTION_NAME = Pattern.compile("\\{\"connection_name\",\"([^\"]*)\"}");
 
   private final Path dir;
   private final Path home;
   private final Path scripts;
-  private final List<Node> nodes = new ArrayList<>();
+  private final List<ClusterNode> nodes = new ArrayList<>();
   private final Thread shutdownHook = new Thread(() -> {
     killAllQuietly();
     deleteDirectory();
@@ -106,18 +93,11 @@ public final class RabbitCluster implements AutoCloseable {
     this.scripts = scripts;
     this.dir = Files.createTempDirectory("switchboard-rabbit-cluster-");
     this.home = Files.createDirectories(dir.resolve("home"));
-    SecureRandom random = new SecureRandom();
-    String suffix = Long.toString(Math.abs(random.nextLong() % 1_000_000_000L), 36);
-    Path cookie = home.resolve(".erlang.cookie");
-    Files.writeString(cookie, randomCookie(random), StandardCharsets.US_ASCII);
-    Files.setPosixFilePermissions(cookie, PosixFilePermissions.fromString("r--------"));
-    // no plugins (management and prometheus would bind the local server's fixed ports), no system-wide env file
-    Files.writeString(dir.resolve("enabled_plugins"), "[].\n");
-    Files.writeString(dir.resolve("rabbitmq-env.conf"), "");
-    int[] ports = freePorts(2 * size);
+    String suffix = ClusterFiles.prepare(dir, home);
+    int[] ports = ClusterFiles.freePorts(2 * size);
     for (int i = 0; i < size; i++) {
-      nodes.add(new Node(i, "sbc" + i + "-" + suffix + "@localhost", ports[2 * i], ports[2 * i + 1],
-          Files.createDirectories(dir.resolve("node" + i))));
+      nodes.add(new ClusterNode(i, "sbc" + i + "-" + suffix + "@localhost", ports[2 * i], ports[2 * i + 1],
+          Files.createDirectories(dir.resolve("node" + i)), scripts, dir, home, this));
     }
     Runtime.getRuntime().addShutdownHook(shutdownHook);
   }
@@ -150,9 +130,9 @@ public final class RabbitCluster implements AutoCloseable {
     }
     try {
       long started = System.nanoTime();
-      cluster.nodes.forEach(Node::launch);
-      inParallel(cluster.nodes, Node::awaitBooted);
-      for (Node node : cluster.nodes.subList(1, size)) {
+      cluster.nodes.forEach(ClusterNode::launch);
+      ClusterNode.inParallel(cluster.nodes, ClusterNode::awaitBooted);
+      for (ClusterNode node : cluster.nodes.subList(1, size)) {
         node.ctl("stop_app");
         node.ctl("join_cluster", cluster.nodes.get(0).name);
         node.ctl("start_app");
@@ -162,7 +142,7 @@ public final class RabbitCluster implements AutoCloseable {
           TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started), cluster.dir);
       return cluster;
     } catch (RuntimeException e) {
-      String logs = cluster.nodes.stream().map(Node::logTail).reduce("", String::concat);
+      String logs = cluster.nodes.stream().map(ClusterNode::logTail).reduce("", String::concat);
       cluster.close();
       throw new IllegalStateException("Cannot start a RabbitMQ cluster of " + size + " nodes of the local server: "
           + e.getMessage() + ". Check that `" + scripts.resolve("rabbitmq-server") + "` starts a node (" + INSTALL
@@ -293,7 +273,7 @@ public final class RabbitCluster implements AutoCloseable {
    * @param i the node's index, from 0
    */
   public void restart(int i) {
-    Node node = node(i);
+    ClusterNode node = node(i);
     if (node.isAlive()) {
       node.stop();
     }
@@ -304,14 +284,14 @@ public final class RabbitCluster implements AutoCloseable {
 
   /** Thaws frozen nodes and starts stopped ones, then waits until every node runs in the cluster. */
   public void ensureAllRunning() {
-    for (Node node : nodes) {
+    for (ClusterNode node : nodes) {
       if (node.frozen) {
         node.signal("CONT");
       }
     }
-    List<Node> down = nodes.stream().filter(n -> !n.isAlive()).toList();
-    down.forEach(Node::launch);
-    inParallel(down, Node::awaitBooted);
+    List<ClusterNode> down = nodes.stream().filter(n -> !n.isAlive()).toList();
+    down.forEach(ClusterNode::launch);
+    ClusterNode.inParallel(down, ClusterNode::awaitBooted);
     awaitRunning();
   }
 
@@ -332,7 +312,7 @@ public final class RabbitCluster implements AutoCloseable {
     return askLiveNodes(this::runningNodes);
   }
 
-  private List<String> runningNodes(Node node) {
+  private List<String> runningNodes(ClusterNode node) {
     String json = String.join("\n", node.ctl("cluster_status", "--formatter", "json"));
     Matcher matcher = RUNNING_NODES.matcher(json);
     if (!matcher.find()) {
@@ -343,9 +323,9 @@ public final class RabbitCluster implements AutoCloseable {
   }
 
   /** Asks each live, unfrozen node in turn; the first answer wins (a node may be restarting its app). */
-  private <T> T askLiveNodes(java.util.function.Function<Node, T> question) {
+  private <T> T askLiveNodes(java.util.function.Function<ClusterNode, T> question) {
     RuntimeException failure = null;
-    for (Node node : nodes) {
+    for (ClusterNode node : nodes) {
       if (node.isAlive() && !node.frozen) {
         try {
           return question.apply(node);
@@ -402,7 +382,7 @@ public final class RabbitCluster implements AutoCloseable {
     }
     closed = true;
     try {
-      inParallel(nodes, Node::stopOrKill);
+      ClusterNode.inParallel(nodes, ClusterNode::stopOrKill);
     } finally {
       killAllQuietly();
       deleteDirectory();
@@ -419,15 +399,19 @@ public final class RabbitCluster implements AutoCloseable {
     return "RabbitCluster[" + String.join(", ", nodes.stream().map(n -> n.name + " :" + n.amqpPort).toList()) + "]";
   }
 
-  private Node node(int i) {
+  private ClusterNode node(int i) {
     if (i < 0 || i >= nodes.size()) {
       throw new IndexOutOfBoundsException("Node " + i + " of a cluster of " + nodes.size() + " (nodes count from 0)");
     }
     return nodes.get(i);
   }
 
+  private void deleteDirectory() {
+    ClusterFiles.delete(dir);
+  }
+
   private void killAllQuietly() {
-    for (Node node : nodes) {
+    for (ClusterNode node : nodes) {
       try {
         node.kill();
       } catch (RuntimeException e) {
@@ -436,278 +420,11 @@ public final class RabbitCluster implements AutoCloseable {
     }
   }
 
-  private void deleteDirectory() {
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
-      }
-    } catch (IOException e) {
-      log.warn("Could not delete {} entirely: {}", dir, e.toString());
-    }
-  }
-
-  /** Runs {@code work} on each node at once, on threads of its own (not the common pool), and waits for all. */
-  private static void inParallel(List<Node> nodes, java.util.function.Consumer<Node> work) {
-    List<CompletableFuture<Void>> futures = new ArrayList<>();
-    for (Node node : nodes) {
-      CompletableFuture<Void> done = new CompletableFuture<>();
-      Thread thread = new Thread(() -> {
-        try {
-          work.accept(node);
-          done.complete(null);
-        } catch (Throwable t) {
-          done.completeExceptionally(t);
-        }
-      }, "rabbit-cluster-" + node.name);
-      thread.setDaemon(true);
-      thread.start();
-      futures.add(done);
-    }
-    allOf(futures.stream());
-  }
-
-  private static void allOf(Stream<CompletableFuture<Void>> futures) {
-    try {
-      CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).join();
-    } catch (java.util.concurrent.CompletionException e) {
-      throw e.getCause() instanceof RuntimeException r ? r : e;
-    }
-  }
-
   private static <T> Object safely(java.util.concurrent.Callable<T> call) {
     try {
       return call.call();
     } catch (Exception e) {
       return e.getMessage();
-    }
-  }
-
-  private static String randomCookie(SecureRandom random) {
-    StringBuilder cookie = new StringBuilder();
-    for (int i = 0; i < 32; i++) {
-      cookie.append((char) ('A' + random.nextInt(26)));
-    }
-    return cookie.toString();
-  }
-
-  /** Ports free on 127.0.0.1 right now, all different (held open together while they are picked). */
-  private static int[] freePorts(int count) throws IOException {
-    List<ServerSocket> held = new ArrayList<>();
-    try {
-      for (int i = 0; i < count; i++) {
-        held.add(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
-      }
-      return held.stream().mapToInt(ServerSocket::getLocalPort).toArray();
-    } finally {
-      for (ServerSocket socket : held) {
-        socket.close();
-      }
-    }
-  }
-
-  /** One node: its names, ports and files, and the process running it (replaced on each start). */
-  private final class Node {
-    final int index;
-    final String name;
-    final int amqpPort;
-    final int distPort;
-    final Path nodeDir;
-    final Path pidFile;
-    final Path console;
-    volatile Process process;
-    volatile boolean frozen;
-
-    Node(int index, String name, int amqpPort, int distPort, Path nodeDir) throws IOException {
-      this.index = index;
-      this.name = name;
-      this.amqpPort = amqpPort;
-      this.distPort = distPort;
-      this.nodeDir = nodeDir;
-      this.pidFile = nodeDir.resolve("rabbitmq.pid");
-      this.console = nodeDir.resolve("console.log");
-      Files.writeString(nodeDir.resolve("rabbitmq.conf"), String.join("\n",
-          "vm_memory_high_watermark.absolute = " + MEMORY_LIMIT,
-          "disk_free_limit.absolute = " + DISK_FREE_LIMIT,
-          "distribution.listener.interface = 127.0.0.1",
-          // a node silent for NET_TICKTIME_SECONDS (frozen, cut off) is declared down by its peers; once
-          // it answers again, autoheal restarts the smaller side of the partition so that it rejoins
-          "net_ticktime = " + NET_TICKTIME_SECONDS,
-          "cluster_partition_handling = autoheal",
-          "log.file.level = info",
-          "log.console = false",
-          ""));
-    }
-
-    /** Starts the node's VM in the background (the script execs the VM, so the process is the VM). */
-    void launch() {
-      ProcessBuilder builder = new ProcessBuilder(scripts.resolve("rabbitmq-server").toString())
-          .directory(nodeDir.toFile())
-          .redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(console.toFile()));
-      Map<String, String> env = builder.environment();
-      environment(env);
-      env.put("RABBITMQ_NODE_IP_ADDRESS", "127.0.0.1");
-      env.put("RABBITMQ_NODE_PORT", Integer.toString(amqpPort));
-      env.put("RABBITMQ_DIST_PORT", Integer.toString(distPort));
-      env.put("RABBITMQ_MNESIA_BASE", nodeDir.resolve("mnesia").toString());
-      env.put("RABBITMQ_LOG_BASE", nodeDir.resolve("log").toString());
-      env.put("RABBITMQ_PID_FILE", pidFile.toString());
-      env.put("RABBITMQ_CONFIG_FILE", nodeDir.resolve("rabbitmq.conf").toString());
-      env.put("RABBITMQ_ADVANCED_CONFIG_FILE", nodeDir.resolve("advanced.config").toString());
-      env.put("RABBITMQ_ENABLED_PLUGINS_FILE", dir.resolve("enabled_plugins").toString());
-      try {
-        Files.deleteIfExists(pidFile);
-        process = builder.start();
-        frozen = false;
-      } catch (IOException e) {
-        throw new UncheckedIOException("Cannot start " + scripts.resolve("rabbitmq-server") + " for node " + name, e);
-      }
-    }
-
-    /** The environment of this cluster's scripts: its own cookie (HOME) and env file, nothing inherited. */
-    void environment(Map<String, String> env) {
-      env.keySet().removeIf(key -> key.startsWith("RABBITMQ_") || key.startsWith("ERL_"));
-      env.put("HOME", home.toString());
-      env.put("RABBITMQ_NODENAME", name);
-      env.put("RABBITMQ_CONF_ENV_FILE", dir.resolve("rabbitmq-env.conf").toString());
-    }
-
-    /** Waits until the node accepts TCP connections on its AMQP port (its last boot step), failing early if the VM exits. */
-    void awaitBooted() {
-      try {
-        await().atMost(BOOT_TIMEOUT).pollInterval(Duration.ofMillis(250)).until(() -> {
-          if (!process.isAlive()) {
-            throw new IllegalStateException("node " + name + " exited with " + process.exitValue() + " while booting");
-          }
-          return accepts();
-        });
-      } catch (ConditionTimeoutException e) {
-        throw new IllegalStateException("node " + name + " did not open AMQP port " + amqpPort + " within "
-            + BOOT_TIMEOUT.toSeconds() + " s", e);
-      }
-    }
-
-    boolean accepts() {
-      try (Socket socket = new Socket()) {
-        socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), amqpPort), 500);
-        return true;
-      } catch (IOException e) {
-        return false;
-      }
-    }
-
-    /** Runs {@code rabbitmqctl -n <this node> -s <args>} with the cluster's cookie. */
-    List<String> ctl(String... args) {
-      List<String> command = new ArrayList<>(List.of(scripts.resolve("rabbitmqctl").toString(), "-n", name, "-s"));
-      command.addAll(List.of(args));
-      return Rabbitmqctl.exec(command, this::environment, CTL_TIMEOUT, INSTALL,
-          "is node " + name + " up and not frozen?", "node " + name + " of " + RabbitCluster.this);
-    }
-
-    /** The VM's pid from the pid file, or -1 while it is not running. */
-    long pid() {
-      return vm().map(ProcessHandle::pid).orElse(-1L);
-    }
-
-    /**
-     * The node's Erlang VM: the process started here (the scripts exec the VM), or the descendant of
-     * it that the pid file names. Never a process this cluster did not start, even if a stale pid
-     * file names one.
-     */
-    Optional<ProcessHandle> vm() {
-      Process p = process;
-      if (p == null || !p.isAlive()) {
-        return Optional.empty();
-      }
-      long fromFile;
-      try {
-        fromFile = Long.parseLong(Files.readString(pidFile).strip());
-      } catch (IOException | NumberFormatException e) {
-        return Optional.of(p.toHandle());
-      }
-      if (fromFile == p.pid()) {
-        return Optional.of(p.toHandle());
-      }
-      return Optional.of(p.toHandle().descendants().filter(h -> h.pid() == fromFile).findFirst().orElse(p.toHandle()));
-    }
-
-    boolean isAlive() {
-      Process p = process;
-      return p != null && p.isAlive();
-    }
-
-    void signal(String signal) {
-      long pid = pid();
-      if (pid <= 0) {
-        throw new IllegalStateException("Node " + name + " is not running: cannot send SIG" + signal);
-      }
-      Rabbitmqctl.exec(List.of("kill", "-" + signal, Long.toString(pid)), env -> { }, CTL_TIMEOUT,
-          "kill(1) must be on the PATH", "kill -" + signal + " hung", "the node's VM is pid " + pid);
-      frozen = signal.equals("STOP");
-    }
-
-    /** SIGKILL to the VM (a frozen one too), then waits for it to be gone. */
-    void kill() {
-      Process p = process;
-      if (p == null) {
-        return;
-      }
-      vm().ifPresent(ProcessHandle::destroyForcibly);
-      p.destroyForcibly();
-      try {
-        if (!p.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-          throw new IllegalStateException("Node " + name + " (pid " + p.pid() + ") did not die of SIGKILL within "
-              + STOP_TIMEOUT.toSeconds() + " s");
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("Interrupted while killing node " + name, e);
-      }
-      frozen = false;
-    }
-
-    void stop() {
-      if (frozen) {
-        signal("CONT");
-      }
-      ctl("stop", pidFile.toString());
-      Process p = process;
-      try {
-        if (p != null && !p.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-          throw new IllegalStateException("Node " + name + " did not exit within " + STOP_TIMEOUT.toSeconds()
-              + " s of rabbitmqctl stop");
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("Interrupted while stopping node " + name, e);
-      }
-    }
-
-    void stopOrKill() {
-      if (!isAlive()) {
-        return;
-      }
-      try {
-        stop();
-      } catch (RuntimeException e) {
-        log.warn("Stopping RabbitMQ node {} failed ({}); killing it", name, e.getMessage());
-        kill();
-      }
-    }
-
-    /** The end of the node's console output and log, for a failure message. */
-    String logTail() {
-      StringBuilder tail = new StringBuilder();
-      for (Path file : List.of(console, nodeDir.resolve("log").resolve(name + ".log"))) {
-        try {
-          List<String> lines = Files.readAllLines(file);
-          tail.append("\n--- ").append(file).append(" (last lines) ---\n")
-              .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size())));
-        } catch (IOException e) {
-          // not written (yet)
-        }
-      }
-      return tail.toString();
     }
   }
 }

@@ -2,6 +2,7 @@ package io.switchboard.testkit.rocketmq;
 
 import io.switchboard.testkit.fault.ChildJvmCluster;
 import io.switchboard.testkit.fault.ChildJvms;
+import io.switchboard.testkit.fault.NetworkNamespaces;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -58,6 +59,7 @@ public final class RocketMqCluster extends ChildJvmCluster {
 
     private static final Logger log = LoggerFactory.getLogger(RocketMqCluster.class);
     private static final String HOST = "127.0.0.1";
+    private static final String ANY_ADDRESS = "0.0.0.0";
     /** The broker group's name, and the cluster's. */
     public static final String BROKER_NAME = "broker-a";
     /** The name of the cluster the brokers belong to. */
@@ -93,13 +95,18 @@ public final class RocketMqCluster extends ChildJvmCluster {
             throw new UncheckedIOException("Cannot make a temporary directory for a RocketMQ cluster", e);
         }
         try {
-            cluster.startControlPlane();
+            NetworkNamespaces network = cluster.partitionable(NetworkNamespaces.create(nodes));
+            // the controller gives brokers its leader's address from its peer list: one every namespace reaches
+            cluster.startControlPlane(network.hostAddress(1));
+            int nameServerPort = cluster.nameServer.getNettyServerConfig().getListenPort();
+            int controllerPort = cluster.controller.getNettyServerConfig().getListenPort();
             for (int id = 1; id <= nodes; id++) {
                 FreePorts.Reserved ports = FreePorts.forRocketMq();
-                cluster.addresses.put(id, HOST + ":" + ports.broker());
+                String host = network.hostAddress(id);
+                cluster.addresses.put(id, network.nodeAddress(id) + ":" + ports.broker());
                 cluster.jvms.define(id, List.of(cluster.directory.resolve("node-" + id).toString(), CLUSTER_NAME, BROKER_NAME,
-                        cluster.nameServerAddress, cluster.controllerAddress(), Integer.toString(ports.broker()),
-                        Integer.toString(ports.ha())));
+                        host + ":" + nameServerPort, host + ":" + controllerPort, Integer.toString(ports.broker()),
+                        Integer.toString(ports.ha()), network.nodeAddress(id)), network.commandPrefix(id));
                 cluster.jvms.launch(id);
             }
             cluster.awaitInSync();
@@ -112,10 +119,11 @@ public final class RocketMqCluster extends ChildJvmCluster {
         }
     }
 
-    private void startControlPlane() {
+    private void startControlPlane(String controllerHost) {
         FreePorts.Reserved ports = FreePorts.forRocketMq();
         try {
-            nameServer = RocketMqNodes.startNameServer(directory.resolve("namesrv"), ports.nameServer());
+            // on every address: each broker reaches it from its own network namespace
+            nameServer = RocketMqNodes.startNameServer(directory.resolve("namesrv"), ANY_ADDRESS, ports.nameServer());
         } catch (Exception e) {
             throw new IllegalStateException("Could not start the RocketMQ name server on port " + ports.nameServer(), e);
         }
@@ -126,14 +134,14 @@ public final class RocketMqCluster extends ChildJvmCluster {
         config.setConfigStorePath(dir.resolve("controller.properties").toString());
         config.setControllerStorePath(dir.resolve("store").toString());
         config.setControllerDLegerGroup("switchboard");
-        config.setControllerDLegerPeers("n0-" + HOST + ":" + ports.ha());
+        config.setControllerDLegerPeers("n0-" + controllerHost + ":" + ports.ha());
         config.setControllerDLegerSelfId("n0");
         config.setMappedFileSize(4 * 1024 * 1024);
         config.setEnableElectUncleanMaster(false);
         config.setNotifyBrokerRoleChanged(true);
         config.setScanNotActiveBrokerInterval(1_000);
         NettyServerConfig server = new NettyServerConfig();
-        server.setBindAddress(HOST);
+        server.setBindAddress(ANY_ADDRESS);
         server.setListenPort(ports.broker());
         controller = new ControllerManager(config, server, new NettyClientConfig());
         if (!controller.initialize()) {
@@ -148,7 +156,7 @@ public final class RocketMqCluster extends ChildJvmCluster {
         return nameServerAddress;
     }
 
-    /** {@return the controller's address, as brokers are given it ({@code controllerAddr})} */
+    /** {@return the controller's address in this JVM's network} */
     public String controllerAddress() {
         return HOST + ":" + controller.getNettyServerConfig().getListenPort();
     }
@@ -261,11 +269,13 @@ public final class RocketMqCluster extends ChildJvmCluster {
     /** Stops every broker (kill -9), the controller and the name server, and deletes the data. Idempotent. */
     @Override
     public synchronized void close() {
-        jvms.killAll();
+        // the controller first: with it up, brokers going away make it try (and fail, ERROR) to elect a master
         if (controller != null) {
             controller.shutdown();
             controller = null;
         }
+        jvms.killAll();
+        closeNetwork();
         if (nameServer != null) {
             nameServer.shutdown();
             nameServer = null;

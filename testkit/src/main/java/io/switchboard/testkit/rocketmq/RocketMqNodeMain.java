@@ -13,7 +13,9 @@ import org.apache.rocketmq.store.config.MessageStoreConfig;
 /**
  * One broker of a {@link RocketMqCluster}, in a JVM of its own so that a test can kill it with
  * {@code kill -9} or freeze it with {@code SIGSTOP}. Arguments: store directory, cluster name,
- * broker name, name server address, controller address, listen port, HA port. Starts the broker in
+ * broker name, name server address, controller address, listen port, HA port, and optionally the
+ * address it listens on and registers (default 127.0.0.1: a node in a network namespace of its
+ * own has another). Starts the broker in
  * controller mode (the controller makes it master or slave), prints {@code @@ started}, and shuts
  * it down on SIGTERM.
  *
@@ -46,7 +48,10 @@ public final class RocketMqNodeMain {
         System.setProperty(RemotingCommand.REMOTING_VERSION_KEY, Integer.toString(MQVersion.CURRENT_VERSION));
         Path dir = Path.of(args[0]);
         int port = Integer.parseInt(args[5]);
+        String address = args.length > 7 ? args[7] : "127.0.0.1";
         BrokerConfig broker = RocketMqNodes.brokerConfig(dir, args[1], args[2], args[3], port);
+        broker.setBrokerIP1(address);
+        broker.setBrokerIP2(address);
         broker.setEnableControllerMode(true);
         broker.setControllerAddr(args[4]);
         broker.setSyncBrokerMetadataPeriod(2_000);
@@ -62,7 +67,7 @@ public final class RocketMqNodeMain {
         store.setHaMaxTimeSlaveNotCatchup(5_000);
         store.setHaSendHeartbeatInterval(1_000);
         NettyServerConfig server = new NettyServerConfig();
-        server.setBindAddress("127.0.0.1");
+        server.setBindAddress(address);
         server.setListenPort(port);
         BrokerController controller = new BrokerController(broker, server, new NettyClientConfig(), store);
         if (!controller.initialize()) {

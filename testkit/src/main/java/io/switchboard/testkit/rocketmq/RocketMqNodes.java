@@ -140,12 +140,16 @@ record RocketMqNodes(NamesrvController nameServer, BrokerController broker, Stri
     }
 
     static NamesrvController startNameServer(Path dir, int port) throws Exception {
+        return startNameServer(dir, LOOPBACK, port);
+    }
+
+    static NamesrvController startNameServer(Path dir, String bindAddress, int port) throws Exception {
         NamesrvConfig config = new NamesrvConfig();
         config.setRocketmqHome(dir.toString());
         config.setKvConfigPath(dir.resolve("kvConfig.json").toString());
         config.setConfigStorePath(dir.resolve("namesrv.properties").toString());
         NettyServerConfig server = new NettyServerConfig();
-        server.setBindAddress(LOOPBACK);
+        server.setBindAddress(bindAddress);
         server.setListenPort(port);
         NamesrvController controller = new NamesrvController(config, server, new NettyClientConfig());
         if (!controller.initialize()) {

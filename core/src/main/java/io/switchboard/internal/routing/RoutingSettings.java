@@ -1,0 +1,48 @@
+package io.switchboard.internal.routing;
+
+import io.switchboard.ConfigurationException;
+import io.switchboard.spi.BrokerConfig;
+import java.time.Duration;
+
+/**
+ * The routing properties of a multi-instance Switchboard, read from its common properties:
+ * {@code switchboard.comparison.min-samples}, {@code switchboard.comparison.min-difference},
+ * {@code switchboard.routing.shadow-buffer}, {@code switchboard.routing.shadow-grace} and
+ * {@code switchboard.routing.ready-timeout}.
+ */
+record RoutingSettings(long minSamples, double minDifference, int shadowBuffer, long shadowGraceMillis,
+        Duration readyTimeout) {
+
+    static RoutingSettings from(BrokerConfig common) {
+        return new RoutingSettings(
+                positiveLong(common, "switchboard.comparison.min-samples", 200),
+                fraction(common, "switchboard.comparison.min-difference", 0.10),
+                (int) positiveLong(common, "switchboard.routing.shadow-buffer", 10_000),
+                common.getDuration("switchboard.routing.shadow-grace", Duration.ofSeconds(5)).toMillis(),
+                common.getDuration("switchboard.routing.ready-timeout", Duration.ofSeconds(30)));
+    }
+
+    private static long positiveLong(BrokerConfig c, String key, long def) {
+        long v = c.getInt(key, (int) def);
+        if (v < 1) {
+            throw new ConfigurationException("Property '" + key + "' is " + v + " but must be at least 1, such as " + def);
+        }
+        return v;
+    }
+
+    private static double fraction(BrokerConfig c, String key, double def) {
+        String text = c.get(key);
+        if (text == null) {
+            return def;
+        }
+        try {
+            double v = Double.parseDouble(text.trim());
+            if (v >= 0 && v < 1) {
+                return v;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new ConfigurationException("Property '" + key + "' is '" + text + "' but must be a fraction in [0, 1), such as " + def);
+    }
+}
