@@ -20,7 +20,8 @@ import java.util.Map;
  * least 10 samples above the quantile (n(1-q) >= 10, so p99 needs 1,000 and p99.9 10,000). Its
  * 99% confidence interval is distribution-free, from the order statistics at ranks
  * nq +/- 2.576 sqrt(nq(1-q)); one instance is ahead when the two intervals do not overlap AND the
- * point estimates differ by at least {@code minDifference} (default 10%) of the larger one.
+ * point estimates differ by at least {@code minDifference} (default 10%) of the larger one and by
+ * at least 0.5 ms (below that: scheduling noise, and Kafka's millisecond record timestamps).
  * Error rate (failed publishes / publishes) and dead-letter rate (dead letters / consumed) are
  * judged by a two-proportion z-test at the 99% level (|z| > 2.576), each side with at least
  * {@code minSamples}, and a difference of at least 0.1 percentage point. Anything else is "no

@@ -75,6 +75,7 @@ class KafkaClusterFaultTest {
     }
 
     @Test
+    @Tag("extended") // the cut (leaderPartitioned) is the partition .ci/run keeps; the freeze runs with -Dsurefire.excludedGroups=none
     @DisplayName("the partition leader frozen for 20 s (cut off from its peers and clients) while a consumer joins and leaves: nothing acknowledged lost")
     void leaderFrozen() {
         leaderIsolated("leader-freeze-20s", cluster::freeze, cluster::thaw);

@@ -20,6 +20,8 @@ public final class ComparisonEngine implements BrokerComparison {
 
     /** 99% two-sided normal quantile. */
     static final double Z99 = 2.576;
+    /** The smallest difference of two latency quantiles, in ms, that a verdict reports (see {@link #differs}). */
+    static final double MIN_LATENCY_DIFFERENCE_MS = 0.5;
     private static final double[] QUANTILES = {0.50, 0.99, 0.999};
     private static final String[] QUANTILE_NAMES = {"p50", "p99", "p99.9"};
 
@@ -244,9 +246,8 @@ public final class ComparisonEngine implements BrokerComparison {
         double[] ib = interval(hb, q);
         double va = ms(ha.getValueAtPercentile(q * 100));
         double vb = ms(hb.getValueAtPercentile(q * 100));
-        boolean disjoint = ia[1] < ib[0] || ib[1] < ia[0];
         double larger = Math.max(va, vb);
-        if (disjoint && larger > 0 && Math.abs(va - vb) / larger >= minDifference) {
+        if (differs(va, ia, vb, ib, minDifference)) {
             boolean aAhead = va < vb;
             String ahead = aAhead ? a : b;
             String behind = aAhead ? b : a;
@@ -259,6 +260,21 @@ public final class ComparisonEngine implements BrokerComparison {
             wins.merge(ahead, 1, Integer::sum);
         }
         return 1;
+    }
+
+    /**
+     * The rule for a latency quantile: estimates {@code va} and {@code vb} (ms) with 99% intervals
+     * {@code ia} and {@code ib} differ when the intervals do not overlap, the estimates differ by at
+     * least {@code minDifference} of the larger one, and by at least {@value #MIN_LATENCY_DIFFERENCE_MS}
+     * ms: below that lie the client machine's scheduling noise (two instances on one broker were
+     * 0.05 ms apart at p50 with intervals that did not overlap) and the millisecond resolution of
+     * Kafka's record timestamps, which end-to-end latency uses with the default envelope.
+     */
+    static boolean differs(double va, double[] ia, double vb, double[] ib, double minDifference) {
+        boolean disjoint = ia[1] < ib[0] || ib[1] < ia[0];
+        double larger = Math.max(va, vb);
+        double gap = Math.abs(va - vb);
+        return disjoint && larger > 0 && gap / larger >= minDifference && gap >= MIN_LATENCY_DIFFERENCE_MS;
     }
 
     /** The 99% distribution-free confidence interval of quantile q, in ms. */
