@@ -159,13 +159,13 @@ class DemoPageBrowserTest {
         return shown;
     }
 
+    /** The published count the figures table shows for {@code instance}, read in one script (the page re-renders the table). */
     private static long publishedShown(WebDriver driver, String instance) {
-        List<WebElement> cells = driver.findElements(By.cssSelector("#figures tbody tr:first-child td.fig[data-instance='" + instance + "']"));
-        if (cells.isEmpty()) {
-            return 0;
-        }
+        Object text = ((org.openqa.selenium.JavascriptExecutor) driver).executeScript(
+                "const c = document.querySelector('#figures tbody tr:first-child td.fig[data-instance=\"' + arguments[0] + '\"]');"
+                        + " return c ? c.textContent : '';", instance);
         try {
-            return Long.parseLong(cells.get(0).getText().trim());
+            return Long.parseLong(String.valueOf(text).trim());
         } catch (NumberFormatException e) {
             return 0;
         }
