@@ -62,7 +62,9 @@ final class FleetBus implements RecordListener, AutoCloseable {
     private volatile RawConsumer consumer;
     private volatile long lastSendFailureLog;
     /** The newest second whose figures were sent (the ticker may skip or repeat a second). */
-    private long lastSecondSent = Long.MIN_VALUE / 2;
+    private volatile long lastSecondSent = Long.MIN_VALUE / 2;
+    /** {@link #lastSecondSent} before the heartbeat being sent (one is in flight at a time). */
+    private volatile long sentBefore = Long.MIN_VALUE / 2;
     /**
      * Sends heartbeats, so that a client that blocks in its send (kafka-clients waits up to
      * {@code max.block.ms} for metadata while its broker is unreachable) never holds the routing
@@ -121,6 +123,7 @@ final class FleetBus implements RecordListener, AutoCloseable {
                 }
                 TrafficBook book = control.shared().traffic();
                 out.writeBoolean(book != null);
+                sentBefore = lastSecondSent;
                 if (book != null) {
                     out.write(FleetTraffic.encode(book, lastSecondSent, second));
                     lastSecondSent = Math.max(lastSecondSent, second);
@@ -139,16 +142,24 @@ final class FleetBus implements RecordListener, AutoCloseable {
 
     private void send(RawPublisher p, OutboundRecord record) {
         try {
+            long before = sentBefore;
             p.send(record).whenComplete((r, e) -> {
                 if (e != null) {
+                    resendAfter(before);
                     sendFailed(e);
                 }
             });
         } catch (RuntimeException e) {
+            resendAfter(sentBefore);
             sendFailed(e);
         } finally {
             sending.set(false);
         }
+    }
+
+    /** A heartbeat that was not sent carried the seconds after {@code before}: the next one sends them again (at most 5). */
+    private void resendAfter(long before) {
+        lastSecondSent = Math.min(lastSecondSent, before);
     }
 
     private void sendFailed(Throwable e) {
