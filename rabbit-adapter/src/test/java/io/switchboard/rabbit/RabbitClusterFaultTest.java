@@ -27,6 +27,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.IntConsumer;
 import java.util.concurrent.locks.LockSupport;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
@@ -110,26 +111,39 @@ class RabbitClusterFaultTest {
     }
 
     @Test
+    @DisplayName("the queue leader's node cut off from its peers and the clients for 20 s, then healed: nothing acknowledged lost, per-key order kept")
+    void leaderPartitioned() throws Exception {
+        leaderIsolated("leader-partition-20s", "cut off", cluster::cut, cluster::heal);
+    }
+
+    /** The SIGSTOP freeze; the partition above covers the isolation fault in the default run. */
+    @Test
+    @Tag("extended")
     @DisplayName("the queue leader's node frozen (SIGSTOP) for 20 s, then thawed: nothing acknowledged lost, per-key order kept")
     void leaderFrozen() throws Exception {
-        Run run = new Run("freeze-leader-20s");
+        leaderIsolated("freeze-leader-20s", "frozen", cluster::freeze, cluster::thaw);
+    }
+
+    /** The leader's node isolated ({@code isolate}) for {@link #HOLD} mid-stream, then {@code restore}d. */
+    private void leaderIsolated(String fault, String how, IntConsumer isolate, IntConsumer restore) throws Exception {
+        Run run = new Run(fault);
         run.publishAround(() -> {
-            cluster.freeze(run.leaderBefore);
+            isolate.accept(run.leaderBefore);
             // a rebalance during the fault: a second consumer of the group's queue joins, then leaves; its
-            // declarations wait for the frozen node (or the connection's recovery), so it joins on a thread of its own
+            // declarations wait for the isolated node (or the connection's recovery), so it joins on a thread of its own
             CompletableFuture<Subscription> joining = CompletableFuture.supplyAsync(run::join);
             try {
                 hold(HOLD);
             } finally {
-                cluster.thaw(run.leaderBefore);
+                restore.accept(run.leaderBefore);
             }
             try {
                 joining.get(SETTLE.toSeconds(), TimeUnit.SECONDS).close();
             } catch (Exception e) {
-                throw new AssertionError("a consumer joining during the freeze failed", e);
+                throw new AssertionError("a consumer joining while the leader's node was " + how + " failed", e);
             }
         });
-        run.report("leader node " + run.leaderBefore + " frozen " + HOLD.toSeconds() + " s, a consumer joined and left meanwhile");
+        run.report("leader node " + run.leaderBefore + " " + how + " " + HOLD.toSeconds() + " s, a consumer joined and left meanwhile");
     }
 
     @Test

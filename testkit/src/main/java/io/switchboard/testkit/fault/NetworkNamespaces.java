@@ -25,6 +25,12 @@ import org.slf4j.LoggerFactory;
  * {@code 10.<net>.<i>.1} on the pair ({@link #hostAddress}), and nodes reach one another through
  * this host, which forwards between the pairs.
  *
+ * <p>Each node also has a host name, {@link #hostName(int)}: every namespace's {@code /etc/hosts}
+ * (this host's, plus a line per node; {@code ip netns exec} mounts {@code /etc/netns/<ns>/hosts}
+ * over it) resolves every node's name to its address, so that programs that name their peers by host
+ * (Erlang distribution: {@code rabbit@<host>}) find them. What still runs in a namespace when it is
+ * closed (a daemon a node started, such as Erlang's {@code epmd}) is killed.
+ *
  * <p>{@link #cut(int)} drops every packet to and from the node (blackhole routes on both sides: TCP
  * connections stay open and go silent, as across a broken switch); {@link #heal(int)} removes them.
  * Needs root and iproute2 ({@code ip netns}); IPv4 forwarding is switched on while the namespaces
@@ -35,6 +41,7 @@ public final class NetworkNamespaces implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(NetworkNamespaces.class);
     private static final Path IP_FORWARD = Path.of("/proc/sys/net/ipv4/ip_forward");
+    private static final Path ETC_NETNS = Path.of("/etc/netns");
 
     private final String tag;
     private final int net;
@@ -77,6 +84,7 @@ public final class NetworkNamespaces implements AutoCloseable {
             for (int i = 1; i <= nodes; i++) {
                 namespaces.make(i);
             }
+            namespaces.writeHostsFiles();
         } catch (RuntimeException e) {
             namespaces.close();
             throw e;
@@ -96,14 +104,53 @@ public final class NetworkNamespaces implements AutoCloseable {
         while (m.find()) {
             if (!live.contains(Long.parseLong(m.group(1)))) {
                 log.info("Removing network namespace {} of a test JVM that is gone", m.group());
-                ipQuietly("netns", "del", m.group());
+                remove(m.group());
+            }
+        }
+    }
+
+    /** Kills what still runs in namespace {@code ns}, deletes it and its {@code /etc/netns} directory. */
+    private static void remove(String ns) {
+        Result pids = exec("netns", "pids", ns);
+        if (pids.ok()) {
+            pids.output().lines().map(String::strip).filter(p -> p.matches("\\d+")).map(Long::parseLong)
+                    .forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+        }
+        ipQuietly("netns", "del", ns);
+        Path dir = ETC_NETNS.resolve(ns);
+        try {
+            Files.deleteIfExists(dir.resolve("hosts"));
+            Files.deleteIfExists(dir);
+        } catch (IOException e) {
+            log.warn("Could not delete {}: {}", dir, e.toString());
+        }
+    }
+
+    /** Writes every namespace's hosts file: this host's, then each node's address and {@link #hostName(int)}. */
+    private void writeHostsFiles() {
+        StringBuilder hosts = new StringBuilder();
+        try {
+            hosts.append(Files.readString(Path.of("/etc/hosts"), StandardCharsets.UTF_8).stripTrailing()).append('\n');
+        } catch (IOException e) {
+            hosts.append("127.0.0.1 localhost\n");
+        }
+        for (int i = 1; i <= nodes; i++) {
+            hosts.append(nodeAddress(i)).append(' ').append(hostName(i)).append('\n');
+        }
+        for (int i = 1; i <= nodes; i++) {
+            Path dir = ETC_NETNS.resolve(namespace(i));
+            try {
+                Files.createDirectories(dir);
+                Files.writeString(dir.resolve("hosts"), hosts, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot write " + dir.resolve("hosts") + " (partition tests need root)", e);
             }
         }
     }
 
     private void make(int i) {
         String ns = namespace(i);
-        ipQuietly("netns", "del", ns); // left by a JVM with the same pid that died
+        remove(ns); // left by a JVM with the same pid that died
         ipQuietly("link", "del", hostInterface(i));
         ip("netns", "add", ns);
         ip("link", "add", hostInterface(i), "type", "veth", "peer", "name", nodeInterface(i));
@@ -132,6 +179,15 @@ public final class NetworkNamespaces implements AutoCloseable {
      */
     public String nodeAddress(int i) {
         return "10." + net + "." + i + ".2";
+    }
+
+    /**
+     * {@return node {@code i}'s host name (no dots), which every namespace resolves to {@link #nodeAddress(int)}}
+     *
+     * @param i the node
+     */
+    public String hostName(int i) {
+        return namespace(i);
     }
 
     /**
@@ -175,7 +231,10 @@ public final class NetworkNamespaces implements AutoCloseable {
         ip("-n", namespace(i), "route", action, "blackhole", "10." + net + ".0.0/16");
     }
 
-    /** Heals every cut, removes the namespaces and their veth pairs, and sets IPv4 forwarding back. Idempotent. */
+    /**
+     * Heals every cut, kills what still runs in the namespaces, removes them, their veth pairs and
+     * hosts files, and sets IPv4 forwarding back. Idempotent.
+     */
     @Override
     public synchronized void close() {
         for (int i : new ArrayList<>(cut)) {
@@ -183,7 +242,7 @@ public final class NetworkNamespaces implements AutoCloseable {
         }
         cut.clear();
         for (int i = 1; i <= nodes; i++) {
-            ipQuietly("netns", "del", namespace(i));
+            remove(namespace(i));
             ipQuietly("link", "del", hostInterface(i));
         }
         try {

@@ -33,6 +33,10 @@ final class ClusterNode {
 
   final int index;
   final String name;
+  /** The node's own address (in its network namespace), where its AMQP and distribution ports listen. */
+  final String address;
+  /** The command prefix that runs a program in the node's network namespace. */
+  private final List<String> inNamespace;
   final int amqpPort;
   final int distPort;
   final Path nodeDir;
@@ -45,16 +49,21 @@ final class ClusterNode {
   private final Object cluster;
   volatile Process process;
   volatile boolean frozen;
+  volatile boolean cut;
 
   /**
    * A node of {@code cluster} (for messages), writing its {@code rabbitmq.conf} into {@code nodeDir}.
    *
+   * @param address the node's address, in its network namespace
+   * @param inNamespace the command prefix that runs a program in that namespace
    * @param scripts the server's scripts
    * @param dir the cluster's directory
    * @param home the HOME of the cluster's scripts, holding its Erlang cookie
    */
-  ClusterNode(int index, String name, int amqpPort, int distPort, Path nodeDir, Path scripts, Path dir, Path home,
-      Object cluster) throws IOException {
+  ClusterNode(int index, String name, String address, List<String> inNamespace, int amqpPort, int distPort,
+      Path nodeDir, Path scripts, Path dir, Path home, Object cluster) throws IOException {
+    this.address = address;
+    this.inNamespace = List.copyOf(inNamespace);
     this.scripts = scripts;
     this.dir = dir;
     this.home = home;
@@ -69,7 +78,9 @@ final class ClusterNode {
     Files.writeString(nodeDir.resolve("rabbitmq.conf"), String.join("\n",
         "vm_memory_high_watermark.absolute = " + RabbitCluster.MEMORY_LIMIT,
         "disk_free_limit.absolute = " + RabbitCluster.DISK_FREE_LIMIT,
-        "distribution.listener.interface = 127.0.0.1",
+        "distribution.listener.interface = " + address,
+        // the clients (the tests) connect from this host, through the namespace's veth pair: not from loopback
+        "loopback_users = none",
         // a node silent for NET_TICKTIME_SECONDS (frozen, cut off) is declared down by its peers; once
         // it answers again, autoheal restarts the smaller side of the partition so that it rejoins
         "net_ticktime = " + RabbitCluster.NET_TICKTIME_SECONDS,
@@ -81,13 +92,15 @@ final class ClusterNode {
 
   /** Starts the node's VM in the background (the script execs the VM, so the process is the VM). */
   void launch() {
-    ProcessBuilder builder = new ProcessBuilder(scripts.resolve("rabbitmq-server").toString())
+    List<String> command = new ArrayList<>(inNamespace);
+    command.add(scripts.resolve("rabbitmq-server").toString());
+    ProcessBuilder builder = new ProcessBuilder(command)
         .directory(nodeDir.toFile())
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(console.toFile()));
     Map<String, String> env = builder.environment();
     environment(env);
-    env.put("RABBITMQ_NODE_IP_ADDRESS", "127.0.0.1");
+    env.put("RABBITMQ_NODE_IP_ADDRESS", address);
     env.put("RABBITMQ_NODE_PORT", Integer.toString(amqpPort));
     env.put("RABBITMQ_DIST_PORT", Integer.toString(distPort));
     env.put("RABBITMQ_MNESIA_BASE", nodeDir.resolve("mnesia").toString());
@@ -130,16 +143,20 @@ final class ClusterNode {
 
   boolean accepts() {
     try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), amqpPort), 500);
+      socket.connect(new InetSocketAddress(InetAddress.getByName(address), amqpPort), 500);
       return true;
     } catch (IOException e) {
       return false;
     }
   }
 
-  /** Runs {@code rabbitmqctl -n <this node> -s <args>} with the cluster's cookie. */
+  /**
+   * Runs {@code rabbitmqctl -n <this node> -s <args>} with the cluster's cookie, in the node's
+   * namespace (where its host name resolves, and which reaches the node while it is cut off).
+   */
   List<String> ctl(String... args) {
-    List<String> command = new ArrayList<>(List.of(scripts.resolve("rabbitmqctl").toString(), "-n", name, "-s"));
+    List<String> command = new ArrayList<>(inNamespace);
+    command.addAll(List.of(scripts.resolve("rabbitmqctl").toString(), "-n", name, "-s"));
     command.addAll(List.of(args));
     return Rabbitmqctl.exec(command, this::environment, CTL_TIMEOUT, INSTALL,
         "is node " + name + " up and not frozen?", "node " + name + " of " + cluster);

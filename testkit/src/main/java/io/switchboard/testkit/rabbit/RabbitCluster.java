@@ -2,6 +2,7 @@ package io.switchboard.testkit.rabbit;
 
 import static org.awaitility.Awaitility.await;
 
+import io.switchboard.testkit.fault.NetworkNamespaces;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,23 +26,25 @@ import org.slf4j.LoggerFactory;
  * {@code rabbitmq-server} process of the local installation (its scripts in {@value #DEFAULT_SCRIPTS},
  * or in the directory named by {@value #SCRIPTS_ENV}) run by the test JVM.
  *
- * <p>Each node has a node name of its own ({@code sbc<i>-<random>@localhost}), its own AMQP port and
- * Erlang distribution port (free ports on 127.0.0.1), its own data, log and pid files under one
+ * <p>Each node runs in a Linux network namespace of its own ({@link NetworkNamespaces}: needs root
+ * and iproute2), at an address of its own ({@link #host(int)}), under a host name that every node's
+ * namespace resolves ({@code sbc<i>-<random>@<namespace>}: Erlang's short names; long names are not
+ * an option where the machine's host name has no domain). Each has its own AMQP port and Erlang
+ * distribution port, its own epmd (in its namespace), its own data, log and pid files under one
  * temporary directory, a small {@code rabbitmq.conf} (memory high watermark {@value #MEMORY_LIMIT},
  * disk free limit {@value #DISK_FREE_LIMIT}, {@code net_ticktime} {@value #NET_TICKTIME_SECONDS} s,
- * {@code cluster_partition_handling = autoheal}) and no plugins, so that nothing binds the fixed ports
- * (15672, 15692) of the server that already runs here. The nodes share an Erlang cookie of their own,
+ * {@code cluster_partition_handling = autoheal}, {@code loopback_users = none}: the clients connect
+ * through the namespace's link, not from loopback) and no plugins. The nodes share an Erlang cookie of their own,
  * in the temporary directory's {@code home/.erlang.cookie}: they cannot reach, nor be joined to, the
  * local server ({@code rabbit@localhost}), which this class never touches. Node 0 starts the cluster,
  * the others join it ({@code stop_app}, {@code join_cluster}, {@code start_app}); {@link #start(int)}
  * returns when {@code cluster_status} shows every node running.
  *
- * <p>Faults: {@link #kill9(int)} kills a node's Erlang VM with SIGKILL; {@link #freeze(int)} stops
- * it with SIGSTOP until {@link #thaw(int)} (SIGCONT): to its peers and to every client the node
- * stops answering while its sockets stay open, as a network partition would look. That is how a
- * node is cut off here: Erlang distribution traffic between the nodes cannot easily be routed through
- * a {@link io.switchboard.testkit.fault.TcpProxy} (the nodes find each other through epmd and connect
- * directly), so the node is silenced instead of the network. {@link #stop(int)} stops a node
+ * <p>Faults: {@link #kill9(int)} kills a node's Erlang VM with SIGKILL; {@link #cut(int)} cuts the
+ * node off from its peers and every client (every packet to and from its namespace dropped) while it
+ * runs, until {@link #heal(int)}: a network partition, which a {@link io.switchboard.testkit.fault.TcpProxy}
+ * cannot make (the nodes find each other through epmd and connect directly); {@link #freeze(int)}
+ * stops it with SIGSTOP until {@link #thaw(int)} (SIGCONT). {@link #stop(int)} stops a node
  * cleanly, {@link #restart(int)} starts it again on its data (it rejoins the cluster).
  *
  * <p>When the cluster cannot be started the test fails (it never skips) with what to install or run.
@@ -50,8 +53,8 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>{@code
  * try (RabbitCluster cluster = RabbitCluster.start(3)) {
- *     String uri = cluster.uri(0);               // amqp://guest:guest@127.0.0.1:<port>/
- *     String addresses = cluster.addresses();    // 127.0.0.1:<p0>,127.0.0.1:<p1>,127.0.0.1:<p2>
+ *     String uri = cluster.uri(0);               // amqp://guest:guest@10.x.1.2:<port>/
+ *     String addresses = cluster.addresses();    // 10.x.1.2:<p0>,10.x.2.2:<p1>,10.x.3.2:<p2>
  *     cluster.kill9(cluster.queueLeader("/", "orders.billing"));
  * }
  * }</pre>
@@ -83,21 +86,22 @@ public final class RabbitCluster implements AutoCloseable {
   private final Path home;
   private final Path scripts;
   private final List<ClusterNode> nodes = new ArrayList<>();
-  private final Thread shutdownHook = new Thread(() -> {
-    killAllQuietly();
-    deleteDirectory();
-  }, "rabbit-cluster-shutdown");
+  private final NetworkNamespaces network;
+  private final Thread shutdownHook = new Thread(this::killAndDelete, "rabbit-cluster-shutdown");
   private volatile boolean closed;
 
-  private RabbitCluster(Path scripts, int size) throws IOException {
+  private RabbitCluster(Path scripts, int size, NetworkNamespaces network) throws IOException {
     this.scripts = scripts;
+    this.network = network;
     this.dir = Files.createTempDirectory("switchboard-rabbit-cluster-");
     this.home = Files.createDirectories(dir.resolve("home"));
     String suffix = ClusterFiles.prepare(dir, home);
     int[] ports = ClusterFiles.freePorts(2 * size);
     for (int i = 0; i < size; i++) {
-      nodes.add(new ClusterNode(i, "sbc" + i + "-" + suffix + "@localhost", ports[2 * i], ports[2 * i + 1],
-          Files.createDirectories(dir.resolve("node" + i)), scripts, dir, home, this));
+      // namespaces count from 1
+      nodes.add(new ClusterNode(i, "sbc" + i + "-" + suffix + "@" + network.hostName(i + 1), network.nodeAddress(i + 1),
+          network.commandPrefix(i + 1), ports[2 * i], ports[2 * i + 1], Files.createDirectories(dir.resolve("node" + i)),
+          scripts, dir, home, this));
     }
     Runtime.getRuntime().addShutdownHook(shutdownHook);
   }
@@ -122,10 +126,12 @@ public final class RabbitCluster implements AutoCloseable {
         throw new IllegalStateException("Cannot start a RabbitMQ cluster: " + scripts.resolve(tool) + " is missing; " + INSTALL);
       }
     }
+    NetworkNamespaces network = NetworkNamespaces.create(size);
     RabbitCluster cluster;
     try {
-      cluster = new RabbitCluster(scripts, size);
-    } catch (IOException e) {
+      cluster = new RabbitCluster(scripts, size, network);
+    } catch (IOException | RuntimeException e) {
+      network.close();
       throw new IllegalStateException("Cannot prepare the directories of a RabbitMQ cluster: " + e, e);
     }
     try {
@@ -146,8 +152,7 @@ public final class RabbitCluster implements AutoCloseable {
       cluster.close();
       throw new IllegalStateException("Cannot start a RabbitMQ cluster of " + size + " nodes of the local server: "
           + e.getMessage() + ". Check that `" + scripts.resolve("rabbitmq-server") + "` starts a node (" + INSTALL
-          + "), that epmd answers on 127.0.0.1:4369 (it runs with the local server: `rabbitmq-server -detached`), "
-          + "and that the machine has 1 GiB of memory to spare." + logs, e);
+          + ") and that the machine has 1 GiB of memory to spare." + logs, e);
     }
   }
 
@@ -157,7 +162,7 @@ public final class RabbitCluster implements AutoCloseable {
   }
 
   /**
-   * {@return the Erlang node name of node {@code i} (from 0), such as {@code sbc0-x1y2@localhost}}
+   * {@return the Erlang node name of node {@code i} (from 0), such as {@code sbc0-x1y2@sb1234n1}}
    *
    * @param i the node's index, from 0
    */
@@ -166,7 +171,16 @@ public final class RabbitCluster implements AutoCloseable {
   }
 
   /**
-   * {@return the AMQP port of node {@code i}, on 127.0.0.1}
+   * {@return the address of node {@code i} (in its network namespace), where its AMQP port listens}
+   *
+   * @param i the node's index, from 0
+   */
+  public String host(int i) {
+    return node(i).address;
+  }
+
+  /**
+   * {@return the AMQP port of node {@code i}, at {@link #host(int)}}
    *
    * @param i the node's index, from 0
    */
@@ -175,13 +189,12 @@ public final class RabbitCluster implements AutoCloseable {
   }
 
   /**
-   * {@return the URI of node {@code i}: {@code amqp://guest:guest@127.0.0.1:<port>/} (the user guest may only
-   * connect from this machine, which is where the clients are)}
+   * {@return the URI of node {@code i}: {@code amqp://guest:guest@<host>:<port>/}}
    *
    * @param i the node's index, from 0
    */
   public String uri(int i) {
-    return "amqp://guest:guest@127.0.0.1:" + port(i) + "/";
+    return "amqp://guest:guest@" + host(i) + ":" + port(i) + "/";
   }
 
   /**
@@ -189,7 +202,7 @@ public final class RabbitCluster implements AutoCloseable {
    * rabbitmq.addresses}}
    */
   public String addresses() {
-    return String.join(",", nodes.stream().map(n -> "127.0.0.1:" + n.amqpPort).toList());
+    return String.join(",", nodes.stream().map(n -> n.address + ":" + n.amqpPort).toList());
   }
 
   /** {@return every node's {@link #uri(int)}, comma-separated} */
@@ -249,6 +262,32 @@ public final class RabbitCluster implements AutoCloseable {
   }
 
   /**
+   * Cuts node {@code i} off from its peers and every client while it keeps running: every packet to
+   * and from it is dropped (its connections go silent, new ones time out), until {@link #heal(int)}.
+   * The other nodes declare it down after {@code net_ticktime} ({@value #NET_TICKTIME_SECONDS} s
+   * here) and elect new leaders for the quorum queues it led; once healed, {@code autoheal} restarts
+   * the losing side (this node, closing its client connections) and it rejoins.
+   *
+   * @param i the node's index, from 0
+   */
+  public void cut(int i) {
+    ClusterNode node = node(i);
+    network.cut(i + 1);
+    node.cut = true;
+  }
+
+  /**
+   * Heals the cut of node {@code i} ({@link #cut(int)}); nothing happens to a node not cut.
+   *
+   * @param i the node's index, from 0
+   */
+  public void heal(int i) {
+    ClusterNode node = node(i);
+    network.heal(i + 1);
+    node.cut = false;
+  }
+
+  /**
    * Lets a node stopped by {@link #freeze(int)} go on (SIGCONT).
    *
    * @param i the node's index, from 0
@@ -282,9 +321,12 @@ public final class RabbitCluster implements AutoCloseable {
     awaitRunning();
   }
 
-  /** Thaws frozen nodes and starts stopped ones, then waits until every node runs in the cluster. */
+  /** Heals cut nodes, thaws frozen ones and starts stopped ones, then waits until every node runs in the cluster. */
   public void ensureAllRunning() {
     for (ClusterNode node : nodes) {
+      if (node.cut) {
+        heal(node.index);
+      }
       if (node.frozen) {
         node.signal("CONT");
       }
@@ -307,7 +349,7 @@ public final class RabbitCluster implements AutoCloseable {
     }
   }
 
-  /** {@return the nodes {@code cluster_status} (asked of a live, unfrozen node) lists as running, sorted by name} */
+  /** {@return the nodes {@code cluster_status} (asked of a live node neither frozen nor cut) lists as running, sorted by name} */
   public List<String> runningNodes() {
     return askLiveNodes(this::runningNodes);
   }
@@ -322,11 +364,11 @@ public final class RabbitCluster implements AutoCloseable {
         .sorted().toList();
   }
 
-  /** Asks each live, unfrozen node in turn; the first answer wins (a node may be restarting its app). */
+  /** Asks each live node that is neither frozen nor cut off in turn; the first answer wins (a node may be restarting its app). */
   private <T> T askLiveNodes(java.util.function.Function<ClusterNode, T> question) {
     RuntimeException failure = null;
     for (ClusterNode node : nodes) {
-      if (node.isAlive() && !node.frozen) {
+      if (node.isAlive() && !node.frozen && !node.cut) {
         try {
           return question.apply(node);
         } catch (RuntimeException e) {
@@ -374,7 +416,10 @@ public final class RabbitCluster implements AutoCloseable {
     return dir;
   }
 
-  /** Stops every node ({@code rabbitmqctl stop}, SIGKILL as a fallback) and deletes the directory. Idempotent. */
+  /**
+   * Stops every node ({@code rabbitmqctl stop}, SIGKILL as a fallback), removes their network
+   * namespaces and deletes the directory. Idempotent.
+   */
   @Override
   public void close() {
     if (closed) {
@@ -382,9 +427,11 @@ public final class RabbitCluster implements AutoCloseable {
     }
     closed = true;
     try {
+      nodes.stream().filter(n -> n.cut).forEach(n -> heal(n.index));
       ClusterNode.inParallel(nodes, ClusterNode::stopOrKill);
     } finally {
       killAllQuietly();
+      network.close();
       deleteDirectory();
       try {
         Runtime.getRuntime().removeShutdownHook(shutdownHook);
@@ -404,6 +451,13 @@ public final class RabbitCluster implements AutoCloseable {
       throw new IndexOutOfBoundsException("Node " + i + " of a cluster of " + nodes.size() + " (nodes count from 0)");
     }
     return nodes.get(i);
+  }
+
+  /** The shutdown hook: nodes killed, namespaces removed, directory deleted. */
+  private void killAndDelete() {
+    killAllQuietly();
+    network.close();
+    deleteDirectory();
   }
 
   private void deleteDirectory() {

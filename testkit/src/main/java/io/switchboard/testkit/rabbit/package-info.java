@@ -4,6 +4,7 @@
  * to start the server, forced connection closes) and {@link
  * io.switchboard.testkit.rabbit.RabbitScratch} (unique names, deleted afterwards); {@link
  * io.switchboard.testkit.rabbit.RabbitCluster}, a cluster of extra nodes of the same installation
- * (own names, ports, data and cookie) with kill, freeze and restart of a node, for fault tests.
+ * (own names, ports, data and cookie, each node in a network namespace of its own) with kill, network
+ * cut, freeze and restart of a node, for fault tests.
  */
 package io.switchboard.testkit.rabbit;
