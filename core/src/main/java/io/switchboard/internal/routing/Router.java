@@ -382,8 +382,12 @@ public final class Router implements Routing, GateRunner.Host, AutoCloseable {
                 }
                 return;
             }
-            book.roll();
+            // one reading of the clock for the whole tick: were the second read again after the roll, a
+            // second boundary between the two would make the heartbeat share a second not rolled yet
+            // (empty), and the next heartbeat starts after it, so that second's traffic never reached
+            // the other replicas
             long now = book.nowSecond();
+            book.roll(now - 1);
             for (GateRunner g : gates.values()) {
                 g.tick(now);
             }

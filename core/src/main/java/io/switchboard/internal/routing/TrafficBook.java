@@ -42,7 +42,11 @@ public final class TrafficBook {
 
     /** Closes the second that just ended in every statistics. */
     void roll() {
-        long closing = nowSecond() - 1;
+        roll(nowSecond() - 1);
+    }
+
+    /** Closes second {@code closing} (and what was recorded before it since the last roll) in every statistics. */
+    void roll(long closing) {
         for (TrafficStats s : stats.values()) {
             s.roll(closing);
         }
