@@ -54,9 +54,16 @@ final class SuiteOptions {
                     + "native-batch-ce, which carries the SDK's CloudEvents headers too.")
     boolean nativeBatch;
 
+    @Option(names = "--spring-peers",
+            description = "Also run the Spring peers (mode spring): Spring Kafka (KafkaTemplate, a listener container) on Kafka, "
+                    + "Spring AMQP (RabbitTemplate with correlated confirms, SimpleMessageListenerContainer) on RabbitMQ, with "
+                    + "the native client's settings and guarantees. With --native-envelope also mode spring-ce, carrying the "
+                    + "headers of native-ce.")
+    boolean springPeers;
+
     /** The extra modes these options ask for. */
     java.util.Set<String> extraModes() {
-        return io.switchboard.bench.driver.Drivers.extras(nativeEnvelope, compactEnvelope, nativeBatch);
+        return io.switchboard.bench.driver.Drivers.extras(nativeEnvelope, compactEnvelope, nativeBatch, springPeers);
     }
 
     @Option(names = "--repeat", paramLabel = "N", defaultValue = "1",

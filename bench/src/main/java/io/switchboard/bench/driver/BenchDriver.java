@@ -24,11 +24,24 @@ public interface BenchDriver extends AutoCloseable {
      * what the SDK's code costs on RocketMQ, like for like.
      */
     String NATIVE_BATCH_ENVELOPE = "native-batch-ce";
+    /**
+     * The mode name for the Spring peers ({@code --spring-peers}): on Kafka Spring Kafka
+     * ({@code KafkaTemplate} and a listener container), on RabbitMQ Spring AMQP ({@code RabbitTemplate}
+     * with correlated confirms and a {@code SimpleMessageListenerContainer}), set up with the native
+     * driver's client settings and guarantees, sending what a Spring application sends by default.
+     */
+    String SPRING = "spring";
+    /**
+     * The mode name for the Spring peers carrying the same headers as {@link #NATIVE_ENVELOPE}
+     * ({@code --spring-peers --native-envelope}): SDK/spring-ce compares the SDK with the Spring
+     * peer on the same wire content.
+     */
+    String SPRING_ENVELOPE = "spring-ce";
 
     /** The broker id: {@code kafka}, {@code rabbitmq}, {@code rocketmq} or {@code memory}. */
     String broker();
 
-    /** {@link #SDK} or {@link #NATIVE}. */
+    /** {@link #SDK}, {@link #NATIVE} or one of the other modes named here. */
     String mode();
 
     /** Creates a topic and waits until the broker has it. */

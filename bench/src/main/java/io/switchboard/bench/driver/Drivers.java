@@ -6,6 +6,9 @@ import java.util.List;
 /** Creates the driver for a broker and mode. */
 public final class Drivers {
 
+    /** The brokers with a Spring peer: Spring Kafka and Spring AMQP (no RocketMQ starter for Spring Boot 4). */
+    private static final java.util.Set<String> SPRING_PEERS = java.util.Set.of("kafka", "rabbitmq");
+
     private Drivers() {}
 
     /** The modes a broker runs in: the SDK, and the native client where there is one. */
@@ -29,6 +32,15 @@ public final class Drivers {
 
     /** The extra modes of the command-line switches {@code --native-envelope}, {@code --compact-envelope}, {@code --native-batch}. */
     public static java.util.Set<String> extras(boolean nativeEnvelope, boolean compactEnvelope, boolean nativeBatch) {
+        return extras(nativeEnvelope, compactEnvelope, nativeBatch, false);
+    }
+
+    /**
+     * The extra modes of the command-line switches {@code --native-envelope}, {@code --compact-envelope},
+     * {@code --native-batch} and {@code --spring-peers}.
+     */
+    public static java.util.Set<String> extras(boolean nativeEnvelope, boolean compactEnvelope, boolean nativeBatch,
+            boolean springPeers) {
         java.util.Set<String> extras = new java.util.HashSet<>();
         if (nativeEnvelope) {
             extras.add(BenchDriver.NATIVE_ENVELOPE);
@@ -39,6 +51,9 @@ public final class Drivers {
         if (nativeBatch) {
             extras.add(BenchDriver.NATIVE_BATCH);
         }
+        if (springPeers) {
+            extras.add(BenchDriver.SPRING);
+        }
         return extras;
     }
 
@@ -46,7 +61,9 @@ public final class Drivers {
      * The modes: the SDK and the native client, plus those of {@code extras} that apply to the
      * broker ({@link BenchDriver#SDK_COMPACT}; {@link BenchDriver#NATIVE_ENVELOPE} where there is a
      * native client; {@link BenchDriver#NATIVE_BATCH} on RocketMQ only, and with
-     * {@link BenchDriver#NATIVE_ENVELOPE} also {@link BenchDriver#NATIVE_BATCH_ENVELOPE}).
+     * {@link BenchDriver#NATIVE_ENVELOPE} also {@link BenchDriver#NATIVE_BATCH_ENVELOPE}; the Spring
+     * peer {@link BenchDriver#SPRING} on Kafka and RabbitMQ, and with {@link BenchDriver#NATIVE_ENVELOPE}
+     * also {@link BenchDriver#SPRING_ENVELOPE}).
      */
     public static List<String> modes(String broker, java.util.Set<String> extras) {
         List<String> modes = new java.util.ArrayList<>(List.of(BenchDriver.SDK));
@@ -62,6 +79,12 @@ public final class Drivers {
                 modes.add(BenchDriver.NATIVE_BATCH);
                 if (extras.contains(BenchDriver.NATIVE_ENVELOPE)) {
                     modes.add(BenchDriver.NATIVE_BATCH_ENVELOPE);
+                }
+            }
+            if (SPRING_PEERS.contains(broker) && extras.contains(BenchDriver.SPRING)) {
+                modes.add(BenchDriver.SPRING);
+                if (extras.contains(BenchDriver.NATIVE_ENVELOPE)) {
+                    modes.add(BenchDriver.SPRING_ENVELOPE);
                 }
             }
         }
@@ -84,6 +107,14 @@ public final class Drivers {
                 properties.put("switchboard.envelope", "compact");
             }
             return new SdkDriver(broker, mode, endpoints, properties, workload.delivery(), workload.consumerPrefetch(), runId);
+        }
+        if (mode.equals(BenchDriver.SPRING) || mode.equals(BenchDriver.SPRING_ENVELOPE)) {
+            boolean envelope = mode.equals(BenchDriver.SPRING_ENVELOPE);
+            return switch (broker) {
+                case "kafka" -> new SpringKafkaDriver(endpoints.kafkaBootstrap(), workload, runId, envelope);
+                case "rabbitmq" -> new SpringRabbitDriver(endpoints.rabbitUri(), workload, runId, envelope);
+                default -> throw new IllegalArgumentException("Broker '" + broker + "' has no Spring peer");
+            };
         }
         boolean envelope = mode.equals(BenchDriver.NATIVE_ENVELOPE);
         return switch (broker) {

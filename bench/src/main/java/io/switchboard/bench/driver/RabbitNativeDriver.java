@@ -102,8 +102,8 @@ final class RabbitNativeDriver extends NativeDriver {
             channel.basicQos(Math.max(1, workload.consumerPrefetch() / count));
         }
         for (int p = 0; p < count; p++) {
-            String queue = count == 1 ? topic + "." + subscription : topic + "." + subscription + "." + p;
-            channel.queueDeclare(queue, true, false, false, queueArguments());
+            String queue = queueName(topic, subscription, p, count);
+            channel.queueDeclare(queue, true, false, false, queueArguments(props));
             channel.queueBind(queue, topic, Integer.toString(p));
             synchronized (declaredQueues) {
                 declaredQueues.add(queue);
@@ -127,7 +127,18 @@ final class RabbitNativeDriver extends NativeDriver {
         return channel::close;
     }
 
-    private Map<String, Object> queueArguments() {
+    /** The queue of a subscription and partition, named as the adapter names it. */
+    static String queueName(String topic, String subscription, int partition, int count) {
+        return count == 1 ? topic + "." + subscription : topic + "." + subscription + "." + partition;
+    }
+
+    /** The partition (routing key) of a message: the key's hash, round robin without a key. */
+    static int partition(String key, int roundRobin, int count) {
+        return key == null ? Math.floorMod(roundRobin, count) : (key.hashCode() & 0x7fffffff) % count;
+    }
+
+    /** The queue arguments of the workload's properties ({@code queue-type}, {@code lazy}, {@code max-length}, {@code overflow}). */
+    static Map<String, Object> queueArguments(Map<String, String> props) {
         Map<String, Object> args = new HashMap<>();
         args.put("x-queue-type", props.getOrDefault("queue-type", "classic"));
         if (Boolean.parseBoolean(props.getOrDefault("lazy", "false"))) {
@@ -168,11 +179,33 @@ final class RabbitNativeDriver extends NativeDriver {
 
     /** The envelope's header names as the SDK's AMQP mapping writes them: {@code ce_x} as {@code cloudEvents_x}. */
     private static final String AMQP_SPEC_VERSION = "cloudEvents_specversion";
-    private static final String AMQP_ID = "cloudEvents_id";
+    static final String AMQP_ID = "cloudEvents_id";
     private static final String AMQP_SOURCE = "cloudEvents_source";
     private static final String AMQP_TYPE = "cloudEvents_type";
     private static final String AMQP_TIME = "cloudEvents_time";
     private static final String AMQP_SUBJECT = "cloudEvents_subject";
+
+    /**
+     * The header table the SDK's AMQP mapping writes for the default envelope: the attributes but
+     * content-type (a property), the key as {@code cloudEvents_subject} (RabbitMQ has no key of its own).
+     */
+    static Map<String, Object> envelopeHeaders(NativeEnvelope ce, String id, String key, long sendMicros) {
+        Map<String, Object> headers = new HashMap<>(16);
+        headers.put(AMQP_SPEC_VERSION, NativeEnvelope.SPEC_VERSION);
+        headers.put(AMQP_ID, id);
+        headers.put(AMQP_SOURCE, NativeEnvelope.SOURCE);
+        headers.put(AMQP_TYPE, NativeEnvelope.TYPE);
+        headers.put(AMQP_TIME, ce.time(sendMicros));
+        if (key != null) {
+            headers.put(AMQP_SUBJECT, key);
+        }
+        return headers;
+    }
+
+    /** The {@code timestamp} property the SDK's mapping writes: the send time in whole seconds. */
+    static java.util.Date timestamp(long sendMicros) {
+        return new java.util.Date(Math.floorDiv(sendMicros, 1_000_000L) * 1000);
+    }
 
     /** One producer: its own channel, confirms tracked by sequence number. */
     // envelope runs: the SDK's CloudEvents headers as well (RabbitMQ's AMQP binding puts them in the header table)
@@ -195,7 +228,7 @@ final class RabbitNativeDriver extends NativeDriver {
 
         @Override
         public void send(String key, byte[] payload, long sendMicros, SendCallback callback) {
-            int partition = key == null ? Math.floorMod(roundRobin++, partitionCount) : (key.hashCode() & 0x7fffffff) % partitionCount;
+            int partition = partition(key, roundRobin++, partitionCount);
             AMQP.BasicProperties.Builder builder = new AMQP.BasicProperties.Builder().deliveryMode(confirms ? 2 : 1);
             // the send time is in the payload; plain runs carry no header of their own
             if (ce != null) {
@@ -203,18 +236,8 @@ final class RabbitNativeDriver extends NativeDriver {
                 // content-type, which is the content-type property; the id also as message-id, the time also as
                 // timestamp (whole seconds); RabbitMQ has no key of its own, so the key as cloudEvents_subject
                 String id = ce.nextId();
-                String time = ce.time(sendMicros);
-                Map<String, Object> headers = new java.util.HashMap<>(16);
-                headers.put(AMQP_SPEC_VERSION, NativeEnvelope.SPEC_VERSION);
-                headers.put(AMQP_ID, id);
-                headers.put(AMQP_SOURCE, NativeEnvelope.SOURCE);
-                headers.put(AMQP_TYPE, NativeEnvelope.TYPE);
-                headers.put(AMQP_TIME, time);
-                if (key != null) {
-                    headers.put(AMQP_SUBJECT, key);
-                }
-                builder.headers(headers).contentType(NativeEnvelope.CONTENT_TYPE).messageId(id)
-                        .timestamp(new java.util.Date(Math.floorDiv(sendMicros, 1_000_000L) * 1000));
+                builder.headers(envelopeHeaders(ce, id, key, sendMicros)).contentType(NativeEnvelope.CONTENT_TYPE).messageId(id)
+                        .timestamp(timestamp(sendMicros));
             }
             AMQP.BasicProperties properties = builder.build();
             // the SDK publishes with confirms as mandatory (an unroutable record fails); envelope runs do the same

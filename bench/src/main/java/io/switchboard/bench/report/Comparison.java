@@ -27,7 +27,10 @@ public final class Comparison {
      * SDK against the native client; the SDK against the native client carrying the same
      * CloudEvents headers (what the SDK's code costs); the SDK's compact envelope against the native
      * client (one small header each); on RocketMQ the same against the native client that batches
-     * keyed sends in order as the SDK does, with and without the CloudEvents headers.
+     * keyed sends in order as the SDK does, with and without the CloudEvents headers; with the Spring
+     * peers, the SDK against Spring Kafka / Spring AMQP (as a Spring application sends, and with the
+     * headers of native-ce), the compact envelope against the Spring peer, and the Spring peer
+     * against the native client (what Spring's code costs, on the same wire content each).
      */
     public static final List<String[]> PAIRINGS = List.of(
             new String[] {BenchDriver.SDK, BenchDriver.NATIVE, "SDK/native"},
@@ -35,7 +38,12 @@ public final class Comparison {
             new String[] {BenchDriver.SDK_COMPACT, BenchDriver.NATIVE, "compact/native"},
             new String[] {BenchDriver.SDK, BenchDriver.NATIVE_BATCH, "SDK/native-batch"},
             new String[] {BenchDriver.SDK, BenchDriver.NATIVE_BATCH_ENVELOPE, "SDK/native-batch-ce"},
-            new String[] {BenchDriver.SDK_COMPACT, BenchDriver.NATIVE_BATCH, "compact/native-batch"});
+            new String[] {BenchDriver.SDK_COMPACT, BenchDriver.NATIVE_BATCH, "compact/native-batch"},
+            new String[] {BenchDriver.SDK, BenchDriver.SPRING, "SDK/spring"},
+            new String[] {BenchDriver.SDK, BenchDriver.SPRING_ENVELOPE, "SDK/spring-ce"},
+            new String[] {BenchDriver.SDK_COMPACT, BenchDriver.SPRING, "compact/spring"},
+            new String[] {BenchDriver.SPRING, BenchDriver.NATIVE, "spring/native"},
+            new String[] {BenchDriver.SPRING_ENVELOPE, BenchDriver.NATIVE_ENVELOPE, "spring-ce/native-ce"});
 
     private Comparison() {}
 

@@ -77,7 +77,7 @@ public final class SuiteRunner {
     /**
      * The runs, in order, with the extra modes asked for ({@link Drivers#modes(String, java.util.Set)}).
      *
-     * @param extras extra modes: {@code native-ce}, {@code sdk-compact}, {@code native-batch}
+     * @param extras extra modes: {@code native-ce}, {@code sdk-compact}, {@code native-batch}, {@code spring}
      */
     public static List<PlannedRun> plan(List<Workload> workloads, List<String> requested, boolean sdkOnly,
             java.util.Set<String> extras) {

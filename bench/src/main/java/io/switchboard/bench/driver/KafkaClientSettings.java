@@ -1,0 +1,120 @@
+package io.switchboard.bench.driver;
+
+import io.switchboard.Delivery;
+import io.switchboard.bench.workload.Workload;
+import io.switchboard.spi.BrokerConfig;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * The kafka-clients settings of a run, as the Switchboard adapter sets up its clients: one set for
+ * the plain-client driver ({@link KafkaNativeDriver}) and the Spring Kafka peer
+ * ({@link SpringKafkaDriver}), so that the two differ only by the code around the clients.
+ *
+ * <p>Workload properties: names with a dot go to the clients that know them
+ * ({@code producer.}/{@code consumer.}/{@code admin.} to one kind only), {@code topic.*} become
+ * topic configs, and the adapter's own {@code commit-interval}, {@code poll-timeout} and
+ * {@code replication-factor} are honoured.
+ */
+final class KafkaClientSettings {
+
+    private final Workload workload;
+    private final Map<String, Object> common = new HashMap<>();
+    private final Map<String, String> topicConfigs = new HashMap<>();
+    private final Map<String, String> props;
+
+    KafkaClientSettings(String bootstrap, Workload workload) {
+        this.workload = workload;
+        this.props = workload.propertiesFor("kafka");
+        common.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.forEach((k, v) -> {
+            if (k.startsWith("topic.")) {
+                topicConfigs.put(k.substring("topic.".length()), v);
+            }
+        });
+    }
+
+    /** The admin client's configuration. */
+    Map<String, Object> admin() {
+        return clientConfig("admin.", AdminClientConfig.configNames());
+    }
+
+    private Map<String, Object> clientConfig(String prefix, Set<String> known) {
+        Map<String, Object> config = new HashMap<>(common);
+        props.forEach((k, v) -> {
+            if (known.contains(k)) {
+                config.put(k, v);
+            }
+        });
+        props.forEach((k, v) -> {
+            if (k.startsWith(prefix)) {
+                config.put(k.substring(prefix.length()), v);
+            }
+        });
+        return config;
+    }
+
+    /**
+     * The producer's configuration: {@code acks=1} without retries for at-most-once,
+     * {@code acks=all} with the idempotent producer for at-least-once; byte-array serializers.
+     */
+    Map<String, Object> producer(String clientId) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
+        config.putAll(clientConfig("producer.", ProducerConfig.configNames()));
+        config.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
+        config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        if (workload.delivery() == Delivery.AT_MOST_ONCE) {
+            config.putIfAbsent(ProducerConfig.ACKS_CONFIG, "1");
+            config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false");
+            config.put(ProducerConfig.RETRIES_CONFIG, "0");
+        } else {
+            config.put(ProducerConfig.ACKS_CONFIG, "all");
+            config.putIfAbsent(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        }
+        return config;
+    }
+
+    /**
+     * A consumer's configuration: {@code read_committed}, from the earliest offset,
+     * {@code max.poll.records = min(prefetch, 500)}, no auto-commit, byte-array deserializers.
+     */
+    Map<String, Object> consumer(String group) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(Math.min(workload.consumerPrefetch(), 500)));
+        config.putAll(clientConfig("consumer.", ConsumerConfig.configNames()));
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        return config;
+    }
+
+    /** The topic to create, with the workload's {@code topic.*} configs and {@code replication-factor}. */
+    NewTopic topic(String topic, int partitions) {
+        Optional<Short> replication = Optional.ofNullable(props.get("replication-factor")).map(Short::parseShort);
+        return new NewTopic(topic, Optional.of(partitions), replication).configs(topicConfigs);
+    }
+
+    /** How long a poll waits for records ({@code poll-timeout}, 100ms). */
+    Duration pollTimeout() {
+        return BrokerConfig.parseDuration(props.getOrDefault("poll-timeout", "100ms"));
+    }
+
+    /** How often offsets are committed ({@code commit-interval}, 100ms; zero: after every record). */
+    Duration commitInterval() {
+        return BrokerConfig.parseDuration(props.getOrDefault("commit-interval", "100ms"));
+    }
+}
