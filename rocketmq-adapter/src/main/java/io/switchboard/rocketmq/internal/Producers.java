@@ -117,10 +117,10 @@ final class Producers implements AutoCloseable {
             t = transactional;
         }
         if (t != null) {
-            t.shutdown();
+            ClientShutdown.run(t.getDefaultMQProducerImpl().getMqClientFactory(), t::shutdown);
         }
         if (p != null) {
-            p.shutdown();
+            ClientShutdown.run(p.getDefaultMQProducerImpl().getMqClientFactory(), p::shutdown);
         }
     }
 

@@ -170,12 +170,22 @@ final class RocketMqConsumer implements RawConsumer {
      * The broker creates the group's retry topic when the consumer first registers, after the
      * consumer looked for its route; without this, a record returned to the broker would wait for
      * the client's next route refresh (30 seconds) before it is delivered again.
+     *
+     * <p>Done as soon as the consumer has the retry topic's queues (its rebalance needs nothing
+     * more): rocketmq-client's {@code updateTopicRouteInfoFromNameServer} answers true only when
+     * the route <em>changed</em>, so for a group whose retry topic existed already (a second
+     * member, a member subscribing again, a successor of a crashed one), whose route
+     * {@code consumer.start()} found, it answers false every time; waiting for true alone held
+     * such a subscription for the whole {@code rocketmq.admin-timeout} (10 s), then logged a
+     * false warning.
      */
     private void awaitRetryTopicRoute() {
         MQClientInstance client = consumer.getDefaultMQPushConsumerImpl().getmQClientFactory();
         String retryTopic = MixAll.getRetryTopic(group);
         long deadline = System.nanoTime() + settings.adminTimeout().toNanos();
-        while (!client.updateTopicRouteInfoFromNameServer(retryTopic)) {
+        Map<String, ?> subscribed =
+                consumer.getDefaultMQPushConsumerImpl().getRebalanceImpl().getTopicSubscribeInfoTable();
+        while (!subscribed.containsKey(retryTopic) && !client.updateTopicRouteInfoFromNameServer(retryTopic)) {
             if (System.nanoTime() - deadline > 0) {
                 log.warn("No route for retry topic {} of group '{}' yet; records returned to the broker are delivered "
                         + "again once the client refreshes its routes", retryTopic, group);
@@ -231,7 +241,7 @@ final class RocketMqConsumer implements RawConsumer {
         }
         handoff.close(settings.sendTimeout().multipliedBy(2).toMillis());
         commitOffsets();
-        consumer.shutdown();
+        ClientShutdown.run(consumer.getDefaultMQPushConsumerImpl().getmQClientFactory(), consumer::shutdown);
     }
 
     /** Commits the offsets reached so far synchronously (RocketMQ's own shutdown sends them one-way). */
