@@ -42,6 +42,12 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     /** CloudEvents {@code type} of {@code cloudevents-full} unless property {@code switchboard.type} says otherwise. */
     static final String FULL_DEFAULT_TYPE = "io.switchboard.message";
 
+    /**
+     * The content type the lean envelope leaves out: CloudEvents' {@code datacontenttype} is
+     * optional, and opaque bytes say nothing a consumer can use (38 bytes of header on Kafka).
+     */
+    static final String OPAQUE_BYTES = "application/octet-stream";
+
     /** Room for the envelope's own headers (names and values, trace headers included). */
     private static final int ENVELOPE_ALLOWANCE = 512;
 
@@ -53,6 +59,8 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     private final String source;
     private final String type;
     private final String contentType;
+    /** The content type the lean envelope writes: the codec's, or null for opaque bytes. */
+    private final String leanContentType;
     private final Consumer<AutoCloseable> onClose;
     private final String broker;
     private final PublishRecorder meters;
@@ -85,6 +93,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         this.source = config.get("switchboard.source", DEFAULT_SOURCE);
         this.type = config.get("switchboard.type", full ? FULL_DEFAULT_TYPE : DEFAULT_TYPE);
         this.contentType = codec.contentType();
+        this.leanContentType = OPAQUE_BYTES.equals(contentType) ? null : contentType;
         this.onClose = onClose;
         this.broker = capabilities.brokerId();
         this.meters = telemetry.publisherMeters(destination);
@@ -153,7 +162,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         if (!compact && !full) {
             // lean: the broker carries the key, and the send time where it stamps one; no attempt on a first publish
             String time = given == null && timeFromBroker ? null : micros(given != null ? given : Instant.now());
-            return EnvelopeHeaders.cloudEvents(message.headers(), id, source, type, time, contentType, null, null);
+            return EnvelopeHeaders.cloudEvents(message.headers(), id, source, type, time, leanContentType, null, null);
         }
         Instant time = given != null ? given : Instant.now();
         long second = time.getEpochSecond();

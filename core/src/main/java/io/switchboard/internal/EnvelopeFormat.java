@@ -14,9 +14,10 @@ import io.switchboard.spi.BrokerConfig;
 public enum EnvelopeFormat {
     /**
      * CloudEvents binary mode, lean: {@code ce_specversion}, {@code ce_id} (22 characters),
-     * {@code ce_source}, {@code ce_type}, {@code content-type}; {@code ce_time} unless the broker
-     * stamps the send time itself; no {@code ce_subject} (the key travels as the broker's key)
-     * and no {@code ce_attempt}.
+     * {@code ce_source}, {@code ce_type}, {@code content-type} unless the codec's content type is
+     * {@code application/octet-stream} (opaque bytes: CloudEvents' {@code datacontenttype} is
+     * optional and says nothing then); {@code ce_time} unless the broker stamps the send time
+     * itself; no {@code ce_subject} (the key travels as the broker's key) and no {@code ce_attempt}.
      */
     CLOUDEVENTS,
     /**

@@ -250,6 +250,16 @@ class EnvelopeCompactTest {
         }
 
         @Test
+        @DisplayName("leaves the content type of opaque bytes out; cloudevents-full and text codecs write theirs")
+        void noContentTypeForBytes() {
+            assertThat(publishBytes(Map.of())).doesNotContainKey(Envelope.CONTENT_TYPE)
+                    .containsKeys(Envelope.SPEC_VERSION, Envelope.ID, Envelope.SOURCE, Envelope.TYPE);
+            assertThat(publishBytes(Map.of(EnvelopeFormat.PROPERTY, "cloudevents-full")))
+                    .containsEntry(Envelope.CONTENT_TYPE, Codec.bytes().contentType());
+            assertThat(publishOne(Map.of(), Message.of("p"))).containsEntry(Envelope.CONTENT_TYPE, Codec.utf8().contentType());
+        }
+
+        @Test
         @DisplayName("leaves the time to a broker that stamps it, unless the message has its own")
         void timeFromBroker() {
             Capabilities stamping = Capabilities.builder("kafka").publishTimestamp(true).maxMessageSize(1 << 20).build();
@@ -323,8 +333,21 @@ class EnvelopeCompactTest {
         return copy(sent.get(0).headers());
     }
 
+    private static Map<String, String> publishBytes(Map<String, String> properties) {
+        List<OutboundRecord> sent = new ArrayList<>();
+        publisher(properties, Capabilities.builder("memory").maxMessageSize(1 << 20).build(), Codec.bytes(), sent::add)
+                .publish(Message.of(new byte[] {1, 2}));
+        assertThat(sent).hasSize(1);
+        return copy(sent.get(0).headers());
+    }
+
     private static DefaultPublisher<String> publisher(Map<String, String> properties, Capabilities capabilities,
             java.util.function.Consumer<OutboundRecord> sink) {
+        return publisher(properties, capabilities, Codec.utf8(), sink);
+    }
+
+    private static <T> DefaultPublisher<T> publisher(Map<String, String> properties, Capabilities capabilities,
+            Codec<T> codec, java.util.function.Consumer<OutboundRecord> sink) {
         RawPublisher raw = new RawPublisher() {
             @Override
             public CompletableFuture<SendResult> send(OutboundRecord record) {
@@ -335,7 +358,7 @@ class EnvelopeCompactTest {
             @Override
             public void close() {}
         };
-        return new DefaultPublisher<>(raw, new PublisherSpec("d", Delivery.AT_LEAST_ONCE, Map.of()), Codec.utf8(),
+        return new DefaultPublisher<>(raw, new PublisherSpec("d", Delivery.AT_LEAST_ONCE, Map.of()), codec,
                 capabilities, config(properties), Telemetry.NONE, c -> { });
     }
 }

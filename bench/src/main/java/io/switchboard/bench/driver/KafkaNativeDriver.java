@@ -52,7 +52,6 @@ final class KafkaNativeDriver extends NativeDriver {
     private static final Header SPEC_VERSION = constant("ce_specversion", NativeEnvelope.SPEC_VERSION);
     private static final Header SOURCE = constant("ce_source", NativeEnvelope.SOURCE);
     private static final Header TYPE = constant("ce_type", NativeEnvelope.TYPE);
-    private static final Header CONTENT_TYPE = constant("content-type", NativeEnvelope.CONTENT_TYPE);
 
     private static Header constant(String name, String value) {
         return new RecordHeader(name, value.getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -60,15 +59,15 @@ final class KafkaNativeDriver extends NativeDriver {
 
     /**
      * The headers the Kafka adapter writes for a message with the default envelope and no explicit
-     * timestamp: no {@code ce_time} (the record's CreateTime), no {@code ce_subject} (the record key).
+     * timestamp: no {@code ce_time} (the record's CreateTime), no {@code ce_subject} (the record key),
+     * no {@code content-type} (bytes: the lean default leaves {@code application/octet-stream} out).
      */
     static List<Header> envelopeHeaders(NativeEnvelope ce) {
-        List<Header> headers = new java.util.ArrayList<>(5);
+        List<Header> headers = new java.util.ArrayList<>(4);
         headers.add(SPEC_VERSION);
         headers.add(new RecordHeader(NativeEnvelope.ID_HEADER, ce.nextId().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
         headers.add(SOURCE);
         headers.add(TYPE);
-        headers.add(CONTENT_TYPE);
         return headers;
     }
 

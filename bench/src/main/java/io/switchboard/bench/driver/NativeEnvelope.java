@@ -11,13 +11,14 @@ import java.util.concurrent.ThreadLocalRandom;
  * under its adapter's names, as the adapter's mapping does:
  *
  * <ul>
- *   <li>Kafka: {@code ce_specversion}, {@code ce_id}, {@code ce_source}, {@code ce_type},
- *       {@code content-type}; no {@code ce_time} (the record's CreateTime carries the send time),
- *       the key only as the record key: 114-115 bytes of headers, as the SDK's.
+ *   <li>Kafka: {@code ce_specversion}, {@code ce_id}, {@code ce_source}, {@code ce_type}; no
+ *       {@code content-type} (the payload is bytes: the lean default leaves
+ *       {@code application/octet-stream} out), no {@code ce_time} (the record's CreateTime carries
+ *       the send time), the key only as the record key: 78 bytes of headers, as the SDK's.
  *   <li>RabbitMQ: {@code cloudEvents_specversion|id|source|type|time}, the key as
- *       {@code cloudEvents_subject}; the content type as the {@code content-type} property, the id
+ *       {@code cloudEvents_subject}; no content type (bytes), the id
  *       also as {@code message-id}, the time also as {@code timestamp} (whole seconds).
- *   <li>RocketMQ: {@code CE_specversion|id|source|type|time}, {@code CE_contenttype}; the key as
+ *   <li>RocketMQ: {@code CE_specversion|id|source|type|time} (no content type: bytes); the key as
  *       RocketMQ's {@code KEYS}.
  * </ul>
  *

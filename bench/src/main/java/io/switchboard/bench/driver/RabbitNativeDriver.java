@@ -232,11 +232,11 @@ final class RabbitNativeDriver extends NativeDriver {
             AMQP.BasicProperties.Builder builder = new AMQP.BasicProperties.Builder().deliveryMode(confirms ? 2 : 1);
             // the send time is in the payload; plain runs carry no header of their own
             if (ce != null) {
-                // what the SDK's AMQP mapping writes for the default envelope: the attributes as headers but
-                // content-type, which is the content-type property; the id also as message-id, the time also as
+                // what the SDK's AMQP mapping writes for the default envelope of bytes: the attributes as headers
+                // (no content-type: the lean default leaves application/octet-stream out); the id also as message-id, the time also as
                 // timestamp (whole seconds); RabbitMQ has no key of its own, so the key as cloudEvents_subject
                 String id = ce.nextId();
-                builder.headers(envelopeHeaders(ce, id, key, sendMicros)).contentType(NativeEnvelope.CONTENT_TYPE).messageId(id)
+                builder.headers(envelopeHeaders(ce, id, key, sendMicros)).messageId(id)
                         .timestamp(timestamp(sendMicros));
             }
             AMQP.BasicProperties properties = builder.build();

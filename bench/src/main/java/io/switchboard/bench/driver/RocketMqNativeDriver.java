@@ -116,7 +116,6 @@ final class RocketMqNativeDriver extends NativeDriver {
                     message.putUserProperty("CE_source", NativeEnvelope.SOURCE);
                     message.putUserProperty("CE_type", NativeEnvelope.TYPE);
                     message.putUserProperty("CE_time", ce.time(sendMicros));
-                    message.putUserProperty("CE_contenttype", NativeEnvelope.CONTENT_TYPE);
                     if (key != null) {
                         message.setKeys(key); // the SDK's mapping: the key is RocketMQ's KEYS, indexed by the broker
                     }
