@@ -1,12 +1,12 @@
 package io.switchboard.internal.memory;
 
 import io.switchboard.Delivery;
+import io.switchboard.spi.AbstractInboundRecord;
 import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.InboundRecord;
 import io.switchboard.spi.RawConsumer;
 import io.switchboard.spi.RecordListener;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -213,72 +213,25 @@ final class MemoryConsumer implements RawConsumer {
     }
 
     /** A delivered record; the first ack or nack wins. */
-    private final class Record implements InboundRecord {
-        private final int partition;
-        private final long offset;
-        private final MemoryTopic.Stored stored;
-        private final int deliveryCount;
-        private final AtomicBoolean settled;
+    private final class Record extends AbstractInboundRecord {
+        private static final int SETTLED = 1;
 
         Record(int partition, long offset, MemoryTopic.Stored stored, int deliveryCount) {
-            this.partition = partition;
-            this.offset = offset;
-            this.stored = stored;
-            this.deliveryCount = deliveryCount;
-            this.settled = new AtomicBoolean(autoAck);
-        }
-
-        @Override
-        public String destination() {
-            return topic.name;
-        }
-
-        @Override
-        public int partition() {
-            return partition;
-        }
-
-        @Override
-        public long offset() {
-            return offset;
-        }
-
-        @Override
-        public String key() {
-            return stored.key();
-        }
-
-        @Override
-        public Map<String, String> headers() {
-            return stored.headers();
-        }
-
-        @Override
-        public byte[] payload() {
-            return stored.payload();
-        }
-
-        @Override
-        public int deliveryCount() {
-            return deliveryCount;
-        }
-
-        @Override
-        public long brokerTimestamp() {
-            return stored.timestamp();
+            super(topic.name, partition, offset, stored.key(), stored.headers(), stored.payload(), deliveryCount, null,
+                    stored.timestamp(), autoAck ? SETTLED : PENDING);
         }
 
         @Override
         public void ack() {
-            if (settled.compareAndSet(false, true)) {
-                settle(partition, offset, true);
+            if (settle(PENDING, SETTLED)) {
+                MemoryConsumer.this.settle(partition(), offset(), true);
             }
         }
 
         @Override
         public void nack() {
-            if (settled.compareAndSet(false, true)) {
-                settle(partition, offset, false);
+            if (settle(PENDING, SETTLED)) {
+                MemoryConsumer.this.settle(partition(), offset(), false);
             }
         }
     }

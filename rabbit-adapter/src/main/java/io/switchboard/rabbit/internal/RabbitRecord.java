@@ -4,10 +4,9 @@ import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.ShutdownSignalException;
 import io.switchboard.Envelope;
-import io.switchboard.spi.InboundRecord;
+import io.switchboard.spi.AbstractInboundRecord;
 import java.io.IOException;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,21 +20,15 @@ import org.slf4j.LoggerFactory;
  * non-empty routing key as key instead, so that core handles each of the publisher's keys on one
  * lane and per-key order holds for it too.
  */
-final class RabbitRecord implements InboundRecord {
+final class RabbitRecord extends AbstractInboundRecord {
 
     private static final Logger log = LoggerFactory.getLogger(RabbitRecord.class);
+    /** Acked or nacked (by core, or by the broker for an auto-acked delivery). */
+    private static final int SETTLED = 1;
 
     private final RabbitConsumer consumer;
     private final Channel channel;
     private final long deliveryTag;
-    private final int partition;
-    private final String key;
-    private final Map<String, String> headers;
-    private final byte[] payload;
-    private final int deliveryCount;
-    private final String nativeId;
-    private final long brokerTimestamp;
-    private final AtomicBoolean settled;
 
     /**
      * @param partition the partition queue's index, or -1 for a group's only queue or a broadcast queue
@@ -43,18 +36,18 @@ final class RabbitRecord implements InboundRecord {
      */
     RabbitRecord(RabbitConsumer consumer, Channel channel, long deliveryTag, boolean redelivered, int partition,
             String routingKey, AMQP.BasicProperties properties, byte[] payload, boolean autoAck) {
+        this(consumer, channel, deliveryTag, redelivered, partition, routingKey, properties, AmqpHeaders.headers(properties),
+                payload, autoAck);
+    }
+
+    private RabbitRecord(RabbitConsumer consumer, Channel channel, long deliveryTag, boolean redelivered, int partition,
+            String routingKey, AMQP.BasicProperties properties, Map<String, String> headers, byte[] payload, boolean autoAck) {
+        super(consumer.destination(), partition, -1, keyOf(headers, partition, routingKey), headers, payload,
+                deliveryCount(properties, redelivered), properties.getMessageId(),
+                properties.getTimestamp() == null ? -1 : properties.getTimestamp().getTime(), autoAck ? SETTLED : PENDING);
         this.consumer = consumer;
         this.channel = channel;
         this.deliveryTag = deliveryTag;
-        this.partition = partition;
-        this.headers = AmqpHeaders.headers(properties);
-        this.key = keyOf(headers, partition, routingKey);
-        this.payload = payload;
-        int earlier = AmqpHeaders.earlierDeliveries(properties);
-        this.deliveryCount = earlier >= 0 ? earlier + 1 : redelivered ? 2 : 1;
-        this.nativeId = properties.getMessageId();
-        this.brokerTimestamp = properties.getTimestamp() == null ? -1 : properties.getTimestamp().getTime();
-        this.settled = new AtomicBoolean(autoAck);
     }
 
     private static String keyOf(Map<String, String> headers, int partition, String routingKey) {
@@ -66,54 +59,14 @@ final class RabbitRecord implements InboundRecord {
         return routingKey;
     }
 
-    @Override
-    public String destination() {
-        return consumer.destination();
-    }
-
-    @Override
-    public int partition() {
-        return partition;
-    }
-
-    @Override
-    public long offset() {
-        return -1;
-    }
-
-    @Override
-    public String key() {
-        return key;
-    }
-
-    @Override
-    public Map<String, String> headers() {
-        return headers;
-    }
-
-    @Override
-    public byte[] payload() {
-        return payload;
-    }
-
-    @Override
-    public int deliveryCount() {
-        return deliveryCount;
-    }
-
-    @Override
-    public String nativeId() {
-        return nativeId;
-    }
-
-    @Override
-    public long brokerTimestamp() {
-        return brokerTimestamp;
+    private static int deliveryCount(AMQP.BasicProperties properties, boolean redelivered) {
+        int earlier = AmqpHeaders.earlierDeliveries(properties);
+        return earlier >= 0 ? earlier + 1 : redelivered ? 2 : 1;
     }
 
     @Override
     public void ack() {
-        if (settled.compareAndSet(false, true)) {
+        if (settle(PENDING, SETTLED)) {
             try {
                 channel.basicAck(deliveryTag, false);
             } catch (IOException | ShutdownSignalException e) {
@@ -126,7 +79,7 @@ final class RabbitRecord implements InboundRecord {
 
     @Override
     public void nack() {
-        if (settled.compareAndSet(false, true)) {
+        if (settle(PENDING, SETTLED)) {
             try {
                 channel.basicNack(deliveryTag, false, true);
             } catch (IOException | ShutdownSignalException e) {
