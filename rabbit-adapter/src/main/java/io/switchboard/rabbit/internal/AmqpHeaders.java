@@ -3,6 +3,7 @@ package io.switchboard.rabbit.internal;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.LongString;
 import io.switchboard.Envelope;
+import io.switchboard.spi.BindingNames;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -29,17 +30,8 @@ final class AmqpHeaders {
     static final String DELIVERY_COUNT = "x-delivery-count";
     private static final List<String> BROKER_HEADER_PREFIXES =
             List.of(DELIVERY_COUNT, "x-death", "x-first-death-", "x-last-death-");
-    private static final Map<String, String> OUTBOUND_NAMES = new HashMap<>();
-    private static final Map<String, String> INBOUND_NAMES = new HashMap<>();
-
-    static {
-        for (String name : List.of(Envelope.SPEC_VERSION, Envelope.ID, Envelope.SOURCE, Envelope.TYPE, Envelope.TIME,
-                Envelope.SUBJECT, Envelope.ATTEMPT, Envelope.TRACEPARENT, Envelope.COMPACT)) {
-            String amqp = CLOUD_EVENTS_PREFIX + name.substring(Envelope.PREFIX.length());
-            OUTBOUND_NAMES.put(name, amqp);
-            INBOUND_NAMES.put(amqp, name);
-        }
-    }
+    /** The binding's names: {@code ce_x} as {@code cloudEvents_x}. */
+    private static final BindingNames NAMES = new BindingNames(CLOUD_EVENTS_PREFIX, Map.of(), name -> false);
 
     private AmqpHeaders() {}
 
@@ -120,25 +112,14 @@ final class AmqpHeaders {
     }
 
     private static String outboundName(String name) {
-        String mapped = OUTBOUND_NAMES.get(name);
-        if (mapped != null) {
-            return mapped;
-        }
-        return name.startsWith(Envelope.PREFIX) ? CLOUD_EVENTS_PREFIX + name.substring(Envelope.PREFIX.length()) : name;
+        return NAMES.toBinding(name);
     }
 
     private static String inboundName(String name) {
-        String mapped = INBOUND_NAMES.get(name);
-        if (mapped != null) {
-            return mapped;
-        }
-        if (name.startsWith(CLOUD_EVENTS_PREFIX)) {
-            return Envelope.PREFIX + name.substring(CLOUD_EVENTS_PREFIX.length());
-        }
         if (name.startsWith(CLOUD_EVENTS_COLON_PREFIX)) {
             return Envelope.PREFIX + name.substring(CLOUD_EVENTS_COLON_PREFIX.length());
         }
-        return name;
+        return NAMES.fromBinding(name);
     }
 
     private static boolean isBrokerHeader(String name) {

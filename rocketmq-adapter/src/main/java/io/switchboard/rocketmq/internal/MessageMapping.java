@@ -2,13 +2,13 @@ package io.switchboard.rocketmq.internal;
 
 import io.switchboard.Envelope;
 import io.switchboard.InvalidMessageException;
+import io.switchboard.spi.BindingNames;
 import io.switchboard.spi.OutboundRecord;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
@@ -32,11 +32,11 @@ final class MessageMapping {
     private static final Set<String> SYSTEM_PROPERTIES = systemProperties();
     /**
      * The binding's names of the envelope attributes and their envelope names: a consumed message's
-     * envelope properties map to these constants with one hash of the name, no substring.
+     * envelope properties map to these constants with one hash of the name, no substring; and the
+     * other way, an envelope header's property name without building it per message.
      */
-    private static final Map<String, String> ENVELOPE_BY_PROPERTY = envelopeByProperty();
-    /** The other way: an envelope header's property name without building it per message. */
-    private static final Map<String, String> PROPERTY_BY_ENVELOPE = invert(ENVELOPE_BY_PROPERTY);
+    private static final BindingNames NAMES = new BindingNames(BINDING_PREFIX,
+            Map.of(Envelope.CONTENT_TYPE, BINDING_CONTENT_TYPE), SYSTEM_PROPERTIES::contains);
 
     private MessageMapping() {}
 
@@ -98,56 +98,21 @@ final class MessageMapping {
         Map<String, String> headers = new HashMap<>(properties.size() * 2);
         for (Map.Entry<String, String> property : properties.entrySet()) {
             String name = property.getKey();
-            String envelope = ENVELOPE_BY_PROPERTY.get(name);
+            String envelope = NAMES.knownFromBinding(name);
             if (envelope != null) {
                 headers.put(envelope, property.getValue());
             } else if (!isSystemProperty(name)) {
-                headers.put(fromProperty(name), property.getValue());
+                headers.put(NAMES.fromBinding(name), property.getValue());
             }
         }
         return headers;
     }
 
-    private static Map<String, String> envelopeByProperty() {
-        Map<String, String> names = new HashMap<>();
-        names.put(BINDING_CONTENT_TYPE, Envelope.CONTENT_TYPE);
-        for (String name : List.of(Envelope.SPEC_VERSION, Envelope.ID, Envelope.SOURCE, Envelope.TYPE, Envelope.TIME,
-                Envelope.SUBJECT, Envelope.ATTEMPT, Envelope.TRACEPARENT, Envelope.COMPACT)) {
-            String property = BINDING_PREFIX + name.substring(Envelope.PREFIX.length());
-            if (!SYSTEM_PROPERTIES.contains(property)) {
-                names.put(property, name);
-            }
-        }
-        return Map.copyOf(names);
-    }
-
-    private static Map<String, String> invert(Map<String, String> map) {
-        Map<String, String> inverted = new HashMap<>();
-        map.forEach((k, v) -> inverted.put(v, k));
-        return Map.copyOf(inverted);
-    }
-
     private static String toProperty(String header, String destination) {
-        String known = PROPERTY_BY_ENVELOPE.get(header);
-        if (known != null) {
-            return known;
-        }
-        if (header.startsWith(Envelope.PREFIX)) {
-            return BINDING_PREFIX + header.substring(Envelope.PREFIX.length());
-        }
-        if (header.startsWith(BINDING_PREFIX) || isSystemProperty(header)) {
+        String property = NAMES.toBinding(header);
+        if (property.equals(header) && (header.startsWith(BINDING_PREFIX) || isSystemProperty(header))) {
             throw new InvalidMessageException("Header '" + header + "' of the message to '" + destination + "' is "
                     + "reserved on RocketMQ (its own properties and the CloudEvents binding's 'CE_' names); rename it");
-        }
-        return header;
-    }
-
-    private static String fromProperty(String property) {
-        if (property.equals(BINDING_CONTENT_TYPE)) {
-            return Envelope.CONTENT_TYPE;
-        }
-        if (property.startsWith(BINDING_PREFIX)) {
-            return Envelope.PREFIX + property.substring(BINDING_PREFIX.length());
         }
         return property;
     }
