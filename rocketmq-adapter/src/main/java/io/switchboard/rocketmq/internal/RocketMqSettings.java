@@ -63,17 +63,17 @@ record RocketMqSettings(
                 config.instanceName(),
                 nameServer.trim(),
                 producerGroup,
-                positive(config, SEND_TIMEOUT, config.getDuration(SEND_TIMEOUT, Duration.ofSeconds(3))),
-                atLeastOne(config, MAX_PENDING_SENDS, config.getInt(MAX_PENDING_SENDS, 1024)),
+                config.getPositiveDuration(SEND_TIMEOUT, Duration.ofSeconds(3)),
+                config.getInt(MAX_PENDING_SENDS, 1, 1024),
                 config.getDuration(BUFFER_TIMEOUT, Duration.ofSeconds(5)),
-                atLeastOne(config, MAX_MESSAGE_SIZE, config.getInt(MAX_MESSAGE_SIZE, DEFAULT_MAX_MESSAGE_SIZE)),
-                atLeastOne(config, CONSUME_THREADS, config.getInt(CONSUME_THREADS, 8)),
+                config.getInt(MAX_MESSAGE_SIZE, 1, DEFAULT_MAX_MESSAGE_SIZE),
+                config.getInt(CONSUME_THREADS, 1, 8),
                 concurrently(config),
                 config.getBoolean(GROUP_PER_DESTINATION, true),
                 config.get(CLUSTER),
-                positive(config, ADMIN_TIMEOUT, config.getDuration(ADMIN_TIMEOUT, Duration.ofSeconds(10))),
-                positive(config, TIMER_PRECISION, config.getDuration(TIMER_PRECISION, Duration.ofSeconds(1))),
-                positive(config, ROUTE_REFRESH, config.getDuration(ROUTE_REFRESH, DEFAULT_ROUTE_REFRESH)),
+                config.getPositiveDuration(ADMIN_TIMEOUT, Duration.ofSeconds(10)),
+                config.getPositiveDuration(TIMER_PRECISION, Duration.ofSeconds(1)),
+                config.getPositiveDuration(ROUTE_REFRESH, DEFAULT_ROUTE_REFRESH),
                 ClusterCheck.of(config),
                 config.get(CONSUME_THREADS) != null);
     }
@@ -96,22 +96,6 @@ record RocketMqSettings(
         throw new ConfigurationException("Broker instance '" + config.instanceName() + "' (rocketmq): property '"
                 + CONSUME_MODE + "' is '" + mode + "' but must be 'orderly' (per-key order, the default) or "
                 + "'concurrently' (more throughput, no order)");
-    }
-
-    private static int atLeastOne(BrokerConfig config, String key, int value) {
-        if (value < 1) {
-            throw new ConfigurationException("Broker instance '" + config.instanceName() + "' (rocketmq): property '"
-                    + key + "' is " + value + " but must be at least 1");
-        }
-        return value;
-    }
-
-    private static Duration positive(BrokerConfig config, String key, Duration value) {
-        if (value.isNegative() || value.isZero()) {
-            throw new ConfigurationException("Broker instance '" + config.instanceName() + "' (rocketmq): property '"
-                    + key + "' is " + value + " but must be a positive duration such as 3s");
-        }
-        return value;
     }
 
     /** Points a rocketmq-client producer or consumer at the name server, under {@code clientName}. */
