@@ -3,6 +3,7 @@ package io.switchboard.kafka.internal;
 import io.switchboard.SwitchboardClosedException;
 import io.switchboard.SwitchboardException;
 import io.switchboard.spi.ControlLog;
+import io.switchboard.spi.DaemonThreads;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -56,7 +57,7 @@ final class KafkaControlLog implements ControlLog {
         this.support = support;
         this.name = name;
         this.partition = new TopicPartition(name, 0);
-        this.thread = KafkaControlSupport.daemon("switchboard-kafka-control-" + name, this::run);
+        this.thread = DaemonThreads.newThread("switchboard-kafka-control-" + name, this::run);
         thread.start();
     }
 

@@ -106,12 +106,6 @@ final class KafkaControlSupport extends ControlSupportBase {
         return props;
     }
 
-    static Thread daemon(String name, Runnable work) {
-        Thread t = new Thread(work, name);
-        t.setDaemon(true);
-        return t;
-    }
-
     /** Closes every log and leadership opened here, then the producer. Idempotent. */
     void close() {
         closeOpened();

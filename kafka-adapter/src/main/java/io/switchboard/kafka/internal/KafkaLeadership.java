@@ -1,6 +1,7 @@
 package io.switchboard.kafka.internal;
 
 import io.switchboard.spi.ControlNames;
+import io.switchboard.spi.DaemonThreads;
 import io.switchboard.spi.Leadership;
 import java.time.Duration;
 import java.util.Collection;
@@ -60,7 +61,7 @@ final class KafkaLeadership implements Leadership {
         this.name = name;
         this.listener = Objects.requireNonNull(listener, "listener");
         this.partition = new TopicPartition(name, 0);
-        this.thread = KafkaControlSupport.daemon("switchboard-kafka-leadership-" + name, this::run);
+        this.thread = DaemonThreads.newThread("switchboard-kafka-leadership-" + name, this::run);
         thread.start();
     }
 

@@ -3,6 +3,7 @@ package io.switchboard.kafka.internal;
 import io.switchboard.ConfigurationException;
 import io.switchboard.Delivery;
 import io.switchboard.spi.ConsumerSpec;
+import io.switchboard.spi.DaemonThreads;
 import io.switchboard.spi.RawConsumer;
 import io.switchboard.spi.RecordListener;
 import java.time.Duration;
@@ -100,8 +101,7 @@ final class KafkaRawConsumer implements RawConsumer, ConsumerRebalanceListener, 
             throw new IllegalStateException("Kafka consumer of '" + spec.destination() + "' was started already");
         }
         this.listener = recordListener;
-        Thread thread = new Thread(this::run, "switchboard-kafka-" + spec.destination() + "-" + spec.group());
-        thread.setDaemon(true);
+        Thread thread = DaemonThreads.newThread("switchboard-kafka-" + spec.destination() + "-" + spec.group(), this::run);
         pollThread = thread;
         thread.start();
         return ready;

@@ -11,6 +11,7 @@ import io.switchboard.Switchboard;
 import io.switchboard.internal.Envelopes;
 import io.switchboard.internal.Validation;
 import io.switchboard.spi.BrokerConfig;
+import io.switchboard.spi.DaemonThreads;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -118,8 +119,7 @@ public final class PipelineRunner<I, O> implements ConsumerRebalanceListener {
         overrides.forEach(outputs::property);
         this.publisher = outputs.build();
         this.owner = switchboard.config();
-        this.thread = new Thread(this::run, "switchboard-kafka-pipeline-" + input + "-" + output);
-        this.thread.setDaemon(true);
+        this.thread = DaemonThreads.newThread("switchboard-kafka-pipeline-" + input + "-" + output, this::run);
     }
 
     private static Map<String, String> merge(Map<String, String> properties, String key, String value) {

@@ -3,6 +3,7 @@ package io.switchboard.kafka.internal;
 import io.switchboard.BackPressureException;
 import io.switchboard.PublishException;
 import io.switchboard.SwitchboardClosedException;
+import io.switchboard.spi.DaemonThreads;
 import io.switchboard.spi.OutboundRecord;
 import io.switchboard.spi.RawPublisher;
 import io.switchboard.spi.SendResult;
@@ -63,8 +64,7 @@ final class TransactionalKafkaPublisher implements RawPublisher {
         this.closeTimeout = closeTimeout;
         this.onClosed = onClosed;
         this.queue = new LinkedBlockingQueue<>(queueCapacity);
-        this.committer = new Thread(this::run, "switchboard-kafka-tx-" + destination);
-        this.committer.setDaemon(true);
+        this.committer = DaemonThreads.newThread("switchboard-kafka-tx-" + destination, this::run);
         this.committer.start();
     }
 

@@ -12,6 +12,7 @@ import io.switchboard.spi.Capabilities;
 import io.switchboard.spi.ClusterCheck;
 import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.ControlSupport;
+import io.switchboard.spi.DaemonThreads;
 import io.switchboard.spi.DestinationNameRule;
 import io.switchboard.spi.Provisioner;
 import io.switchboard.spi.PublisherSpec;
@@ -72,7 +73,7 @@ public final class RabbitAdapter implements BrokerAdapter {
                                 + "from it must fit RabbitMQ's 255 bytes)", Set.of(), Set.of("amq.")))
                 .build();
         this.connections = new RabbitConnections(settings, () -> ensureOpen("(connection)"));
-        this.events = Executors.newSingleThreadExecutor(RabbitConnections.daemon("switchboard-rabbit-events-" + config.instanceName()));
+        this.events = Executors.newSingleThreadExecutor(DaemonThreads.numbered("switchboard-rabbit-events-" + config.instanceName()));
         this.provisioner = new RabbitProvisioner(this, settings);
     }
 

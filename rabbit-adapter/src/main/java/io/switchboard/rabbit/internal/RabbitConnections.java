@@ -11,16 +11,15 @@ import com.rabbitmq.client.impl.recovery.TopologyRecoveryFilter;
 import io.switchboard.ConfigurationException;
 import io.switchboard.SwitchboardException;
 import io.switchboard.spi.BrokerHealth;
+import io.switchboard.spi.DaemonThreads;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,7 +53,7 @@ final class RabbitConnections {
         this.whileOpen = whileOpen;
         String instance = settings.config.instanceName();
         this.factory = connectionFactory(settings, instance);
-        this.deliveries = Executors.newCachedThreadPool(daemon("switchboard-rabbit-deliver-" + instance));
+        this.deliveries = Executors.newCachedThreadPool(DaemonThreads.numbered("switchboard-rabbit-deliver-" + instance));
     }
 
     ConnectionFactory factory() {
@@ -120,7 +119,7 @@ final class RabbitConnections {
         }
         factory.setHandshakeTimeout(connectMillis);
         factory.setTopologyRecoveryFilter(new LiveChannelsOnly());
-        factory.setThreadFactory(daemon("switchboard-rabbit-" + instance));
+        factory.setThreadFactory(DaemonThreads.numbered("switchboard-rabbit-" + instance));
         return factory;
     }
 
@@ -131,15 +130,6 @@ final class RabbitConnections {
             }
         }
         return false;
-    }
-
-    static ThreadFactory daemon(String prefix) {
-        AtomicInteger count = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 
     private Connection connect(boolean publishing) {
@@ -223,14 +213,13 @@ final class RabbitConnections {
 
     private BrokerHealth connectWithin(Duration timeout) {
         CompletableFuture<Connection> attempt = new CompletableFuture<>();
-        Thread connector = new Thread(() -> {
+        Thread connector = DaemonThreads.newThread("switchboard-rabbit-health-" + settings.config.instanceName(), () -> {
             try {
                 attempt.complete(consume());
             } catch (RuntimeException e) {
                 attempt.completeExceptionally(e);
             }
-        }, "switchboard-rabbit-health-" + settings.config.instanceName());
-        connector.setDaemon(true);
+        });
         connector.start();
         try {
             attempt.get(timeout.toMillis(), TimeUnit.MILLISECONDS);

@@ -10,6 +10,7 @@ import com.rabbitmq.client.ShutdownSignalException;
 import io.switchboard.PublishException;
 import io.switchboard.SwitchboardException;
 import io.switchboard.spi.ControlLog;
+import io.switchboard.spi.DaemonThreads;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -81,7 +82,7 @@ final class RabbitControlLog implements ControlLog {
     RabbitControlLog(RabbitControlSupport support, String name) {
         this.support = support;
         this.name = name;
-        this.dispatch = Executors.newSingleThreadExecutor(RabbitConnections.daemon("switchboard-rabbit-control-log-" + name));
+        this.dispatch = Executors.newSingleThreadExecutor(DaemonThreads.numbered("switchboard-rabbit-control-log-" + name));
         connect();
     }
 

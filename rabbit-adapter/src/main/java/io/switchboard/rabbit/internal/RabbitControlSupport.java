@@ -5,6 +5,7 @@ import com.rabbitmq.client.ConnectionFactory;
 import io.switchboard.SwitchboardClosedException;
 import io.switchboard.spi.ControlLog;
 import io.switchboard.spi.ControlSupportBase;
+import io.switchboard.spi.DaemonThreads;
 import io.switchboard.spi.Leadership;
 import java.io.IOException;
 import java.time.Duration;
@@ -44,7 +45,7 @@ final class RabbitControlSupport extends ControlSupportBase {
         factory.setAutomaticRecoveryEnabled(false);
         factory.setTopologyRecoveryEnabled(false);
         factory.setRequestedHeartbeat(HEARTBEAT_SECONDS);
-        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, RabbitConnections.daemon(connectionName + "-control"));
+        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, DaemonThreads.numbered(connectionName + "-control"));
         scheduler.setExecuteExistingDelayedTasksAfterShutdownPolicy(false); // retries and timeouts end with close()
         scheduler.setRemoveOnCancelPolicy(true);
         this.scheduler = scheduler;

@@ -1,5 +1,6 @@
 package io.switchboard.rocketmq.internal;
 
+import io.switchboard.spi.DaemonThreads;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.rocketmq.client.impl.factory.MQClientInstance;
@@ -45,14 +46,13 @@ final class ClientShutdown {
             return;
         }
         Thread caller = Thread.currentThread();
-        Thread waker = new Thread(() -> {
+        Thread waker = DaemonThreads.newThread("switchboard-rocketmq-shutdown", () -> {
             NettyEvent wakeUp = new NettyEvent(NettyEventType.IDLE, WAKE_UP, null);
             while (caller.isAlive() && !Thread.currentThread().isInterrupted()) {
                 remoting.putNettyEvent(wakeUp);
                 LockSupport.parkNanos(WAKE_NANOS);
             }
-        }, "switchboard-rocketmq-shutdown");
-        waker.setDaemon(true);
+        });
         waker.start();
         try {
             shutdown.run();

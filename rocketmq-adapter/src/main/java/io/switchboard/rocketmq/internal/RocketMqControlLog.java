@@ -2,6 +2,7 @@ package io.switchboard.rocketmq.internal;
 
 import io.switchboard.SwitchboardException;
 import io.switchboard.spi.ControlLog;
+import io.switchboard.spi.DaemonThreads;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -135,8 +136,7 @@ final class RocketMqControlLog implements ControlLog {
                     + "control log '" + queue.getTopic() + "' (name server " + settings.nameServer() + "): " + e.getMessage(), e));
         }
         consumer = c;
-        Thread t = new Thread(() -> run(c, listener), "switchboard-control-log-" + queue.getTopic());
-        t.setDaemon(true);
+        Thread t = DaemonThreads.newThread("switchboard-control-log-" + queue.getTopic(), () -> run(c, listener));
         thread = t;
         t.start();
         return caughtUp.copy();

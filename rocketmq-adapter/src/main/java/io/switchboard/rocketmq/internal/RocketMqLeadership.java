@@ -1,6 +1,7 @@
 package io.switchboard.rocketmq.internal;
 
 import io.switchboard.spi.ControlNames;
+import io.switchboard.spi.DaemonThreads;
 import io.switchboard.spi.Leadership;
 import java.util.Set;
 import java.util.UUID;
@@ -70,8 +71,7 @@ final class RocketMqLeadership implements Leadership {
         this.onClose = onClose;
         this.clientId = Producers.instanceName(settings.instanceName()) + "-" + UUID.randomUUID().toString().substring(0, 8);
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "switchboard-leadership-" + queue.getTopic());
-            t.setDaemon(true);
+            Thread t = DaemonThreads.newThread("switchboard-leadership-" + queue.getTopic(), r);
             timerThread = t;
             return t;
         });

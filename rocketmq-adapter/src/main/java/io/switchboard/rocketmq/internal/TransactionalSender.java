@@ -1,6 +1,7 @@
 package io.switchboard.rocketmq.internal;
 
 import io.switchboard.PublishException;
+import io.switchboard.spi.DaemonThreads;
 import io.switchboard.spi.SendResult;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -25,11 +26,7 @@ final class TransactionalSender {
     TransactionalSender(Producers producers, String destination) {
         this.producers = producers;
         this.destination = destination;
-        this.thread = Executors.newSingleThreadExecutor(task -> {
-            Thread t = new Thread(task, "switchboard-rocketmq-tx-" + destination);
-            t.setDaemon(true);
-            return t;
-        });
+        this.thread = Executors.newSingleThreadExecutor(DaemonThreads.named("switchboard-rocketmq-tx-" + destination));
     }
 
     void send(Message message, CompletableFuture<SendResult> future) {
