@@ -61,9 +61,15 @@ final class SuiteOptions {
                     + "headers of native-ce.")
     boolean springPeers;
 
+    @Option(names = "--scs-peers",
+            description = "Also run the Spring Cloud Stream peers (mode scs): StreamBridge and a functional consumer in a Spring "
+                    + "Boot application per producer side and per consumer, through the Kafka binder on Kafka and the Rabbit binder "
+                    + "on RabbitMQ (publisher confirms, AUTO acks), with the native client's topology and guarantees.")
+    boolean scsPeers;
+
     /** The extra modes these options ask for. */
     java.util.Set<String> extraModes() {
-        return io.switchboard.bench.driver.Drivers.extras(nativeEnvelope, compactEnvelope, nativeBatch, springPeers);
+        return io.switchboard.bench.driver.Drivers.extras(nativeEnvelope, compactEnvelope, nativeBatch, springPeers, scsPeers);
     }
 
     @Option(names = "--repeat", paramLabel = "N", defaultValue = "1",

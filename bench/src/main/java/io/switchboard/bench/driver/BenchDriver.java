@@ -37,6 +37,13 @@ public interface BenchDriver extends AutoCloseable {
      * peer on the same wire content.
      */
     String SPRING_ENVELOPE = "spring-ce";
+    /**
+     * The mode name for the Spring Cloud Stream peers ({@code --scs-peers}): {@code StreamBridge} and a
+     * functional {@code Consumer<Message<byte[]>>} in a Spring Boot application, through the Kafka
+     * binder on Kafka and the Rabbit binder on RabbitMQ, on the native driver's topology and with
+     * its guarantees.
+     */
+    String SCS = "scs";
 
     /** The broker id: {@code kafka}, {@code rabbitmq}, {@code rocketmq} or {@code memory}. */
     String broker();

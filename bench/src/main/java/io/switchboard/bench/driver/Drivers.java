@@ -6,7 +6,7 @@ import java.util.List;
 /** Creates the driver for a broker and mode. */
 public final class Drivers {
 
-    /** The brokers with a Spring peer: Spring Kafka and Spring AMQP (no RocketMQ starter for Spring Boot 4). */
+    /** The brokers with a Spring peer: Spring Kafka and Spring AMQP, and Spring Cloud Stream's Kafka and Rabbit binders (no RocketMQ starter for Spring Boot 4). */
     private static final java.util.Set<String> SPRING_PEERS = java.util.Set.of("kafka", "rabbitmq");
 
     private Drivers() {}
@@ -41,6 +41,15 @@ public final class Drivers {
      */
     public static java.util.Set<String> extras(boolean nativeEnvelope, boolean compactEnvelope, boolean nativeBatch,
             boolean springPeers) {
+        return extras(nativeEnvelope, compactEnvelope, nativeBatch, springPeers, false);
+    }
+
+    /**
+     * The extra modes of the command-line switches {@code --native-envelope}, {@code --compact-envelope},
+     * {@code --native-batch}, {@code --spring-peers} and {@code --scs-peers}.
+     */
+    public static java.util.Set<String> extras(boolean nativeEnvelope, boolean compactEnvelope, boolean nativeBatch,
+            boolean springPeers, boolean scsPeers) {
         java.util.Set<String> extras = new java.util.HashSet<>();
         if (nativeEnvelope) {
             extras.add(BenchDriver.NATIVE_ENVELOPE);
@@ -54,6 +63,9 @@ public final class Drivers {
         if (springPeers) {
             extras.add(BenchDriver.SPRING);
         }
+        if (scsPeers) {
+            extras.add(BenchDriver.SCS);
+        }
         return extras;
     }
 
@@ -63,7 +75,8 @@ public final class Drivers {
      * native client; {@link BenchDriver#NATIVE_BATCH} on RocketMQ only, and with
      * {@link BenchDriver#NATIVE_ENVELOPE} also {@link BenchDriver#NATIVE_BATCH_ENVELOPE}; the Spring
      * peer {@link BenchDriver#SPRING} on Kafka and RabbitMQ, and with {@link BenchDriver#NATIVE_ENVELOPE}
-     * also {@link BenchDriver#SPRING_ENVELOPE}).
+     * also {@link BenchDriver#SPRING_ENVELOPE}; the Spring Cloud Stream peer {@link BenchDriver#SCS} on
+     * Kafka and RabbitMQ).
      */
     public static List<String> modes(String broker, java.util.Set<String> extras) {
         List<String> modes = new java.util.ArrayList<>(List.of(BenchDriver.SDK));
@@ -86,6 +99,9 @@ public final class Drivers {
                 if (extras.contains(BenchDriver.NATIVE_ENVELOPE)) {
                     modes.add(BenchDriver.SPRING_ENVELOPE);
                 }
+            }
+            if (SPRING_PEERS.contains(broker) && extras.contains(BenchDriver.SCS)) {
+                modes.add(BenchDriver.SCS);
             }
         }
         return List.copyOf(modes);
@@ -114,6 +130,13 @@ public final class Drivers {
                 case "kafka" -> new SpringKafkaDriver(endpoints.kafkaBootstrap(), workload, runId, envelope);
                 case "rabbitmq" -> new SpringRabbitDriver(endpoints.rabbitUri(), workload, runId, envelope);
                 default -> throw new IllegalArgumentException("Broker '" + broker + "' has no Spring peer");
+            };
+        }
+        if (mode.equals(BenchDriver.SCS)) {
+            return switch (broker) {
+                case "kafka" -> new SpringCloudStreamDriver(broker, endpoints.kafkaBootstrap(), workload, runId);
+                case "rabbitmq" -> new SpringCloudStreamDriver(broker, endpoints.rabbitUri(), workload, runId);
+                default -> throw new IllegalArgumentException("Broker '" + broker + "' has no Spring Cloud Stream peer");
             };
         }
         boolean envelope = mode.equals(BenchDriver.NATIVE_ENVELOPE);

@@ -155,14 +155,22 @@ final class RabbitNativeDriver extends NativeDriver {
     @Override
     public void deleteTopic(String topic) throws Exception {
         try (Channel channel = publishConnection.createChannel()) {
-            synchronized (declaredQueues) {
-                for (String queue : declaredQueues) {
-                    if (queue.startsWith(topic + ".")) {
-                        channel.queueDelete(queue);
-                    }
-                }
-            }
-            channel.exchangeDelete(topic);
+            deleteTopology(channel, topic, declaredQueues);
+        }
+    }
+
+    /** Deletes the queues declared for a topic's subscriptions (of {@code declaredQueues}), then its exchange. */
+    static void deleteTopology(Channel channel, String topic, List<String> declaredQueues) throws IOException {
+        for (String queue : queuesOf(topic, declaredQueues)) {
+            channel.queueDelete(queue);
+        }
+        channel.exchangeDelete(topic);
+    }
+
+    /** The queues of {@code declaredQueues} (guarded by itself) that belong to a topic. */
+    static List<String> queuesOf(String topic, List<String> declaredQueues) {
+        synchronized (declaredQueues) {
+            return declaredQueues.stream().filter(queue -> queue.startsWith(topic + ".")).toList();
         }
     }
 

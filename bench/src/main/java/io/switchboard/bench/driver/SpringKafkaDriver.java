@@ -94,14 +94,7 @@ final class SpringKafkaDriver extends NativeDriver {
         properties.setGroupId(subscription);
         properties.setClientId("bench-spring-" + runId + "-" + index);
         properties.setPollTimeout(settings.pollTimeout().toMillis());
-        Duration commitInterval = settings.commitInterval();
-        if (commitInterval.isZero()) {
-            properties.setAckMode(ContainerProperties.AckMode.RECORD);
-        } else {
-            properties.setAckMode(ContainerProperties.AckMode.TIME);
-            properties.setAckTime(commitInterval.toMillis());
-        }
-        properties.setSyncCommits(false);
+        commitAfterHandler(properties, settings.commitInterval());
         CompletableFuture<Void> ready = new CompletableFuture<>();
         properties.setConsumerRebalanceListener(new ConsumerRebalanceListener() {
             @Override
@@ -129,6 +122,20 @@ final class SpringKafkaDriver extends NativeDriver {
             throw e;
         }
         return container::stop;
+    }
+
+    /**
+     * A container's commits as the native driver's: after the listener returned, asynchronously every
+     * {@code commitInterval} (ack mode {@code TIME}), after every record ({@code RECORD}) at 0.
+     */
+    static void commitAfterHandler(ContainerProperties properties, Duration commitInterval) {
+        if (commitInterval.isZero()) {
+            properties.setAckMode(ContainerProperties.AckMode.RECORD);
+        } else {
+            properties.setAckMode(ContainerProperties.AckMode.TIME);
+            properties.setAckTime(commitInterval.toMillis());
+        }
+        properties.setSyncCommits(false);
     }
 
     @Override

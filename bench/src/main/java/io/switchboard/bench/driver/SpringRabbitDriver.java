@@ -2,14 +2,11 @@ package io.switchboard.bench.driver;
 
 import io.switchboard.Delivery;
 import io.switchboard.bench.workload.Workload;
-import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.amqp.core.AcknowledgeMode;
@@ -136,12 +133,8 @@ final class SpringRabbitDriver extends NativeDriver {
 
     @Override
     public void deleteTopic(String topic) {
-        synchronized (declaredQueues) {
-            for (String queue : declaredQueues) {
-                if (queue.startsWith(topic + ".")) {
-                    admin.deleteQueue(queue);
-                }
-            }
+        for (String queue : RabbitNativeDriver.queuesOf(topic, declaredQueues)) {
+            admin.deleteQueue(queue);
         }
         admin.deleteExchange(topic);
     }
@@ -161,8 +154,7 @@ final class SpringRabbitDriver extends NativeDriver {
     private final class SpringRabbitProducer implements BenchProducer {
         private final String topic;
         private final int partitionCount;
-        private final int windowSize = Integer.parseInt(props.getOrDefault("max-outstanding-confirms", "1000"));
-        private final Semaphore window = new Semaphore(windowSize);
+        private final RabbitConfirmWindow window = new RabbitConfirmWindow(props);
         private final NativeEnvelope ce = envelope ? new NativeEnvelope() : null;
         private int roundRobin;
 
@@ -185,52 +177,22 @@ final class SpringRabbitDriver extends NativeDriver {
                 properties.setTimestamp(RabbitNativeDriver.timestamp(sendMicros));
             }
             Message message = new Message(payload, properties);
-            boolean acquired = false;
-            try {
-                if (!confirms) {
+            if (!confirms) {
+                try {
                     template.send(topic, routingKey, message);
                     callback.done(null);
-                    return;
+                } catch (RuntimeException e) {
+                    callback.done(e);
                 }
-                window.acquire();
-                acquired = true;
-                CorrelationData correlation = new CorrelationData();
-                correlation.getFuture().whenComplete((confirm, error) -> {
-                    window.release();
-                    if (error != null) {
-                        callback.done(error);
-                    } else if (!confirm.ack()) {
-                        callback.done(new IOException("nacked by RabbitMQ: " + confirm.reason()));
-                    } else if (correlation.getReturned() != null) {
-                        callback.done(new IOException("returned by RabbitMQ: " + correlation.getReturned().getReplyText()));
-                    } else {
-                        callback.done(null);
-                    }
-                });
-                template.send(topic, routingKey, message, correlation);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                callback.done(e);
-            } catch (RuntimeException e) {
-                if (acquired) {
-                    window.release(); // not published: no confirm will come
-                }
-                callback.done(e);
+                return;
             }
+            window.publish(callback, correlation -> template.send(topic, routingKey, message, correlation));
         }
 
         @Override
         public void close() {
-            if (!confirms) {
-                return;
-            }
-            try {
-                // every send confirmed: the whole window free again
-                if (window.tryAcquire(windowSize, 30, TimeUnit.SECONDS)) {
-                    window.release(windowSize);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            if (confirms) {
+                window.awaitConfirms(); // every send confirmed
             }
         }
     }

@@ -30,7 +30,8 @@ public final class Comparison {
      * keyed sends in order as the SDK does, with and without the CloudEvents headers; with the Spring
      * peers, the SDK against Spring Kafka / Spring AMQP (as a Spring application sends, and with the
      * headers of native-ce), the compact envelope against the Spring peer, and the Spring peer
-     * against the native client (what Spring's code costs, on the same wire content each).
+     * against the native client (what Spring's code costs, on the same wire content each); with the
+     * Spring Cloud Stream peers, the SDK against it and it against the native client.
      */
     public static final List<String[]> PAIRINGS = List.of(
             new String[] {BenchDriver.SDK, BenchDriver.NATIVE, "SDK/native"},
@@ -43,7 +44,9 @@ public final class Comparison {
             new String[] {BenchDriver.SDK, BenchDriver.SPRING_ENVELOPE, "SDK/spring-ce"},
             new String[] {BenchDriver.SDK_COMPACT, BenchDriver.SPRING, "compact/spring"},
             new String[] {BenchDriver.SPRING, BenchDriver.NATIVE, "spring/native"},
-            new String[] {BenchDriver.SPRING_ENVELOPE, BenchDriver.NATIVE_ENVELOPE, "spring-ce/native-ce"});
+            new String[] {BenchDriver.SPRING_ENVELOPE, BenchDriver.NATIVE_ENVELOPE, "spring-ce/native-ce"},
+            new String[] {BenchDriver.SDK, BenchDriver.SCS, "SDK/scs"},
+            new String[] {BenchDriver.SCS, BenchDriver.NATIVE, "scs/native"});
 
     private Comparison() {}
 

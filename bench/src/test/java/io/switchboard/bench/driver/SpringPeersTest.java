@@ -19,7 +19,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The Spring peers (issue 25) publish and consume a short keyed at-least-once workload completely,
- * on the in-process Kafka and the local RabbitMQ, with and without the native-ce headers. Never timings.
+ * on the in-process Kafka and the local RabbitMQ, with and without the native-ce headers, and so
+ * does the Spring Cloud Stream peer (mode scs). Never timings.
  */
 class SpringPeersTest {
 
@@ -40,7 +41,7 @@ class SpringPeersTest {
 
     @ParameterizedTest(name = "{0}/{1}")
     @DisplayName("a Spring peer publishes and consumes everything")
-    @CsvSource({"kafka, spring", "kafka, spring-ce", "rabbitmq, spring", "rabbitmq, spring-ce"})
+    @CsvSource({"kafka, spring", "kafka, spring-ce", "rabbitmq, spring", "rabbitmq, spring-ce", "kafka, scs", "rabbitmq, scs"})
     void completeRun(String broker, String mode) throws Exception {
         Workload workload = WorkloadParser.parse("spring-peers.yaml", WORKLOAD, name -> new byte[0], false).get(0);
         BrokerEndpoints endpoints = broker.equals("kafka")
@@ -73,5 +74,15 @@ class SpringPeersTest {
                 .containsExactly("sdk", "native", "native-ce", "spring", "spring-ce");
         assertThat(Drivers.modes("rocketmq", Set.of("spring", "native-ce"))).containsExactly("sdk", "native", "native-ce");
         assertThat(Drivers.modes("memory", Set.of("spring"))).isEqualTo(List.of("sdk"));
+    }
+
+    @org.junit.jupiter.api.Test
+    @DisplayName("--scs-peers plans the Spring Cloud Stream peer on Kafka and RabbitMQ only")
+    void plannedScsModes() {
+        assertThat(Drivers.modes("kafka", Drivers.extras(false, false, false, true, true)))
+                .containsExactly("sdk", "native", "spring", "scs");
+        assertThat(Drivers.modes("rabbitmq", Drivers.extras(false, false, false, false, true))).containsExactly("sdk", "native", "scs");
+        assertThat(Drivers.modes("rocketmq", Set.of("scs"))).containsExactly("sdk", "native");
+        assertThat(Drivers.modes("memory", Set.of("scs"))).isEqualTo(List.of("sdk"));
     }
 }
