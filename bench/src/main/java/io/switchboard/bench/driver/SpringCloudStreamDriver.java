@@ -5,6 +5,10 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import io.switchboard.Delivery;
+import io.switchboard.bench.driver.ScsSetup.KafkaCommits;
+import io.switchboard.bench.driver.ScsSetup.ReadyListener;
+import io.switchboard.bench.driver.ScsSetup.Sink;
+import io.switchboard.bench.driver.ScsSetup.StreamApplication;
 import io.switchboard.bench.workload.Workload;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -20,23 +24,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.amqp.rabbit.connection.CorrelationData;
 import org.springframework.amqp.support.AmqpHeaders;
 import org.springframework.boot.Banner;
-import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.cloud.stream.binder.kafka.KafkaBindingRebalanceListener;
-import org.springframework.cloud.stream.config.ListenerContainerCustomizer;
 import org.springframework.cloud.stream.function.StreamBridge;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.integration.channel.DirectChannel;
-import org.springframework.kafka.listener.AbstractMessageListenerContainer;
 import org.springframework.kafka.support.KafkaHeaders;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessagingException;
@@ -151,7 +150,7 @@ final class SpringCloudStreamDriver extends NativeDriver {
 
     /** The publishing context: one output binding per topic created so far. */
     private void startPublisher() {
-        Map<String, Object> properties = common();
+        Map<String, Object> properties = ScsSetup.common(kafka, address);
         List<String> bindings = new ArrayList<>();
         for (String topic : partitions.keySet()) {
             String binding = "out" + outputs.size();
@@ -214,7 +213,7 @@ final class SpringCloudStreamDriver extends NativeDriver {
         synchronized (this) {
             count = partitions.getOrDefault(topic, 1);
         }
-        Map<String, Object> properties = common();
+        Map<String, Object> properties = ScsSetup.common(kafka, address);
         Sink sink = new Sink(listener);
         List<String> functions = new ArrayList<>();
         List<Sink> sinks = new ArrayList<>();
@@ -250,7 +249,7 @@ final class SpringCloudStreamDriver extends NativeDriver {
                 properties.put(prefix + "max-concurrency", 1);
                 properties.put(prefix + "acknowledge-mode", confirms ? "AUTO" : "NONE");
                 properties.put(prefix + "prefetch", Math.max(1, workload.consumerPrefetch() / count));
-                queueProperties(prefix, properties);
+                ScsSetup.queueProperties(prefix, properties, workload.propertiesFor("rabbitmq"));
             }
         }
         properties.put("spring.cloud.function.definition", String.join(";", functions));
@@ -287,38 +286,6 @@ final class SpringCloudStreamDriver extends NativeDriver {
         synchronized (declaredQueues) {
             declaredQueues.add(queue);
         }
-    }
-
-    /** The Rabbit binder's consumer properties that redeclare a queue with the native driver's arguments. */
-    private void queueProperties(String prefix, Map<String, Object> properties) {
-        Map<String, String> props = workload.propertiesFor("rabbitmq");
-        if (props.getOrDefault("queue-type", "classic").equals("quorum")) {
-            properties.put(prefix + "quorum.enabled", true);
-        }
-        if (Boolean.parseBoolean(props.getOrDefault("lazy", "false"))) {
-            properties.put(prefix + "lazy", true);
-        }
-        long maxLength = Long.parseLong(props.getOrDefault("max-length", "0"));
-        if (maxLength > 0) {
-            properties.put(prefix + "max-length", maxLength);
-            properties.put(prefix + "overflow-behavior", props.getOrDefault("overflow", "drop-head"));
-        }
-    }
-
-    /** What every context of this driver is given: the binder, the broker, and nothing of Boot's that a bench has no use for. */
-    private Map<String, Object> common() {
-        Map<String, Object> properties = new LinkedHashMap<>();
-        properties.put("spring.main.register-shutdown-hook", false);
-        properties.put("spring.jmx.enabled", false);
-        properties.put("spring.cloud.stream.default-binder", kafka ? "kafka" : "rabbit");
-        if (kafka) {
-            properties.put("spring.cloud.stream.kafka.binder.brokers", address);
-            properties.put("spring.cloud.stream.kafka.binder.auto-create-topics", false);
-            properties.put("spring.cloud.stream.kafka.binder.auto-add-partitions", false);
-        } else {
-            properties.put("spring.rabbitmq.addresses", address);
-        }
-        return properties;
     }
 
     /** Starts one Spring Boot application context: a Spring Cloud Stream application with these properties and beans. */
@@ -467,55 +434,4 @@ final class SpringCloudStreamDriver extends NativeDriver {
             }
         }
     }
-
-    /**
-     * The bench consumer's function: hands each payload to the bench's listener. A class of its own
-     * so that Spring Cloud Function sees its {@code Message<byte[]>} input type.
-     */
-    static final class Sink implements Consumer<Message<byte[]>> {
-        private final ReceiveListener listener;
-
-        Sink(ReceiveListener listener) {
-            this.listener = listener;
-        }
-
-        @Override
-        public void accept(Message<byte[]> message) {
-            listener.received(message.getPayload());
-        }
-    }
-
-    /** Completes once the Kafka binding has its partitions (possibly none, when the group has more members than partitions). */
-    static final class ReadyListener implements KafkaBindingRebalanceListener {
-        private final CompletableFuture<Void> assigned;
-
-        ReadyListener(CompletableFuture<Void> assigned) {
-            this.assigned = assigned;
-        }
-
-        @Override
-        public void onPartitionsAssigned(String bindingName, org.apache.kafka.clients.consumer.Consumer<?, ?> consumer,
-                Collection<TopicPartition> partitions, boolean initial) {
-            assigned.complete(null);
-        }
-    }
-
-    /** The Kafka binding's commits as the native driver's: asynchronous, every commit-interval ({@code RECORD} at 0). */
-    static final class KafkaCommits implements ListenerContainerCustomizer<AbstractMessageListenerContainer<?, ?>> {
-        private final Duration commitInterval;
-
-        KafkaCommits(Duration commitInterval) {
-            this.commitInterval = commitInterval;
-        }
-
-        @Override
-        public void configure(AbstractMessageListenerContainer<?, ?> container, String destinationName, String group) {
-            SpringKafkaDriver.commitAfterHandler(container.getContainerProperties(), commitInterval);
-        }
-    }
-
-    /** The application every context runs: Boot's auto-configuration, Spring Cloud Stream's and its binders'. */
-    @SpringBootConfiguration(proxyBeanMethods = false)
-    @EnableAutoConfiguration
-    static class StreamApplication {}
 }
