@@ -336,13 +336,15 @@ class RabbitClusterFaultTest {
             String leaderAfter = String.valueOf(cluster.queueLeader("/", queue()));
             System.out.println("  " + fault + ": " + details + "; leader before: node " + leaderBefore + ", " + where
                     + ", leader after: node " + leaderAfter + "; failed publishes " + ledger.failedCount()
+                    + (ledger.failedCount() > 0 ? " (" + ledger.failureReasons() + ")" : "")
                     + ", first deliveries out of per-key order " + ledger.reorderedCount());
             assertThat(line).matches("fault=\\S+ broker=rabbitmq nodes=3 published=\\d+ acked=\\d+ consumed=\\d+ "
                     + "unique=\\d+ lost=\\d+ duplicates=\\d+ reordered=\\d+ unexpected=\\d+ stall_ms=\\d+");
             assertThat(sent).as("every publish completed").allMatch(CompletableFuture::isDone);
             assertThat(ledger.ackedCount()).as("acked").isPositive();
             assertThat(ledger.lostCount()).as("lost: " + ledger).isZero();
-            assertThat(ledger.failedCount()).as("publishes are resent after a recovery, none fails: " + ledger).isZero();
+            assertThat(ledger.failedCount()).as("publishes are resent after a recovery, none fails: " + ledger + "; why: "
+                    + ledger.failureReasons()).isZero();
             assertThat(ledger.reorderedCount()).as("payloads handled for the first time out of per-key order: " + ledger).isZero();
             assertThat(ledger.unexpectedCount()).as("payloads handled but never published: " + ledger).isZero();
             assertThat(subscription.isActive()).as("subscription survived").isTrue();
