@@ -36,7 +36,7 @@ import io.switchboard.spi.BrokerConfig;
  *   <li>{@code rabbitmq.connection-name} [{@code switchboard-<instance>}], {@code rabbitmq.recovery-interval} [1s]</li>
  *   <li>{@code rabbitmq.publisher-channels} [2] channels per publisher; a thread always uses the same one</li>
  *   <li>{@code rabbitmq.max-outstanding-confirms} [1000] unconfirmed records per publisher;
- *       {@code rabbitmq.publish-timeout} [30s] how long a send waits for room before failing</li>
+ *       {@code rabbitmq.publish-timeout} [30s] how long a send waits for room (unconfirmed records) or for a resource alarm to clear before failing</li>
  *   <li>{@code rabbitmq.connect-timeout} [10s] bound on the TCP connect and the AMQP handshake</li>
  *   <li>{@code rabbitmq.queue-type} [classic] or quorum; {@code rabbitmq.lazy} [false] (classic only);
  *       {@code rabbitmq.max-length} [0 = none] with {@code rabbitmq.overflow} [drop-head] or reject-publish

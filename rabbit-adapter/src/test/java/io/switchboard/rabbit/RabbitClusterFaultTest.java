@@ -73,6 +73,8 @@ class RabbitClusterFaultTest {
     private static final Duration JOINED = Duration.ofSeconds(3);
     /** How long a node stays frozen. */
     private static final Duration HOLD = Duration.ofSeconds(20);
+    /** How long the memory alarm lasts: a restarting node's alarm passes in seconds. */
+    private static final Duration ALARM = Duration.ofSeconds(5);
     private static final Duration SETTLE = Duration.ofSeconds(90);
 
     private static RabbitCluster cluster;
@@ -144,6 +146,23 @@ class RabbitClusterFaultTest {
             }
         });
         run.report("leader node " + run.leaderBefore + " " + how + " " + HOLD.toSeconds() + " s, a consumer joined and left meanwhile");
+    }
+
+    @Test
+    @DisplayName("a memory alarm on a node for 5 s mid-stream (RabbitMQ blocks publishers cluster-wide): publishes wait, none fails, nothing lost")
+    void memoryAlarm() throws Exception {
+        Run run = new Run("memory-alarm-5s");
+        // not the leader's node: an alarm anywhere blocks the publishers of every node
+        int node = (run.leaderBefore + 1) % NODES;
+        run.publishAround(() -> {
+            cluster.memoryAlarm(node, true);
+            try {
+                hold(ALARM);
+            } finally {
+                cluster.memoryAlarm(node, false);
+            }
+        });
+        run.report("memory alarm on node " + node + " (leader node " + run.leaderBefore + ") for " + ALARM.toSeconds() + " s");
     }
 
     @Test

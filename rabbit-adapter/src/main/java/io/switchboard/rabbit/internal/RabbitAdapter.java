@@ -243,6 +243,11 @@ public final class RabbitAdapter implements BrokerAdapter {
         return connections.publishingBlocked();
     }
 
+    /** See {@link RabbitConnections#awaitPublishing(long)}. */
+    String awaitPublishing(long deadlineNanos) throws InterruptedException {
+        return connections.awaitPublishing(deadlineNanos);
+    }
+
     boolean isClosing() {
         return closing;
     }

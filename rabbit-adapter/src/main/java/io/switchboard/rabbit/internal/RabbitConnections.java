@@ -3,6 +3,8 @@ package io.switchboard.rabbit.internal;
 import com.rabbitmq.client.AuthenticationFailureException;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.Recoverable;
+import com.rabbitmq.client.RecoveryListener;
 import com.rabbitmq.client.impl.recovery.RecordedBinding;
 import com.rabbitmq.client.impl.recovery.RecordedConsumer;
 import com.rabbitmq.client.impl.recovery.RecordedExchange;
@@ -47,6 +49,9 @@ final class RabbitConnections {
     private volatile Connection consumeConnection;
     /** Why the broker blocks publishing (a memory or disk alarm), or null. */
     private volatile String publishingBlocked;
+    /** What publishers waiting for a block to clear ({@link #awaitPublishing}) wait on. */
+    private final Object unblocked = new Object();
+    private volatile boolean closing;
 
     RabbitConnections(RabbitSettings settings, Runnable whileOpen) {
         this.settings = settings;
@@ -73,6 +78,44 @@ final class RabbitConnections {
     /** Why the broker currently blocks publishing (a resource alarm), or null. */
     String publishingBlocked() {
         return publishingBlocked;
+    }
+
+    /**
+     * Waits, while the broker blocks publishing, until it unblocks, the publishing connection is
+     * recovered (a new connection starts unblocked; the broker blocks it again if its alarm
+     * persists) or the deadline passes. Alarms are cluster-wide and usually pass within seconds (a
+     * node restarting, a queue paging out): waiting, as a native client does, fails no publish.
+     *
+     * @param deadlineNanos a {@link System#nanoTime()} value
+     * @return why publishing is still blocked at the deadline, or null when it is not blocked
+     */
+    String awaitPublishing(long deadlineNanos) throws InterruptedException {
+        String blocked = publishingBlocked;
+        if (blocked == null) {
+            return null;
+        }
+        synchronized (unblocked) {
+            while ((blocked = publishingBlocked) != null && !closing) {
+                long left = deadlineNanos - System.nanoTime();
+                if (left <= 0) {
+                    return blocked;
+                }
+                TimeUnit.NANOSECONDS.timedWait(unblocked, left);
+            }
+        }
+        return null;
+    }
+
+    /** Clears the block (on the connection's thread: only a notify, never a wait). */
+    private void unblock(String why) {
+        if (publishingBlocked == null) {
+            return;
+        }
+        publishingBlocked = null;
+        synchronized (unblocked) {
+            unblocked.notifyAll();
+        }
+        log.info("RabbitMQ at {} accepts publishers again ({})", settings.printableUri(), why);
     }
 
     /**
@@ -177,9 +220,19 @@ final class RabbitConnections {
                 connection.addBlockedListener(reason -> {
                     publishingBlocked = reason;
                     log.warn("RabbitMQ at {} blocks publishers: {}", settings.printableUri(), reason);
-                }, () -> {
-                    publishingBlocked = null;
-                    log.info("RabbitMQ at {} accepts publishers again", settings.printableUri());
+                }, () -> unblock("the broker unblocked the connection"));
+                // a recovered connection is a new one, not blocked until the broker says so: an unblock
+                // that the lost connection never received must not keep publishers failing
+                ((Recoverable) connection).addRecoveryListener(new RecoveryListener() {
+                    @Override
+                    public void handleRecovery(Recoverable recovered) {
+                        unblock("the connection was recovered");
+                    }
+
+                    @Override
+                    public void handleRecoveryStarted(Recoverable recovering) {
+                        // still blocked until the new connection is up
+                    }
                 });
                 publishConnection = connection;
             } else {
@@ -237,6 +290,10 @@ final class RabbitConnections {
 
     /** Closes both connections and stops the delivery threads. */
     synchronized void close() {
+        closing = true;
+        synchronized (unblocked) {
+            unblocked.notifyAll();
+        }
         closeQuietly(publishConnection);
         closeQuietly(consumeConnection);
         deliveries.shutdown();

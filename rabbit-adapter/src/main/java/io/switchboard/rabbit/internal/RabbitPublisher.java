@@ -23,6 +23,9 @@ import org.slf4j.LoggerFactory;
  * publisher ({@link #send} waits up to {@code rabbitmq.publish-timeout} for room, then fails with
  * {@link BackPressureException}), {@code mandatory} so an unroutable record fails its future.
  * At-most-once: transient records, no confirms; the future completes when the client wrote it.
+ * While the broker blocks publishers (a memory or disk alarm anywhere in the cluster), {@link #send}
+ * waits for it to unblock, within the same {@code rabbitmq.publish-timeout}, as a native client's
+ * write would, instead of failing records over an alarm that passes in seconds.
  */
 final class RabbitPublisher implements RawPublisher {
 
@@ -63,20 +66,13 @@ final class RabbitPublisher implements RawPublisher {
         if (closed) {
             return CompletableFuture.failedFuture(adapter.closedError(destination));
         }
-        String blocked = adapter.publishingBlocked();
-        if (blocked != null) {
-            return CompletableFuture.failedFuture(new BackPressureException("RabbitMQ at " + adapter.printableUri()
-                    + " blocks publishers (" + blocked + "): a memory or disk alarm on the server; publish again once "
-                    + "it clears, and free memory or disk on the server"));
-        }
         String exchange = record.destination();
         int count = exchange.equals(destination) ? partitions : adapter.partitions(exchange);
         int partition = partition(record.key(), count);
         CompletableFuture<SendResult> future = new CompletableFuture<>();
-        if (confirms && !acquire()) {
-            future.completeExceptionally(new BackPressureException("RabbitMQ has not confirmed " + windowSize
-                    + " records published to '" + destination + "' within " + TimeUnit.NANOSECONDS.toMillis(publishTimeoutNanos)
-                    + " ms; publish more slowly, or raise rabbitmq.max-outstanding-confirms or rabbitmq.publish-timeout"));
+        String refused = admit();
+        if (refused != null) {
+            future.completeExceptionally(new BackPressureException(refused));
             return future;
         }
         SendResult result = count == partitions ? results[partition] : new SendResult(partition, -1);
@@ -96,16 +92,46 @@ final class RabbitPublisher implements RawPublisher {
         return (roundRobin.getAndIncrement() & 0x7fffffff) % count;
     }
 
-    private boolean acquire() {
-        if (window.tryAcquire()) {
-            return true;
+    /**
+     * Waits, up to the publish timeout in all, while the broker blocks publishers (a resource alarm)
+     * and, with confirms, for room in the window of unconfirmed records.
+     *
+     * @return null when the record may go, or why it may not
+     */
+    private String admit() {
+        boolean held = confirms && window.tryAcquire();
+        boolean room = !confirms || held;
+        if (room && adapter.publishingBlocked() == null) {
+            return null; // the fast path: neither blocked nor full, no clock read
         }
+        long deadline = System.nanoTime() + publishTimeoutNanos;
         try {
-            return window.tryAcquire(publishTimeoutNanos, TimeUnit.NANOSECONDS);
+            String blocked = adapter.awaitPublishing(deadline);
+            if (blocked != null) {
+                if (held) {
+                    window.release();
+                }
+                return "RabbitMQ at " + adapter.printableUri() + " has blocked publishers for " + millis()
+                        + " ms (" + blocked + "): a memory or disk alarm on a node of the cluster; free memory or disk on "
+                        + "the server, publish again once it clears, or raise rabbitmq.publish-timeout to wait longer";
+            }
+            if (!room && !window.tryAcquire(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                return "RabbitMQ has not confirmed " + windowSize + " records published to '" + destination + "' within "
+                        + millis() + " ms; publish more slowly, or raise rabbitmq.max-outstanding-confirms or "
+                        + "rabbitmq.publish-timeout";
+            }
+            return null;
         } catch (InterruptedException e) {
+            if (held) {
+                window.release();
+            }
             Thread.currentThread().interrupt();
-            throw new PublishException("Interrupted while waiting for RabbitMQ to confirm records to '" + destination + "'", e);
+            throw new PublishException("Interrupted while waiting to publish to RabbitMQ ('" + destination + "')", e);
         }
+    }
+
+    private long millis() {
+        return TimeUnit.NANOSECONDS.toMillis(publishTimeoutNanos);
     }
 
     /** Waits until every record sent so far is settled (up to the publish timeout), then closes the channels. */

@@ -50,6 +50,8 @@ final class ClusterNode {
   volatile Process process;
   volatile boolean frozen;
   volatile boolean cut;
+  /** Set by {@link RabbitCluster#memoryAlarm(int, boolean)}. */
+  volatile boolean alarmed;
 
   /**
    * A node of {@code cluster} (for messages), writing its {@code rabbitmq.conf} into {@code nodeDir}.
@@ -113,6 +115,7 @@ final class ClusterNode {
       Files.deleteIfExists(pidFile);
       process = builder.start();
       frozen = false;
+      alarmed = false; // the config file's watermark again
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot start " + scripts.resolve("rabbitmq-server") + " for node " + name, e);
     }

@@ -1,22 +1,15 @@
 package io.switchboard.testkit.rabbit;
 
-import static org.awaitility.Awaitility.await;
-
 import io.switchboard.testkit.fault.NetworkNamespaces;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
-import org.awaitility.core.ConditionTimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * node off from its peers and every client (every packet to and from its namespace dropped) while it
  * runs, until {@link #heal(int)}: a network partition, which a {@link io.switchboard.testkit.fault.TcpProxy}
  * cannot make (the nodes find each other through epmd and connect directly); {@link #freeze(int)}
- * stops it with SIGSTOP until {@link #thaw(int)} (SIGCONT). {@link #stop(int)} stops a node
+ * stops it with SIGSTOP until {@link #thaw(int)} (SIGCONT); {@link #memoryAlarm(int, boolean)} raises a
+ * resource alarm, which blocks publishers cluster-wide. {@link #stop(int)} stops a node
  * cleanly, {@link #restart(int)} starts it again on its data (it rejoins the cluster).
  *
  * <p>When the cluster cannot be started the test fails (it never skips) with what to install or run.
@@ -78,15 +72,13 @@ public final class RabbitCluster implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(RabbitCluster.class);
   private static final String INSTALL = ClusterNode.INSTALL;
-  private static final Duration BOOT_TIMEOUT = ClusterNode.BOOT_TIMEOUT;
-  private static final Pattern RUNNING_NODES = Pattern.compile("\"running_nodes\"\\s*:\\s*\\[([^\\]]*)]");
-  private static final Pattern CONNECTION_NAME = Pattern.compile("\\{\"connection_name\",\"([^\"]*)\"}");
 
   private final Path dir;
   private final Path home;
   private final Path scripts;
   private final List<ClusterNode> nodes = new ArrayList<>();
   private final NetworkNamespaces network;
+  private final ClusterStatus status;
   private final Thread shutdownHook = new Thread(this::killAndDelete, "rabbit-cluster-shutdown");
   private volatile boolean closed;
 
@@ -103,6 +95,7 @@ public final class RabbitCluster implements AutoCloseable {
           network.commandPrefix(i + 1), ports[2 * i], ports[2 * i + 1], Files.createDirectories(dir.resolve("node" + i)),
           scripts, dir, home, this));
     }
+    this.status = new ClusterStatus(nodes, "the RabbitCluster in " + dir);
     Runtime.getRuntime().addShutdownHook(shutdownHook);
   }
 
@@ -321,7 +314,24 @@ public final class RabbitCluster implements AutoCloseable {
     awaitRunning();
   }
 
-  /** Heals cut nodes, thaws frozen ones and starts stopped ones, then waits until every node runs in the cluster. */
+  /**
+   * Raises a memory alarm on node {@code i} (its memory high watermark set to one byte), or clears
+   * it ({@value #MEMORY_LIMIT} again). RabbitMQ's resource alarms are cluster-wide: while any node
+   * has one, every node blocks the connections that publish ({@code connection.blocked}); consumers go on.
+   *
+   * @param i the node's index, from 0
+   * @param on true to raise the alarm, false to clear it
+   */
+  public void memoryAlarm(int i, boolean on) {
+    ClusterNode node = node(i);
+    node.ctl("set_vm_memory_high_watermark", "absolute", on ? "1" : MEMORY_LIMIT);
+    node.alarmed = on;
+  }
+
+  /**
+   * Heals cut nodes, thaws frozen ones, clears memory alarms and starts stopped ones, then waits
+   * until every node runs in the cluster.
+   */
   public void ensureAllRunning() {
     for (ClusterNode node : nodes) {
       if (node.cut) {
@@ -329,6 +339,9 @@ public final class RabbitCluster implements AutoCloseable {
       }
       if (node.frozen) {
         node.signal("CONT");
+      }
+      if (node.alarmed && node.isAlive()) {
+        memoryAlarm(node.index, false);
       }
     }
     List<ClusterNode> down = nodes.stream().filter(n -> !n.isAlive()).toList();
@@ -339,44 +352,12 @@ public final class RabbitCluster implements AutoCloseable {
 
   /** Waits until {@code cluster_status}, asked of every node, lists every node as running. */
   public void awaitRunning() {
-    List<String> expected = nodes.stream().map(n -> n.name).sorted().toList();
-    try {
-      await().atMost(BOOT_TIMEOUT).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
-          .until(() -> nodes.stream().allMatch(n -> runningNodes(n).equals(expected)));
-    } catch (ConditionTimeoutException e) {
-      throw new IllegalStateException("The cluster did not show all of " + expected + " running within "
-          + BOOT_TIMEOUT.toSeconds() + " s; last cluster_status: " + safely(this::runningNodes), e);
-    }
+    status.awaitRunning();
   }
 
   /** {@return the nodes {@code cluster_status} (asked of a live node neither frozen nor cut) lists as running, sorted by name} */
   public List<String> runningNodes() {
-    return askLiveNodes(this::runningNodes);
-  }
-
-  private List<String> runningNodes(ClusterNode node) {
-    String json = String.join("\n", node.ctl("cluster_status", "--formatter", "json"));
-    Matcher matcher = RUNNING_NODES.matcher(json);
-    if (!matcher.find()) {
-      throw new IllegalStateException("No running_nodes in cluster_status: " + json);
-    }
-    return Stream.of(matcher.group(1).split(",")).map(s -> s.strip().replace("\"", "")).filter(s -> !s.isEmpty())
-        .sorted().toList();
-  }
-
-  /** Asks each live node that is neither frozen nor cut off in turn; the first answer wins (a node may be restarting its app). */
-  private <T> T askLiveNodes(java.util.function.Function<ClusterNode, T> question) {
-    RuntimeException failure = null;
-    for (ClusterNode node : nodes) {
-      if (node.isAlive() && !node.frozen && !node.cut) {
-        try {
-          return question.apply(node);
-        } catch (RuntimeException e) {
-          failure = e;
-        }
-      }
-    }
-    throw failure != null ? failure : new IllegalStateException("No node of " + this + " is running");
+    return status.runningNodes();
   }
 
   /**
@@ -388,27 +369,12 @@ public final class RabbitCluster implements AutoCloseable {
    * @throws IllegalStateException when the queue is not there or has no leader
    */
   public int queueLeader(String vhost, String queue) {
-    for (String line : askLiveNodes(n -> n.ctl("list_queues", "-p", vhost, "name", "leader"))) {
-      String[] fields = line.split("\t");
-      if (fields.length == 2 && fields[0].equals(queue)) {
-        return indexOf(fields[1].strip());
-      }
-    }
-    throw new IllegalStateException("Queue '" + queue + "' of vhost '" + vhost + "' has no leader on " + this);
+    return indexOf(status.queueLeader(vhost, queue));
   }
 
   /** {@return which node holds each AMQP connection of the cluster, by client-provided name} */
   public Map<String, Integer> connectionNodes() {
-    Map<String, Integer> where = new java.util.TreeMap<>();
-    for (String line : askLiveNodes(n -> n.ctl("list_connections", "port", "client_properties"))) {
-      Matcher matcher = CONNECTION_NAME.matcher(line);
-      String[] fields = line.split("\t", 2);
-      if (matcher.find() && fields.length == 2) {
-        int port = Integer.parseInt(fields[0].strip());
-        nodes.stream().filter(n -> n.amqpPort == port).findFirst().ifPresent(n -> where.put(matcher.group(1), n.index));
-      }
-    }
-    return where;
+    return status.connectionNodes();
   }
 
   /** {@return the directory holding every node's data and logs (deleted by {@link #close()})} */
@@ -471,14 +437,6 @@ public final class RabbitCluster implements AutoCloseable {
       } catch (RuntimeException e) {
         log.warn("Could not kill RabbitMQ node {}: {}", node.name, e.toString());
       }
-    }
-  }
-
-  private static <T> Object safely(java.util.concurrent.Callable<T> call) {
-    try {
-      return call.call();
-    } catch (Exception e) {
-      return e.getMessage();
     }
   }
 }
