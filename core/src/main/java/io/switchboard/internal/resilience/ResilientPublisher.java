@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
 
 /**
  * Resilience4j around a raw publisher, nested as Resilience4j documents:
@@ -100,18 +101,45 @@ public final class ResilientPublisher implements RawPublisher {
 
     @Override
     public CompletableFuture<SendResult> send(OutboundRecord record) {
-        if (retry == null) {
-            return attempt(record, null);
+        CompletableFuture<SendResult> once = attemptOnce(record);
+        if (retry == null || acknowledged(once)) {
+            return once;
         }
-        CompletableFuture<SendResult> result = new CompletableFuture<>();
-        attempt(record, result);
-        return result;
+        Retrying retrying = new Retrying(record);
+        once.whenComplete(retrying);
+        return retrying;
     }
 
     /**
-     * One try. With retry configured, {@code retryResult} receives the outcome; the retry context
-     * is created only after a failure, so a publish that succeeds at once pays nothing for retry.
+     * Whether a future has already completed normally: the adapter acknowledged within its send, so
+     * the bookkeeping happens at once, with no callback and no future of this layer's own.
      */
+    private static boolean acknowledged(CompletableFuture<SendResult> f) {
+        return f.isDone() && !f.isCompletedExceptionally();
+    }
+
+    /**
+     * The outcome of a publish with retry configured: the first try's callback, and then, after a
+     * failure, the retry context's. The retry context is created only after a failure, so a publish
+     * that succeeds at once pays nothing for retry.
+     */
+    private final class Retrying extends CompletableFuture<SendResult> implements BiConsumer<SendResult, Throwable> {
+        private final OutboundRecord record;
+
+        Retrying(OutboundRecord record) {
+            this.record = record;
+        }
+
+        @Override
+        public void accept(SendResult r, Throwable error) {
+            if (error == null) {
+                complete(r);
+            } else {
+                retryAfter(record, Retriability.unwrap(error), null, this);
+            }
+        }
+    }
+
     private void retryAfter(OutboundRecord record, Throwable failure, Retry.AsyncContext<SendResult> context,
             CompletableFuture<SendResult> retryResult) {
         Retry.AsyncContext<SendResult> c = context != null ? context : retry.asyncContext();
@@ -128,21 +156,6 @@ public final class ResilientPublisher implements RawPublisher {
                 retryAfter(record, Retriability.unwrap(error), c, retryResult);
             }
         }), delayMillis, TimeUnit.MILLISECONDS);
-    }
-
-    private CompletableFuture<SendResult> attempt(OutboundRecord record, CompletableFuture<SendResult> retryResult) {
-        CompletableFuture<SendResult> once = attemptOnce(record);
-        if (retryResult == null) {
-            return once;
-        }
-        once.whenComplete((r, error) -> {
-            if (error == null) {
-                retryResult.complete(r);
-            } else {
-                retryAfter(record, Retriability.unwrap(error), null, retryResult);
-            }
-        });
-        return retryResult;
     }
 
     private CompletableFuture<SendResult> attemptOnce(OutboundRecord record) {
@@ -168,33 +181,55 @@ public final class ResilientPublisher implements RawPublisher {
         } catch (RuntimeException e) {
             sent = CompletableFuture.failedFuture(e);
         }
+        if (acknowledged(sent)) {
+            succeeded(start);
+            return sent;
+        }
         if (timeout != null) {
             sent = sent.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
         }
-        CompletableFuture<SendResult> result = new CompletableFuture<>();
-        sent.whenComplete((r, error) -> {
+        Attempt attempt = new Attempt(start);
+        sent.whenComplete(attempt);
+        return attempt;
+    }
+
+    private void succeeded(long start) {
+        if (bulkhead != null) {
+            bulkhead.onComplete();
+        }
+        if (circuitBreaker != null) {
+            circuitBreaker.onSuccess(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** One try whose outcome comes later: the callback on the adapter's future and the future it completes. */
+    private final class Attempt extends CompletableFuture<SendResult> implements BiConsumer<SendResult, Throwable> {
+        private final long start;
+
+        Attempt(long start) {
+            this.start = start;
+        }
+
+        @Override
+        public void accept(SendResult r, Throwable error) {
+            if (error == null) {
+                succeeded(start);
+                complete(r);
+                return;
+            }
             if (bulkhead != null) {
                 bulkhead.onComplete();
             }
-            long elapsed = System.nanoTime() - start;
-            if (error == null) {
-                if (circuitBreaker != null) {
-                    circuitBreaker.onSuccess(elapsed, TimeUnit.NANOSECONDS);
-                }
-                result.complete(r);
-            } else {
-                Throwable cause = Retriability.unwrap(error);
-                if (cause instanceof TimeoutException) {
-                    cause = new PublishException("Broker instance '" + instance + "' did not acknowledge a message to '"
-                            + destination + "' within " + timeout + "; the message may or may not have been stored", cause);
-                }
-                if (circuitBreaker != null) {
-                    circuitBreaker.onError(elapsed, TimeUnit.NANOSECONDS, cause);
-                }
-                result.completeExceptionally(cause);
+            Throwable cause = Retriability.unwrap(error);
+            if (cause instanceof TimeoutException) {
+                cause = new PublishException("Broker instance '" + instance + "' did not acknowledge a message to '"
+                        + destination + "' within " + timeout + "; the message may or may not have been stored", cause);
             }
-        });
-        return result;
+            if (circuitBreaker != null) {
+                circuitBreaker.onError(System.nanoTime() - start, TimeUnit.NANOSECONDS, cause);
+            }
+            completeExceptionally(cause);
+        }
     }
 
     private CompletableFuture<SendResult> refuse(Throwable error) {
