@@ -101,13 +101,20 @@ public final class ResilientPublisher implements RawPublisher {
 
     @Override
     public CompletableFuture<SendResult> send(OutboundRecord record) {
-        CompletableFuture<SendResult> once = attemptOnce(record);
-        if (retry == null || acknowledged(once)) {
-            return once;
+        CompletableFuture<SendResult> once = attemptOnce(record, retry != null);
+        if (retry == null || acknowledged(once) || once instanceof Attempt) {
+            return once; // an attempt made with retry hands its own failure to the retry
         }
-        Retrying retrying = new Retrying(record);
-        once.whenComplete(retrying);
-        return retrying;
+        // refused before the send (open breaker, rate limit, bulkhead) or failed within it: the retry decides
+        CompletableFuture<SendResult> result = new CompletableFuture<>();
+        once.whenComplete((r, error) -> {
+            if (error == null) {
+                result.complete(r);
+            } else {
+                retryAfter(record, Retriability.unwrap(error), null, result);
+            }
+        });
+        return result;
     }
 
     /**
@@ -118,28 +125,6 @@ public final class ResilientPublisher implements RawPublisher {
         return f.isDone() && !f.isCompletedExceptionally();
     }
 
-    /**
-     * The outcome of a publish with retry configured: the first try's callback, and then, after a
-     * failure, the retry context's. The retry context is created only after a failure, so a publish
-     * that succeeds at once pays nothing for retry.
-     */
-    private final class Retrying extends CompletableFuture<SendResult> implements BiConsumer<SendResult, Throwable> {
-        private final OutboundRecord record;
-
-        Retrying(OutboundRecord record) {
-            this.record = record;
-        }
-
-        @Override
-        public void accept(SendResult r, Throwable error) {
-            if (error == null) {
-                complete(r);
-            } else {
-                retryAfter(record, Retriability.unwrap(error), null, this);
-            }
-        }
-    }
-
     private void retryAfter(OutboundRecord record, Throwable failure, Retry.AsyncContext<SendResult> context,
             CompletableFuture<SendResult> retryResult) {
         Retry.AsyncContext<SendResult> c = context != null ? context : retry.asyncContext();
@@ -148,7 +133,7 @@ public final class ResilientPublisher implements RawPublisher {
             retryResult.completeExceptionally(failure);
             return;
         }
-        registries.scheduler().schedule(() -> attemptOnce(record).whenComplete((r, error) -> {
+        registries.scheduler().schedule(() -> attemptOnce(record, false).whenComplete((r, error) -> {
             if (error == null) {
                 c.onComplete();
                 retryResult.complete(r);
@@ -158,7 +143,14 @@ public final class ResilientPublisher implements RawPublisher {
         }), delayMillis, TimeUnit.MILLISECONDS);
     }
 
-    private CompletableFuture<SendResult> attemptOnce(OutboundRecord record) {
+    /**
+     * One try. The retry context is created only after a failure, so a publish that succeeds at once
+     * pays nothing for retry.
+     *
+     * @param first the first try of a publish with retry configured: a failure that comes later goes
+     *     from its callback to the retry, whose outcome completes the returned future
+     */
+    private CompletableFuture<SendResult> attemptOnce(OutboundRecord record, boolean first) {
         if (circuitBreaker != null && !circuitBreaker.tryAcquirePermission()) {
             return CompletableFuture.failedFuture(new CircuitOpenException("Circuit breaker '" + circuitBreaker.getName()
                     + "' of broker instance '" + instance + "' is " + circuitBreaker.getState() + " (failure rate "
@@ -188,7 +180,7 @@ public final class ResilientPublisher implements RawPublisher {
         if (timeout != null) {
             sent = sent.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
         }
-        Attempt attempt = new Attempt(start);
+        Attempt attempt = new Attempt(start, first ? record : null);
         sent.whenComplete(attempt);
         return attempt;
     }
@@ -202,12 +194,18 @@ public final class ResilientPublisher implements RawPublisher {
         }
     }
 
-    /** One try whose outcome comes later: the callback on the adapter's future and the future it completes. */
+    /**
+     * One try whose outcome comes later: the callback on the adapter's future and the future it
+     * completes, with the outcome of the retries too when it holds the record to retry.
+     */
     private final class Attempt extends CompletableFuture<SendResult> implements BiConsumer<SendResult, Throwable> {
         private final long start;
+        /** The record when a failure goes to the retry, else null. */
+        private final OutboundRecord retried;
 
-        Attempt(long start) {
+        Attempt(long start, OutboundRecord retried) {
             this.start = start;
+            this.retried = retried;
         }
 
         @Override
@@ -228,7 +226,11 @@ public final class ResilientPublisher implements RawPublisher {
             if (circuitBreaker != null) {
                 circuitBreaker.onError(System.nanoTime() - start, TimeUnit.NANOSECONDS, cause);
             }
-            completeExceptionally(cause);
+            if (retried != null) {
+                retryAfter(retried, Retriability.unwrap(cause), null, this);
+            } else {
+                completeExceptionally(cause);
+            }
         }
     }
 
