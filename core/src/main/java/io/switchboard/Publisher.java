@@ -1,5 +1,6 @@
 package io.switchboard;
 
+import io.switchboard.internal.SendFailures;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -13,6 +14,16 @@ import java.util.concurrent.CompletionStage;
  * {@link UnsupportedCapabilityException} (a delay on a broker without delayed delivery) and
  * {@link SwitchboardClosedException}. Broker outcomes arrive through the returned stage:
  * {@link PublishException} when the broker refused or could not route the message.
+ *
+ * <p>{@code publish} returns a stage that completes with a {@link PublishReceipt}; {@code send}
+ * returns nothing, for callers that would not read the receipt (as {@code RabbitTemplate.convertAndSend}
+ * in Spring AMQP, or a {@code KafkaTemplate.send} whose future nobody reads): it makes no receipt and,
+ * where the broker acknowledges within the call, no future either. A message {@code send} could not
+ * deliver is counted in the {@code switchboard.publish} timer with {@code outcome=failure} when meters
+ * are on, and logged: at ERROR, with its id, for at-least-once and exactly-once publishers (the
+ * message is lost: nothing retries it beyond the broker client's and the configured retry policy's
+ * own attempts), at WARN for at-most-once ones. Use {@code publish} where the application must act on
+ * a failure.
  *
  * @param <T> payload type
  */
@@ -35,6 +46,28 @@ public interface Publisher<T> extends AutoCloseable {
      * @return completes with the receipt when the broker acknowledged the message, exceptionally when it did not
      */
     CompletionStage<PublishReceipt> publish(Message<T> message);
+
+    /**
+     * Sends a payload with a generated id and returns no receipt; see the interface comment for
+     * what happens to a failure.
+     *
+     * @param payload the payload, not null
+     * @throws InvalidMessageException and the other input errors, as {@link #publish(Object)} does
+     */
+    default void send(T payload) {
+        send(Message.of(payload));
+    }
+
+    /**
+     * Sends a message (key, headers, id, delay) and returns no receipt; see the interface comment
+     * for what happens to a failure.
+     *
+     * @param message the message
+     * @throws InvalidMessageException and the other input errors, as {@link #publish(Message)} does
+     */
+    default void send(Message<T> message) {
+        SendFailures.watch(publish(message), destination());
+    }
 
     /**
      * Publishes several messages; the stage completes when all are acknowledged, or exceptionally

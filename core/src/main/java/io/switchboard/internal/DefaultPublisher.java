@@ -1,6 +1,7 @@
 package io.switchboard.internal;
 
 import io.switchboard.Codec;
+import io.switchboard.Delivery;
 import io.switchboard.Envelope;
 import io.switchboard.InvalidMessageException;
 import io.switchboard.Message;
@@ -18,15 +19,23 @@ import io.switchboard.spi.Capabilities;
 import io.switchboard.spi.OutboundRecord;
 import io.switchboard.spi.PublisherSpec;
 import io.switchboard.spi.RawPublisher;
+import io.switchboard.spi.SendResult;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The publisher core hands out: codec, envelope and checks around an adapter's {@link RawPublisher}. */
 public final class DefaultPublisher<T> implements Publisher<T> {
+
+    private static final Logger log = LoggerFactory.getLogger(DefaultPublisher.class);
 
     /**
      * Property: {@code true} stamps a random W3C traceparent on every message that no tracer
@@ -76,6 +85,10 @@ public final class DefaultPublisher<T> implements Publisher<T> {
      * a message without an explicit timestamp is written without {@code ce_time}.
      */
     private final boolean timeFromBroker;
+    /** The header names and the attribute values every message of this publisher carries. */
+    private final EnvelopeHeaders.Layout layout;
+    /** A message {@link #send} could not deliver is dropped by contract (logged at WARN, not ERROR). */
+    private final boolean atMostOnce;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /** Wraps a raw publisher. */
@@ -99,105 +112,257 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         this.meters = telemetry.publisherMeters(destination);
         this.observations = telemetry.observationsOrNull();
         this.stampTraceparent = config.getBoolean(STAMP_TRACEPARENT, false);
+        this.layout = compact ? EnvelopeHeaders.Layout.compact()
+                : EnvelopeHeaders.Layout.cloudEvents(source, type, full ? contentType : leanContentType, full ? "1" : null);
+        this.atMostOnce = spec.delivery() == Delivery.AT_MOST_ONCE;
+    }
+
+    @Override
+    public CompletionStage<PublishReceipt> publish(T payload) {
+        checkOpen();
+        return withReceipt(record(payload, null, Map.of(), null, null, null));
     }
 
     @Override
     public CompletionStage<PublishReceipt> publish(Message<T> message) {
+        checkOpen();
+        checkNotNull(message);
+        return withReceipt(record(message.payload(), message.key(), message.headers(), message.id(), message.timestamp(),
+                message.delay()));
+    }
+
+    @Override
+    public void send(T payload) {
+        checkOpen();
+        withoutReceipt(record(payload, null, Map.of(), null, null, null));
+    }
+
+    @Override
+    public void send(Message<T> message) {
+        checkOpen();
+        checkNotNull(message);
+        withoutReceipt(record(message.payload(), message.key(), message.headers(), message.id(), message.timestamp(),
+                message.delay()));
+    }
+
+    private void checkOpen() {
         if (closed.get()) {
             throw new SwitchboardClosedException("Publisher for '" + destination + "' on broker '" + instance
                     + "' is closed; create a new one with Switchboard.publisher(..)");
         }
+    }
+
+    private void checkNotNull(Message<T> message) {
         if (message == null) {
             throw new InvalidMessageException("Message to '" + destination + "' is null; publish a Message, or the "
                     + "payload with publish(payload)");
         }
-        if (message.payload() == null) {
+    }
+
+    /** Encodes, stamps the envelope, checks the size and the delay: everything before the adapter's send. */
+    private OutboundRecord record(T payload, String key, Map<String, String> userHeaders, String id, Instant timestamp,
+            Duration delay) {
+        if (payload == null) {
             throw new InvalidMessageException("Message to '" + destination + "' has a null payload; publish an empty "
                     + "value (for example new byte[0] or \"\") instead of null");
         }
-        byte[] bytes = codec.encode(message.payload());
-        String id = message.id() != null ? message.id() : full ? MessageIds.next() : MessageIds.nextShort();
-        Map<String, String> headers = envelope(message, id);
-        checkSize(id, bytes, message.headers());
-        long deliverAt = deliverAt(message);
+        byte[] bytes = codec.encode(payload);
+        EnvelopeHeaders headers = envelope(key, userHeaders, id, timestamp);
+        checkSize(headers, bytes, userHeaders);
+        return new OutboundRecord(destination, key, headers, bytes, deliverAt(delay));
+    }
+
+    /** Starts the publish observation, whose tracer writes the trace headers, and stamps a traceparent when configured. */
+    private Observation observe(OutboundRecord record) {
+        Map<String, String> headers = record.headers();
         Observation observation = observations == null ? null
                 : Tracing.startPublish(observations, headers, broker, instance, destination);
         if (stampTraceparent && !headers.containsKey(Envelope.TRACEPARENT)) {
             headers.put(Envelope.TRACEPARENT, MessageIds.newTraceparent());
         }
-        OutboundRecord record = new OutboundRecord(destination, message.key(), headers, bytes, deliverAt);
+        return observation;
+    }
+
+    private CompletionStage<PublishReceipt> withReceipt(OutboundRecord record) {
+        Observation observation = observe(record);
+        EnvelopeHeaders headers = (EnvelopeHeaders) record.headers();
         if (meters == null && observation == null) {
-            return raw.send(record).thenApply(r -> new PublishReceipt(id, destination, instance, broker, r.partition(), r.offset()));
+            CompletableFuture<SendResult> sent = raw.send(record);
+            if (acknowledged(sent)) {
+                return CompletableFuture.completedFuture(receipt(headers, sent.getNow(null)));
+            }
+            return sent.thenApply(r -> receipt(headers, r));
         }
         long start = System.nanoTime();
-        CompletableFuture<io.switchboard.spi.SendResult> sent;
-        try {
-            sent = raw.send(record);
-        } catch (RuntimeException e) {
-            sent = CompletableFuture.failedFuture(e);
+        CompletableFuture<SendResult> sent = sendCatching(record);
+        if (acknowledged(sent)) {
+            ended(start, record.payload().length, observation, null);
+            return CompletableFuture.completedFuture(receipt(headers, sent.getNow(null)));
         }
         // the caller's future completes with the adapter's own exception, not a CompletionException around it
-        CompletableFuture<PublishReceipt> result = new CompletableFuture<>();
-        sent.whenComplete((r, error) -> {
-            if (meters != null) {
-                meters.published(start, bytes.length, error == null);
+        Pending pending = new Pending(this, headers, start, record.payload().length, observation, true);
+        sent.whenComplete(pending);
+        return pending;
+    }
+
+    private void withoutReceipt(OutboundRecord record) {
+        Observation observation = observe(record);
+        boolean timed = meters != null || observation != null;
+        long start = timed ? System.nanoTime() : 0;
+        CompletableFuture<SendResult> sent = sendCatching(record);
+        if (acknowledged(sent)) {
+            if (timed) {
+                ended(start, record.payload().length, observation, null);
             }
-            if (observation != null) {
+            return;
+        }
+        sent.whenComplete(new Pending(this, (EnvelopeHeaders) record.headers(), start, record.payload().length,
+                observation, false));
+    }
+
+    /**
+     * Whether the adapter's future has already completed normally (an adapter that acknowledges
+     * within {@code send}): then the publish ends here, with no callback and no future of core's own.
+     */
+    private static boolean acknowledged(CompletableFuture<SendResult> sent) {
+        return sent.isDone() && !sent.isCompletedExceptionally();
+    }
+
+    private CompletableFuture<SendResult> sendCatching(OutboundRecord record) {
+        try {
+            return raw.send(record);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private PublishReceipt receipt(EnvelopeHeaders headers, SendResult r) {
+        return new PublishReceipt(headers.id(), destination, instance, broker, r.partition(), r.offset());
+    }
+
+    /** Meters and observation of a publish that has ended, with {@code error} or acknowledged. */
+    private void ended(long start, int payloadBytes, Observation observation, Throwable error) {
+        if (meters != null) {
+            meters.published(start, payloadBytes, error == null);
+        }
+        if (observation != null) {
+            if (error != null) {
+                observation.error(error);
+            }
+            observation.stop();
+        }
+    }
+
+    /**
+     * A message sent without a receipt that the broker did not take: nobody holds a future to
+     * learn it, so it is logged (at-least-once and exactly-once at ERROR: the message is lost
+     * unless the application publishes it again; at-most-once at WARN), after the meters counted it.
+     */
+    private void lost(EnvelopeHeaders headers, Throwable error) {
+        if (atMostOnce) {
+            log.warn("Message {} to '{}' on broker instance '{}' ({}) was not taken by the broker and is dropped "
+                    + "(at-most-once, sent without a receipt): {}", headers.id(), destination, instance, broker, error.toString());
+        } else {
+            log.error("Message {} to '{}' on broker instance '{}' ({}) was not acknowledged by the broker and is LOST: it was "
+                    + "sent with send(..), which returns no receipt, so nothing retries it; {}. Use publish(..) where a "
+                    + "failure must be handled", headers.id(), destination, instance, broker, error.toString());
+        }
+    }
+
+    /**
+     * The end of a publish whose acknowledgement comes later: one object that is both the callback
+     * on the adapter's future and, for {@link #publish}, the caller's future.
+     */
+    private static final class Pending extends CompletableFuture<PublishReceipt> implements BiConsumer<SendResult, Throwable> {
+        private final DefaultPublisher<?> publisher;
+        private final EnvelopeHeaders headers;
+        private final long start;
+        private final int payloadBytes;
+        private final Observation observation;
+        private final boolean receipt;
+
+        Pending(DefaultPublisher<?> publisher, EnvelopeHeaders headers, long start, int payloadBytes,
+                Observation observation, boolean receipt) {
+            this.publisher = publisher;
+            this.headers = headers;
+            this.start = start;
+            this.payloadBytes = payloadBytes;
+            this.observation = observation;
+            this.receipt = receipt;
+        }
+
+        @Override
+        public void accept(SendResult r, Throwable error) {
+            publisher.ended(start, payloadBytes, observation, error);
+            if (!receipt) {
                 if (error != null) {
-                    observation.error(error);
+                    publisher.lost(headers, error);
                 }
-                observation.stop();
-            }
-            if (error == null) {
-                result.complete(new PublishReceipt(id, destination, instance, broker, r.partition(), r.offset()));
+            } else if (error == null) {
+                complete(publisher.receipt(headers, r));
             } else {
-                result.completeExceptionally(error);
+                completeExceptionally(error);
             }
-        });
-        return result;
+        }
     }
 
-    private Map<String, String> envelope(Message<T> message, String id) {
-        Instant given = message.timestamp();
-        if (!compact && !full) {
+    private EnvelopeHeaders envelope(String key, Map<String, String> userHeaders, String id, Instant given) {
+        EnvelopeHeaders headers = new EnvelopeHeaders(layout, userHeaders);
+        long micros = OutboundRecord.NO_TIME;
+        if (given == null) {
             // lean: the broker carries the key, and the send time where it stamps one; no attempt on a first publish
-            String time = given == null && timeFromBroker ? null : micros(given != null ? given : Instant.now());
-            return EnvelopeHeaders.cloudEvents(message.headers(), id, source, type, time, leanContentType, null, null);
+            if (compact || full || !timeFromBroker) {
+                Instant now = Instant.now();
+                micros = MessageIds.epochMicros(now.getEpochSecond(), now.getNano());
+            }
+        } else if (given.getEpochSecond() >= MessageIds.MIN_COMPACT_SECOND
+                && given.getEpochSecond() <= MessageIds.MAX_COMPACT_SECOND) {
+            micros = MessageIds.epochMicros(given.getEpochSecond(), given.getNano());
         }
-        Instant time = given != null ? given : Instant.now();
-        long second = time.getEpochSecond();
-        if (full) {
-            return EnvelopeHeaders.cloudEvents(message.headers(), id, source, type, micros(time), contentType, "1",
-                    message.key());
+        if (id != null) {
+            headers.givenId(id);
+        } else {
+            // one clock read for both when the time is now: the id's milliseconds are the time's
+            long millis = given == null && micros != OutboundRecord.NO_TIME ? Math.floorDiv(micros, 1000L)
+                    : System.currentTimeMillis();
+            ThreadLocalRandom random = ThreadLocalRandom.current();
+            headers.generatedId(MessageIds.idHigh(millis, random), MessageIds.idLow(random), !full);
         }
-        if (second < MessageIds.MIN_COMPACT_SECOND || second > MessageIds.MAX_COMPACT_SECOND) {
-            throw new InvalidMessageException("Message " + id + " to '" + destination + "' has timestamp " + time
-                    + ", which the compact envelope of broker '" + instance + "' cannot carry (epoch microseconds must fit "
-                    + "in a long: about 290,000 years either side of 1970); give a timestamp in that range, or none");
+        if (micros != OutboundRecord.NO_TIME) {
+            headers.timeMicros(micros);
+        } else if (given != null) {
+            if (compact) {
+                throw new InvalidMessageException("Message " + headers.id() + " to '" + destination + "' has timestamp "
+                        + given + ", which the compact envelope of broker '" + instance + "' cannot carry (epoch "
+                        + "microseconds must fit in a long: about 290,000 years either side of 1970); give a timestamp in "
+                        + "that range, or none");
+            }
+            headers.timeText(MessageIds.formatMicros(given.getEpochSecond(), given.getNano()));
         }
-        return EnvelopeHeaders.compact(message.headers(), MessageIds.formatCompact(second, time.getNano(), id));
+        if (full && key != null) {
+            headers.put(Envelope.SUBJECT, key);
+        }
+        return headers;
     }
 
-    private static String micros(Instant time) {
-        return MessageIds.formatMicros(time.getEpochSecond(), time.getNano());
-    }
-
-    private void checkSize(String id, byte[] bytes, Map<String, String> userHeaders) {
+    private void checkSize(EnvelopeHeaders headers, byte[] bytes, Map<String, String> userHeaders) {
         int headerBytes = ENVELOPE_ALLOWANCE;
-        for (Map.Entry<String, String> e : userHeaders.entrySet()) {
-            headerBytes += e.getKey().length() + e.getValue().length();
+        if (!userHeaders.isEmpty()) {
+            for (Map.Entry<String, String> e : userHeaders.entrySet()) {
+                headerBytes += e.getKey().length() + e.getValue().length();
+            }
         }
         long total = (long) bytes.length + headerBytes;
         if (total > capabilities.maxMessageSize()) {
-            throw new MessageTooLargeException("Message " + id + " to '" + destination + "' is " + total + " bytes (payload "
-                    + bytes.length + " + headers " + headerBytes + ") but broker '" + instance + "' (" + capabilities.brokerId()
-                    + ") accepts at most " + capabilities.maxMessageSize() + " bytes; send a reference to the data "
-                    + "(claim check) or raise the broker's limit");
+            throw new MessageTooLargeException("Message " + headers.id() + " to '" + destination + "' is " + total
+                    + " bytes (payload " + bytes.length + " + headers " + headerBytes + ") but broker '" + instance + "' ("
+                    + capabilities.brokerId() + ") accepts at most " + capabilities.maxMessageSize() + " bytes; send a "
+                    + "reference to the data (claim check) or raise the broker's limit");
         }
     }
 
-    private long deliverAt(Message<T> message) {
-        if (message.delay() == null || message.delay().isZero()) {
+    private long deliverAt(Duration delay) {
+        if (delay == null || delay.isZero()) {
             return 0;
         }
         if (!capabilities.delayedDelivery()) {
@@ -205,7 +370,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
                     + ") has no delayed delivery for message to '" + destination + "'; alternative: a broker with "
                     + "delayed delivery (rocketmq), or schedule the publish in the application");
         }
-        return System.currentTimeMillis() + message.delay().toMillis();
+        return System.currentTimeMillis() + delay.toMillis();
     }
 
     @Override

@@ -1,8 +1,10 @@
 package io.switchboard.internal;
 
 import io.switchboard.Envelope;
+import io.switchboard.spi.OutboundRecord;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -10,65 +12,196 @@ import java.util.Set;
 import java.util.function.BiConsumer;
 
 /**
- * The headers of an outbound record: the envelope's attributes in fields plus the application's
- * headers by reference, instead of a hash map filled per message. Read-only for adapters, which
- * should iterate with {@link #forEach} (no entry objects); core sets the trace headers before
- * handing the record over. Two layouts: the CloudEvents attributes (those not written are null), or the compact envelope
- * ({@link Envelope#COMPACT} and the trace headers only); the length of the value array tells which.
+ * The headers of an outbound record: a publisher's {@link Layout} (the header names and the
+ * attribute values that are the same on every message), the values of this message, and the
+ * application's headers by reference, instead of a hash map filled per message. A generated id is
+ * kept as its 128 bits and the publish time as epoch microseconds: their text is written only when
+ * something reads it ({@link #get}, {@link #forEach}, the entries, {@link #id()}), once, while an
+ * adapter that writes bytes gets their ASCII characters straight from the numbers
+ * ({@link #forEachHeader}). Read-only for adapters; core sets the trace headers before handing the
+ * record over.
  */
-final class EnvelopeHeaders extends AbstractMap<String, String> {
+public final class EnvelopeHeaders extends AbstractMap<String, String> {
 
     private static final String TRACESTATE = "ce_tracestate";
-    private static final String[] CLOUD_EVENTS = {
-        Envelope.SPEC_VERSION, Envelope.ID, Envelope.SOURCE, Envelope.TYPE, Envelope.TIME, Envelope.CONTENT_TYPE,
-        Envelope.ATTEMPT, Envelope.SUBJECT, Envelope.TRACEPARENT, TRACESTATE
-    };
-    private static final String[] COMPACT = {Envelope.COMPACT, Envelope.TRACEPARENT, TRACESTATE};
 
-    private final String[] values;
+    /** A slot's value is the layout's constant. */
+    private static final byte CONSTANT = 0;
+    /** A slot's value is the id. */
+    private static final byte ID = 1;
+    /** A slot's value is the publish time. */
+    private static final byte TIME = 2;
+    /** A slot's value is the compact envelope value: time and id. */
+    private static final byte COMPACT = 3;
+    /** A slot's value is set per message ({@link #put}): subject, trace headers. */
+    private static final byte SET = 4;
+
+    /** The id is a string given by the application, or none. */
+    private static final byte ID_GIVEN = 0;
+    /** The id is {@link #high} and {@link #low} as {@link MessageIds#shortId}. */
+    private static final byte ID_SHORT = 1;
+    /** The id is {@link #high} and {@link #low} as {@link MessageIds#uuid}. */
+    private static final byte ID_UUID = 2;
+
+    /** A publisher's header names and constant values; made once per publisher. */
+    static final class Layout {
+        private final String[] names;
+        private final byte[] kinds;
+        private final String[] constants;
+
+        private Layout(String[] names, byte[] kinds, String[] constants) {
+            this.names = names;
+            this.kinds = kinds;
+            this.constants = constants;
+        }
+
+        /** The CloudEvents attributes, each its own header; a null constant is left out. */
+        static Layout cloudEvents(String source, String type, String contentType, String attempt) {
+            return new Layout(
+                    new String[] {Envelope.SPEC_VERSION, Envelope.ID, Envelope.SOURCE, Envelope.TYPE, Envelope.TIME,
+                        Envelope.CONTENT_TYPE, Envelope.ATTEMPT, Envelope.SUBJECT, Envelope.TRACEPARENT, TRACESTATE},
+                    new byte[] {CONSTANT, ID, CONSTANT, CONSTANT, TIME, CONSTANT, CONSTANT, SET, SET, SET},
+                    new String[] {Envelope.SPEC_VERSION_VALUE, null, source, type, null, contentType, attempt, null, null, null});
+        }
+
+        /** One {@link Envelope#COMPACT} header, and room for the trace headers. */
+        static Layout compact() {
+            return new Layout(new String[] {Envelope.COMPACT, Envelope.TRACEPARENT, TRACESTATE},
+                    new byte[] {COMPACT, SET, SET}, new String[3]);
+        }
+    }
+
+    private final Layout layout;
     private Map<String, String> user;
     private boolean userCopied;
+    private byte idForm;
+    private long high;
+    private long low;
+    /** The given id, or the generated one once written as text. */
+    private String id;
+    private long micros = OutboundRecord.NO_TIME;
+    /** The time given as text, or the generated one once written as text. */
+    private String time;
+    /** Values set per message, by slot; made on the first. */
+    private String[] set;
 
-    private EnvelopeHeaders(Map<String, String> user, String[] values) {
+    /** A message's headers in {@code layout}, its id and time still to be given. */
+    EnvelopeHeaders(Layout layout, Map<String, String> user) {
+        this.layout = layout;
         this.user = user;
-        this.values = values;
+    }
+
+    /** The id: a generated UUID version 7, written as 22 characters ({@code shortForm}) or as a UUID. */
+    void generatedId(long high, long low, boolean shortForm) {
+        this.high = high;
+        this.low = low;
+        this.idForm = shortForm ? ID_SHORT : ID_UUID;
+    }
+
+    /** The id: the application's. */
+    void givenId(String id) {
+        this.id = id;
+    }
+
+    /** The publish time in epoch microseconds. */
+    void timeMicros(long micros) {
+        this.micros = micros;
+    }
+
+    /** The publish time as text, for a time whose microseconds do not fit in a long. */
+    void timeText(String time) {
+        this.time = time;
+    }
+
+    /** {@return true when the id is generated and held as its 128 bits} */
+    public boolean hasIdBits() {
+        return idForm != ID_GIVEN;
+    }
+
+    /** {@return the most significant 64 bits of a generated id, 0 for a given one} */
+    public long idHigh() {
+        return idForm != ID_GIVEN ? high : 0;
+    }
+
+    /** {@return the least significant 64 bits of a generated id, 0 for a given one} */
+    public long idLow() {
+        return idForm != ID_GIVEN ? low : 0;
+    }
+
+    /** {@return the publish time in epoch microseconds, or {@link OutboundRecord#NO_TIME}} */
+    public long timeMicros() {
+        return micros;
+    }
+
+    /** {@return the id as text, written from its bits on the first call} */
+    public String id() {
+        String s = id;
+        if (s == null && idForm != ID_GIVEN) {
+            s = MessageIds.ascii(idBytes());
+            id = s; // racy but benign: every thread writes the same characters
+        }
+        return s;
+    }
+
+    private byte[] idBytes() {
+        return idForm == ID_SHORT ? MessageIds.shortId(high, low) : MessageIds.uuid(high, low);
+    }
+
+    private String time() {
+        String s = time;
+        if (s == null && micros != OutboundRecord.NO_TIME) {
+            s = MessageIds.ascii(MessageIds.micros(micros));
+            time = s;
+        }
+        return s;
+    }
+
+    private String compactValue() {
+        return micros + ";" + id();
+    }
+
+    private String value(int slot) {
+        return switch (layout.kinds[slot]) {
+            case ID -> id();
+            case TIME -> time();
+            case COMPACT -> compactValue();
+            case SET -> set == null ? null : set[slot];
+            default -> set != null && set[slot] != null ? set[slot] : layout.constants[slot];
+        };
     }
 
     /**
-     * The CloudEvents layout: each attribute its own header; {@code time}, {@code attempt} and
-     * {@code subject} (the key) are left out when null.
+     * Every header as {@link #forEach} hands them over, except that the values core generated from
+     * numbers (the id, the time, the compact value of a generated id) go to
+     * {@link OutboundRecord.HeaderWriter#ascii} as new arrays written straight from those numbers.
      */
-    static EnvelopeHeaders cloudEvents(Map<String, String> user, String id, String source, String type, String time,
-            String contentType, String attempt, String subject) {
-        String[] values = new String[CLOUD_EVENTS.length];
-        values[0] = Envelope.SPEC_VERSION_VALUE;
-        values[1] = id;
-        values[2] = source;
-        values[3] = type;
-        values[4] = time;
-        values[5] = contentType;
-        values[6] = attempt;
-        values[7] = subject;
-        return new EnvelopeHeaders(user, values);
-    }
-
-    /** The compact layout: one {@link Envelope#COMPACT} header with {@code value}, and room for the trace headers. */
-    static EnvelopeHeaders compact(Map<String, String> user, String value) {
-        String[] values = new String[COMPACT.length];
-        values[0] = value;
-        return new EnvelopeHeaders(user, values);
-    }
-
-    /** The header names of this layout, slot by slot. */
-    private String[] names() {
-        return values.length == COMPACT.length ? COMPACT : CLOUD_EVENTS;
+    public void forEachHeader(OutboundRecord.HeaderWriter writer) {
+        String[] names = layout.names;
+        for (int i = 0; i < names.length; i++) {
+            byte kind = layout.kinds[i];
+            if (kind == ID && idForm != ID_GIVEN) {
+                writer.ascii(names[i], idBytes());
+            } else if (kind == TIME && micros != OutboundRecord.NO_TIME) {
+                writer.ascii(names[i], MessageIds.micros(micros));
+            } else if (kind == COMPACT && idForm != ID_GIVEN) {
+                writer.ascii(names[i], MessageIds.compact(micros, idBytes()));
+            } else {
+                String v = value(i);
+                if (v != null) {
+                    writer.text(names[i], v);
+                }
+            }
+        }
+        if (!user.isEmpty()) {
+            user.forEach(writer::text);
+        }
     }
 
     private int slot(Object key) {
         if (!(key instanceof String k) || !Envelope.isCloudEventsHeader(k)) {
             return -1;
         }
-        String[] names = names();
+        String[] names = layout.names;
         for (int i = 0; i < names.length; i++) {
             if (names[i].equals(k)) {
                 return i;
@@ -78,28 +211,45 @@ final class EnvelopeHeaders extends AbstractMap<String, String> {
     }
 
     /**
-     * Core's write of propagation fields while the publish observation starts: trace headers go to
-     * their slots, any other field (B3, baggage) to a private copy of the application headers.
+     * Core's write of the subject and, while the publish observation starts, of propagation
+     * fields: envelope headers go to their slots, any other field (B3, baggage) to a private copy of
+     * the application headers.
      */
     @Override
     public String put(String key, String value) {
         int slot = slot(key);
-        if (slot >= 0) {
-            String old = values[slot];
-            values[slot] = value;
-            return old;
+        if (slot < 0) {
+            if (!userCopied) {
+                user = new HashMap<>(user);
+                userCopied = true;
+            }
+            return user.put(key, value);
         }
-        if (!userCopied) {
-            user = new java.util.HashMap<>(user);
-            userCopied = true;
+        String old = value(slot);
+        switch (layout.kinds[slot]) {
+            case ID -> {
+                id = value;
+                idForm = ID_GIVEN;
+            }
+            case TIME -> {
+                time = value;
+                micros = OutboundRecord.NO_TIME;
+            }
+            case COMPACT -> throw new UnsupportedOperationException("the compact envelope value is made from the id and time");
+            default -> {
+                if (set == null) {
+                    set = new String[layout.names.length];
+                }
+                set[slot] = value;
+            }
         }
-        return user.put(key, value);
+        return old;
     }
 
     @Override
     public String get(Object key) {
         int slot = slot(key);
-        return slot >= 0 ? values[slot] : user.get(key);
+        return slot >= 0 ? value(slot) : user.get(key);
     }
 
     @Override
@@ -110,20 +260,30 @@ final class EnvelopeHeaders extends AbstractMap<String, String> {
     @Override
     public int size() {
         int n = user.size();
-        for (String v : values) {
-            if (v != null) {
+        for (int i = 0; i < layout.names.length; i++) {
+            if (present(i)) {
                 n++;
             }
         }
         return n;
     }
 
+    /** Whether a slot has a value, without writing a generated one as text. */
+    private boolean present(int slot) {
+        return switch (layout.kinds[slot]) {
+            case ID, COMPACT -> idForm != ID_GIVEN || id != null;
+            case TIME -> micros != OutboundRecord.NO_TIME || time != null;
+            default -> value(slot) != null;
+        };
+    }
+
     @Override
     public void forEach(BiConsumer<? super String, ? super String> action) {
-        String[] names = names();
+        String[] names = layout.names;
         for (int i = 0; i < names.length; i++) {
-            if (values[i] != null) {
-                action.accept(names[i], values[i]);
+            String v = value(i);
+            if (v != null) {
+                action.accept(names[i], v);
             }
         }
         user.forEach(action);
@@ -135,13 +295,13 @@ final class EnvelopeHeaders extends AbstractMap<String, String> {
             @Override
             public Iterator<Entry<String, String>> iterator() {
                 Iterator<Entry<String, String>> userEntries = user.entrySet().iterator();
-                String[] names = names();
+                String[] names = layout.names;
                 return new Iterator<>() {
                     private int next = advance(0);
 
                     private int advance(int from) {
                         int i = from;
-                        while (i < names.length && values[i] == null) {
+                        while (i < names.length && !present(i)) {
                             i++;
                         }
                         return i;
@@ -155,7 +315,7 @@ final class EnvelopeHeaders extends AbstractMap<String, String> {
                     @Override
                     public Entry<String, String> next() {
                         if (next < names.length) {
-                            Entry<String, String> e = Map.entry(names[next], values[next]);
+                            Entry<String, String> e = Map.entry(names[next], value(next));
                             next = advance(next + 1);
                             return e;
                         }

@@ -29,19 +29,7 @@ public final class MessageIds {
     /** A new UUID version 7 string: 48 bits of Unix milliseconds, version, then random bits. */
     public static String next() {
         ThreadLocalRandom random = ThreadLocalRandom.current();
-        long high = (System.currentTimeMillis() << 16) | 0x7000L | (random.nextLong() & 0x0FFFL);
-        long low = (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
-        byte[] out = new byte[36];
-        hex(high >>> 32, 8, out, 0);
-        out[8] = '-';
-        hex(high >>> 16, 4, out, 9);
-        out[13] = '-';
-        hex(high, 4, out, 14);
-        out[18] = '-';
-        hex(low >>> 48, 4, out, 19);
-        out[23] = '-';
-        hex(low, 12, out, 24);
-        return new String(out, StandardCharsets.ISO_8859_1);
+        return ascii(uuid(idHigh(System.currentTimeMillis(), random), idLow(random)));
     }
 
     /**
@@ -52,8 +40,36 @@ public final class MessageIds {
      */
     public static String nextShort() {
         ThreadLocalRandom random = ThreadLocalRandom.current();
-        long high = (System.currentTimeMillis() << 16) | 0x7000L | (random.nextLong() & 0x0FFFL);
-        long low = (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
+        return ascii(shortId(idHigh(System.currentTimeMillis(), random), idLow(random)));
+    }
+
+    /** The most significant 64 bits of a new UUID version 7: {@code millis} in 48 bits, the version, 12 random bits. */
+    public static long idHigh(long millis, ThreadLocalRandom random) {
+        return (millis << 16) | 0x7000L | (random.nextLong() & 0x0FFFL);
+    }
+
+    /** The least significant 64 bits of a new UUID version 7: the variant, then 62 random bits. */
+    public static long idLow(ThreadLocalRandom random) {
+        return (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
+    }
+
+    /** The 36 ASCII characters of the UUID with these bits (as {@link #next()} writes it). */
+    public static byte[] uuid(long high, long low) {
+        byte[] out = new byte[36];
+        hex(high >>> 32, 8, out, 0);
+        out[8] = '-';
+        hex(high >>> 16, 4, out, 9);
+        out[13] = '-';
+        hex(high, 4, out, 14);
+        out[18] = '-';
+        hex(low >>> 48, 4, out, 19);
+        out[23] = '-';
+        hex(low, 12, out, 24);
+        return out;
+    }
+
+    /** The 22 ASCII characters of the short id with these bits (as {@link #nextShort()} writes it). */
+    public static byte[] shortId(long high, long low) {
         byte[] out = new byte[SHORT_ID_LENGTH];
         for (int i = 0; i < 10; i++) { // 60 bits of high
             out[i] = SORTABLE_64[(int) (high >>> (58 - 6 * i)) & 63];
@@ -64,7 +80,12 @@ public final class MessageIds {
             out[11 + i] = SORTABLE_64[(int) (low >>> (56 - 6 * i)) & 63];
         }
         out[21] = SORTABLE_64[(int) (low & 3) << 4]; // the last 2 bits, then 4 zero bits
-        return new String(out, StandardCharsets.ISO_8859_1);
+        return out;
+    }
+
+    /** The string of ASCII characters, without a copy into a UTF-16 array. */
+    public static String ascii(byte[] characters) {
+        return new String(characters, StandardCharsets.ISO_8859_1);
     }
 
     /** The length of {@link #nextShort()}'s ids. */
@@ -96,6 +117,20 @@ public final class MessageIds {
 
     /** RFC 3339 UTC with exactly six fraction digits, e.g. {@code 2026-11-22T02:59:00.123456Z}. */
     public static String formatMicros(long epochSecond, int nanos) {
+        return ascii(micros(epochSecond, nanos));
+    }
+
+    /** {@link #formatMicros}'s 27 ASCII characters of a time in epoch microseconds. */
+    public static byte[] micros(long epochMicros) {
+        return micros(Math.floorDiv(epochMicros, 1_000_000L), (int) Math.floorMod(epochMicros, 1_000_000L) * 1000);
+    }
+
+    /** The epoch microseconds of an instant whose epoch second is within {@link #MIN_COMPACT_SECOND} and {@link #MAX_COMPACT_SECOND}. */
+    public static long epochMicros(long epochSecond, int nanos) {
+        return epochSecond * 1_000_000L + nanos / 1000;
+    }
+
+    private static byte[] micros(long epochSecond, int nanos) {
         long days = Math.floorDiv(epochSecond, 86_400L);
         int secondOfDay = (int) Math.floorMod(epochSecond, 86_400L);
         // civil date from days since 1970-01-01 (proleptic Gregorian)
@@ -123,7 +158,7 @@ public final class MessageIds {
         out[19] = '.';
         digits(nanos / 1000, 6, out, 20);
         out[26] = 'Z';
-        return new String(out, StandardCharsets.ISO_8859_1);
+        return out;
     }
 
     /**
@@ -166,7 +201,37 @@ public final class MessageIds {
      * {@link #MAX_COMPACT_SECOND}.
      */
     public static String formatCompact(long epochSecond, int nanos, String id) {
-        return (epochSecond * 1_000_000L + nanos / 1000) + ";" + id;
+        return epochMicros(epochSecond, nanos) + ";" + id;
+    }
+
+    /**
+     * The ASCII characters of the compact envelope value {@code <epochMicros>;<id>} for an id given
+     * as its ASCII characters ({@link #shortId} or {@link #uuid}): the same characters as
+     * {@link #formatCompact}, in one array.
+     */
+    public static byte[] compact(long epochMicros, byte[] id) {
+        int digits = decimalLength(epochMicros);
+        byte[] out = new byte[digits + 1 + id.length];
+        long rest = epochMicros;
+        for (int i = digits - 1; i >= (epochMicros < 0 ? 1 : 0); i--) {
+            out[i] = (byte) ('0' + Math.abs(rest % 10));
+            rest /= 10;
+        }
+        if (epochMicros < 0) {
+            out[0] = '-';
+        }
+        out[digits] = ';';
+        System.arraycopy(id, 0, out, digits + 1, id.length);
+        return out;
+    }
+
+    /** The characters of {@code value} in decimal, the minus sign included. */
+    private static int decimalLength(long value) {
+        int length = value < 0 ? 2 : 1;
+        for (long rest = value / 10; rest != 0; rest /= 10) {
+            length++;
+        }
+        return length;
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.switchboard.spi;
 
+import io.switchboard.internal.EnvelopeHeaders;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
@@ -10,6 +12,15 @@ import java.util.Map;
  * are the envelope's logical names (see {@link io.switchboard.Envelope}); an adapter maps them to
  * its broker's CloudEvents binding when it writes them.
  *
+ * <p>On a record core published, the envelope's id and time are held as numbers, the id's 128
+ * bits ({@link #idMostSignificantBits()}, {@link #idLeastSignificantBits()}) and the time's
+ * microseconds ({@link #timeMicros()}), and written as text only when the header map is read. An
+ * adapter whose wire format takes header values as bytes writes them with {@link #forEachHeader},
+ * which hands those values over as ASCII bytes written straight from the numbers, without a
+ * {@code String} per value; the bytes are the UTF-8 encoding of the text {@link #headers()} returns,
+ * so either way puts the same bytes on the wire. On a record made with the constructor (a dead
+ * letter, an adapter's test) every value is text and the accessors report no numbers.
+ *
  * @param destination the destination name
  * @param key the routing key (partition/queue selection and per-key order), or null
  * @param headers envelope plus user headers, never null
@@ -18,4 +29,94 @@ import java.util.Map;
  *     non-zero when the adapter declared {@link Capabilities#delayedDelivery()}
  */
 public record OutboundRecord(
-        String destination, String key, Map<String, String> headers, byte[] payload, long deliverAtEpochMillis) {}
+        String destination, String key, Map<String, String> headers, byte[] payload, long deliverAtEpochMillis) {
+
+    /** What {@link #timeMicros()} returns when the record carries no publish time as a number. */
+    public static final long NO_TIME = Long.MIN_VALUE;
+
+    /**
+     * Whether the envelope id is one core generated and holds as its 128 bits (a UUID version 7),
+     * rather than text the application gave or a record built with the constructor.
+     *
+     * @return true when {@link #idMostSignificantBits()} and {@link #idLeastSignificantBits()} hold the id
+     */
+    public boolean hasIdBits() {
+        return headers instanceof EnvelopeHeaders e && e.hasIdBits();
+    }
+
+    /**
+     * The most significant 64 bits of the generated id, as {@link java.util.UUID#getMostSignificantBits()}:
+     * 48 bits of Unix milliseconds, the version 7, 12 random bits. Its text in the {@link
+     * io.switchboard.Envelope#ID} header is either the UUID or 22 characters of the same bits,
+     * depending on the envelope format; {@link #forEachHeader} writes it.
+     *
+     * @return the bits, or 0 when {@link #hasIdBits()} is false
+     */
+    public long idMostSignificantBits() {
+        return headers instanceof EnvelopeHeaders e ? e.idHigh() : 0;
+    }
+
+    /**
+     * The least significant 64 bits of the generated id, as {@link java.util.UUID#getLeastSignificantBits()}:
+     * the variant and 62 random bits.
+     *
+     * @return the bits, or 0 when {@link #hasIdBits()} is false
+     */
+    public long idLeastSignificantBits() {
+        return headers instanceof EnvelopeHeaders e ? e.idLow() : 0;
+    }
+
+    /**
+     * The publish time core wrote into the envelope ({@link io.switchboard.Envelope#TIME} or the
+     * compact value), in microseconds since 1970-01-01T00:00Z; an adapter that also carries the
+     * time in a property of its own (AMQP's {@code timestamp}) reads it here instead of parsing the
+     * header.
+     *
+     * @return the epoch microseconds, or {@link #NO_TIME} when the envelope has no time as a number
+     *     (the broker stamps the send time, or the record was built with the constructor)
+     */
+    public long timeMicros() {
+        return headers instanceof EnvelopeHeaders e ? e.timeMicros() : NO_TIME;
+    }
+
+    /**
+     * Hands every header to {@code writer}, as {@code headers().forEach} would, except that the
+     * values core generated from numbers (the id, the time, the compact envelope value) go to
+     * {@link HeaderWriter#ascii} as a new array of their ASCII characters written straight from the
+     * numbers, so that an adapter writing bytes makes no {@code String} for them. Same headers, same
+     * order, same bytes as the text in {@link #headers()}.
+     *
+     * @param writer receives each header once
+     */
+    public void forEachHeader(HeaderWriter writer) {
+        if (headers instanceof EnvelopeHeaders e) {
+            e.forEachHeader(writer);
+        } else {
+            headers.forEach(writer::text);
+        }
+    }
+
+    /** Receives the headers of a record from {@link OutboundRecord#forEachHeader}. */
+    public interface HeaderWriter {
+
+        /**
+         * A header whose value is text.
+         *
+         * @param name the header's envelope name
+         * @param value its value, not null
+         */
+        void text(String name, String value);
+
+        /**
+         * A header whose value core wrote as ASCII bytes (also its UTF-8 encoding). The array is new
+         * for this call: the adapter may keep it and hand it to its client without a copy. By
+         * default it is passed on as text.
+         *
+         * @param name the header's envelope name
+         * @param value the value's characters, one byte each
+         */
+        default void ascii(String name, byte[] value) {
+            text(name, new String(value, StandardCharsets.US_ASCII));
+        }
+    }
+}

@@ -212,7 +212,9 @@ class EnvelopeCompactTest {
             assertThat(stamped).containsOnlyKeys(Envelope.COMPACT, Envelope.TRACEPARENT, "tenant");
 
             // what the publish observation's propagator does: trace headers to their slots, others to the user headers
-            EnvelopeHeaders h = EnvelopeHeaders.compact(Map.of("tenant", "acme"), "1;x");
+            EnvelopeHeaders h = new EnvelopeHeaders(EnvelopeHeaders.Layout.compact(), Map.of("tenant", "acme"));
+            h.givenId("x");
+            h.timeMicros(1);
             h.put(Envelope.TRACEPARENT, "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01");
             h.put("ce_tracestate", "vendor=1");
             h.put("baggage", "k=v");

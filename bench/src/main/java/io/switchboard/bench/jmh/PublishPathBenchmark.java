@@ -6,6 +6,7 @@ import io.switchboard.Delivery;
 import io.switchboard.Publisher;
 import io.switchboard.Subscription;
 import io.switchboard.Switchboard;
+import io.switchboard.bench.noop.NoopAdapterFactory;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.OutboundRecord;
 import io.switchboard.spi.PublisherSpec;
@@ -32,7 +33,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The cost of Switchboard's publish path layer by layer, on a do-nothing adapter ({@code noop})
  * and on the in-memory broker: the bare adapter call, plus core (codec and envelope), plus
- * metrics, plus metrics, circuit breaker and retry. Run with {@code -prof gc} for bytes per op.
+ * metrics, plus metrics, circuit breaker and retry; each through {@code publish} (a receipt in a
+ * future) and through {@code send} (no receipt). Run with {@code -prof gc} for bytes per op.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -50,6 +52,14 @@ public class PublishPathBenchmark {
     @Param({"cloudevents", "compact"})
     public String envelope;
 
+    /**
+     * When the noop adapter acknowledges: {@code now} (within the send: the layers end the publish at
+     * once) or {@code later} (64 sends later, as a real client's callback: the layers' callback path).
+     * The memory broker always acknowledges within the send.
+     */
+    @Param({"now", "later"})
+    public String ack;
+
     private final byte[] payload = new byte[512];
     private Switchboard bare;
     private RawPublisher raw;
@@ -64,7 +74,8 @@ public class PublishPathBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        Map<String, String> props = Map.of("memory.broker", "jmh", "switchboard.partitions", "1", "switchboard.envelope", envelope);
+        Map<String, String> props = Map.of("memory.broker", "jmh", "switchboard.partitions", "1", "switchboard.envelope", envelope,
+                NoopAdapterFactory.ACK, ack);
         bare = Switchboard.builder().broker(broker).properties(props).build();
         raw = bareAdapter(bare);
         Map<String, String> headers = new HashMap<>();
@@ -126,5 +137,23 @@ public class PublishPathBenchmark {
     @Benchmark
     public Object coreMetricsCircuitBreakerRetry() {
         return resilientPublisher.publish(payload);
+    }
+
+    /** Core through {@code send}: no receipt, no future. */
+    @Benchmark
+    public void coreSend() {
+        corePublisher.send(payload);
+    }
+
+    /** Core and meters through {@code send}. */
+    @Benchmark
+    public void coreMetricsSend() {
+        meteredPublisher.send(payload);
+    }
+
+    /** The full stack through {@code send}. */
+    @Benchmark
+    public void coreMetricsCircuitBreakerRetrySend() {
+        resilientPublisher.send(payload);
     }
 }

@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
 
 /**
  * Resilience4j around a raw publisher, nested as Resilience4j documents:
@@ -100,18 +101,30 @@ public final class ResilientPublisher implements RawPublisher {
 
     @Override
     public CompletableFuture<SendResult> send(OutboundRecord record) {
-        if (retry == null) {
-            return attempt(record, null);
+        CompletableFuture<SendResult> once = attemptOnce(record, retry != null);
+        if (retry == null || acknowledged(once) || once instanceof Attempt) {
+            return once; // an attempt made with retry hands its own failure to the retry
         }
+        // refused before the send (open breaker, rate limit, bulkhead) or failed within it: the retry decides
         CompletableFuture<SendResult> result = new CompletableFuture<>();
-        attempt(record, result);
+        once.whenComplete((r, error) -> {
+            if (error == null) {
+                result.complete(r);
+            } else {
+                retryAfter(record, Retriability.unwrap(error), null, result);
+            }
+        });
         return result;
     }
 
     /**
-     * One try. With retry configured, {@code retryResult} receives the outcome; the retry context
-     * is created only after a failure, so a publish that succeeds at once pays nothing for retry.
+     * Whether a future has already completed normally: the adapter acknowledged within its send, so
+     * the bookkeeping happens at once, with no callback and no future of this layer's own.
      */
+    private static boolean acknowledged(CompletableFuture<SendResult> f) {
+        return f.isDone() && !f.isCompletedExceptionally();
+    }
+
     private void retryAfter(OutboundRecord record, Throwable failure, Retry.AsyncContext<SendResult> context,
             CompletableFuture<SendResult> retryResult) {
         Retry.AsyncContext<SendResult> c = context != null ? context : retry.asyncContext();
@@ -120,7 +133,7 @@ public final class ResilientPublisher implements RawPublisher {
             retryResult.completeExceptionally(failure);
             return;
         }
-        registries.scheduler().schedule(() -> attemptOnce(record).whenComplete((r, error) -> {
+        registries.scheduler().schedule(() -> attemptOnce(record, false).whenComplete((r, error) -> {
             if (error == null) {
                 c.onComplete();
                 retryResult.complete(r);
@@ -130,22 +143,14 @@ public final class ResilientPublisher implements RawPublisher {
         }), delayMillis, TimeUnit.MILLISECONDS);
     }
 
-    private CompletableFuture<SendResult> attempt(OutboundRecord record, CompletableFuture<SendResult> retryResult) {
-        CompletableFuture<SendResult> once = attemptOnce(record);
-        if (retryResult == null) {
-            return once;
-        }
-        once.whenComplete((r, error) -> {
-            if (error == null) {
-                retryResult.complete(r);
-            } else {
-                retryAfter(record, Retriability.unwrap(error), null, retryResult);
-            }
-        });
-        return retryResult;
-    }
-
-    private CompletableFuture<SendResult> attemptOnce(OutboundRecord record) {
+    /**
+     * One try. The retry context is created only after a failure, so a publish that succeeds at once
+     * pays nothing for retry.
+     *
+     * @param first the first try of a publish with retry configured: a failure that comes later goes
+     *     from its callback to the retry, whose outcome completes the returned future
+     */
+    private CompletableFuture<SendResult> attemptOnce(OutboundRecord record, boolean first) {
         if (circuitBreaker != null && !circuitBreaker.tryAcquirePermission()) {
             return CompletableFuture.failedFuture(new CircuitOpenException("Circuit breaker '" + circuitBreaker.getName()
                     + "' of broker instance '" + instance + "' is " + circuitBreaker.getState() + " (failure rate "
@@ -168,33 +173,65 @@ public final class ResilientPublisher implements RawPublisher {
         } catch (RuntimeException e) {
             sent = CompletableFuture.failedFuture(e);
         }
+        if (acknowledged(sent)) {
+            succeeded(start);
+            return sent;
+        }
         if (timeout != null) {
             sent = sent.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
         }
-        CompletableFuture<SendResult> result = new CompletableFuture<>();
-        sent.whenComplete((r, error) -> {
+        Attempt attempt = new Attempt(start, first ? record : null);
+        sent.whenComplete(attempt);
+        return attempt;
+    }
+
+    private void succeeded(long start) {
+        if (bulkhead != null) {
+            bulkhead.onComplete();
+        }
+        if (circuitBreaker != null) {
+            circuitBreaker.onSuccess(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /**
+     * One try whose outcome comes later: the callback on the adapter's future and the future it
+     * completes, with the outcome of the retries too when it holds the record to retry.
+     */
+    private final class Attempt extends CompletableFuture<SendResult> implements BiConsumer<SendResult, Throwable> {
+        private final long start;
+        /** The record when a failure goes to the retry, else null. */
+        private final OutboundRecord retried;
+
+        Attempt(long start, OutboundRecord retried) {
+            this.start = start;
+            this.retried = retried;
+        }
+
+        @Override
+        public void accept(SendResult r, Throwable error) {
+            if (error == null) {
+                succeeded(start);
+                complete(r);
+                return;
+            }
             if (bulkhead != null) {
                 bulkhead.onComplete();
             }
-            long elapsed = System.nanoTime() - start;
-            if (error == null) {
-                if (circuitBreaker != null) {
-                    circuitBreaker.onSuccess(elapsed, TimeUnit.NANOSECONDS);
-                }
-                result.complete(r);
-            } else {
-                Throwable cause = Retriability.unwrap(error);
-                if (cause instanceof TimeoutException) {
-                    cause = new PublishException("Broker instance '" + instance + "' did not acknowledge a message to '"
-                            + destination + "' within " + timeout + "; the message may or may not have been stored", cause);
-                }
-                if (circuitBreaker != null) {
-                    circuitBreaker.onError(elapsed, TimeUnit.NANOSECONDS, cause);
-                }
-                result.completeExceptionally(cause);
+            Throwable cause = Retriability.unwrap(error);
+            if (cause instanceof TimeoutException) {
+                cause = new PublishException("Broker instance '" + instance + "' did not acknowledge a message to '"
+                        + destination + "' within " + timeout + "; the message may or may not have been stored", cause);
             }
-        });
-        return result;
+            if (circuitBreaker != null) {
+                circuitBreaker.onError(System.nanoTime() - start, TimeUnit.NANOSECONDS, cause);
+            }
+            if (retried != null) {
+                retryAfter(retried, Retriability.unwrap(cause), null, this);
+            } else {
+                completeExceptionally(cause);
+            }
+        }
     }
 
     private CompletableFuture<SendResult> refuse(Throwable error) {

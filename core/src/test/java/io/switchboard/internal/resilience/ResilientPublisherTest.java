@@ -168,6 +168,38 @@ class ResilientPublisherTest {
     }
 
     @Test
+    @DisplayName("records an acknowledgement that comes after the send as one that came within it")
+    void lateAcknowledgement() {
+        CompletableFuture<SendResult> later = new CompletableFuture<>();
+        Scripted raw = new Scripted().then(() -> later).then(ok());
+        RawPublisher p = wrap(raw, "switchboard.resilience.circuit-breaker.enabled", "true",
+                "switchboard.resilience.retry.max-attempts", "3", "switchboard.resilience.bulkhead.max-concurrent", "1");
+        CompletableFuture<SendResult> first = p.send(RECORD);
+        assertThat(first).isNotDone().isNotSameAs(later);
+        later.complete(new SendResult(2, 9));
+        assertThat(first.join()).isEqualTo(new SendResult(2, 9));
+        // within the send: the adapter's own future, no future of this layer's
+        CompletableFuture<SendResult> second = p.send(RECORD);
+        assertThat(second.join()).isEqualTo(new SendResult(0, 1));
+        CircuitBreaker.Metrics metrics = registries.circuitBreakers().circuitBreaker("kafka-a").getMetrics();
+        assertThat(metrics.getNumberOfSuccessfulCalls()).isEqualTo(2);
+        assertThat(p.send(RECORD).join()).isEqualTo(new SendResult(0, 1)); // the bulkhead's permits came back both ways
+    }
+
+    @Test
+    @DisplayName("retries a failure that comes after the send")
+    void lateFailureRetried() {
+        CompletableFuture<SendResult> later = new CompletableFuture<>();
+        Scripted raw = new Scripted().then(() -> later).then(ok());
+        RawPublisher p = wrap(raw, "switchboard.resilience.retry.max-attempts", "3",
+                "switchboard.resilience.retry.initial-backoff", "5ms");
+        CompletableFuture<SendResult> result = p.send(RECORD);
+        later.completeExceptionally(new BackPressureException("full"));
+        assertThat(result.join()).isEqualTo(new SendResult(0, 1));
+        assertThat(raw.calls).hasSize(2);
+    }
+
+    @Test
     @DisplayName("exports circuit-breaker state as meters")
     void meters() {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();

@@ -3,7 +3,6 @@ package io.switchboard.kafka.internal;
 import io.switchboard.Envelope;
 import io.switchboard.spi.OutboundRecord;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,12 +23,30 @@ final class KafkaRecords {
     private KafkaRecords() {}
 
     static ProducerRecord<byte[], byte[]> toKafka(OutboundRecord record) {
-        Map<String, String> headers = record.headers();
-        ArrayList<Header> kafkaHeaders = new ArrayList<>(headers.size());
-        // forEach: core's envelope map hands its fields over without entry objects
-        headers.forEach((name, value) -> kafkaHeaders.add(header(name, value)));
+        HeaderCollector headers = new HeaderCollector();
+        // core hands its envelope fields over without entry objects, and the generated id and time as bytes
+        record.forEachHeader(headers);
         byte[] key = record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
-        return new ProducerRecord<>(record.destination(), null, null, key, record.payload(), new RecordHeaders(kafkaHeaders));
+        return new ProducerRecord<>(record.destination(), null, null, key, record.payload(), headers.headers);
+    }
+
+    /**
+     * Writes the headers of one outbound record straight into the record's {@link RecordHeaders}
+     * (its constructors copy whatever list they are given): text values encoded in UTF-8, constant
+     * ones from the cache below; the id and time core wrote as ASCII bytes, wrapped as they come.
+     */
+    private static final class HeaderCollector implements OutboundRecord.HeaderWriter {
+        final RecordHeaders headers = new RecordHeaders();
+
+        @Override
+        public void text(String name, String value) {
+            headers.add(header(name, value));
+        }
+
+        @Override
+        public void ascii(String name, byte[] value) {
+            headers.add(new RecordHeader(name, value));
+        }
     }
 
     /** Envelope attributes whose values are the same on every message of a publisher. */

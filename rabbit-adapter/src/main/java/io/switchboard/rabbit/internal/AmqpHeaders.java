@@ -4,6 +4,7 @@ import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.LongString;
 import io.switchboard.Envelope;
 import io.switchboard.spi.BindingNames;
+import io.switchboard.spi.OutboundRecord;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -40,17 +41,23 @@ final class AmqpHeaders {
      *
      * @param persistent delivery mode 2 (written to disk) rather than 1
      */
-    static AMQP.BasicProperties properties(Map<String, String> envelope, String key, boolean persistent) {
+    static AMQP.BasicProperties properties(OutboundRecord record, boolean persistent) {
+        Map<String, String> envelope = record.headers();
         Outbound out = new Outbound(envelope.size());
         envelope.forEach(out); // core's envelope map iterates without entry objects
+        String key = record.key();
         if (key != null && !envelope.containsKey(Envelope.SUBJECT)) {
             out.headers.put(outboundName(Envelope.SUBJECT), key);
         }
+        // a ce_time that core holds as a number needs no parsing back from its text (the compact value sets no timestamp)
+        long micros = record.timeMicros();
+        Date timestamp = out.time == null ? null
+                : micros != OutboundRecord.NO_TIME ? new Date(Math.floorDiv(micros, 1_000_000L) * 1000) : wholeSeconds(out.time);
         return new AMQP.BasicProperties.Builder()
                 .headers(out.headers)
                 .contentType(out.contentType)
                 .messageId(out.id)
-                .timestamp(out.time == null ? null : wholeSeconds(out.time))
+                .timestamp(timestamp)
                 .deliveryMode(persistent ? 2 : 1)
                 .build();
     }

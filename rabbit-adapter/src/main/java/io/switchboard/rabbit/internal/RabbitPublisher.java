@@ -77,7 +77,7 @@ final class RabbitPublisher implements RawPublisher {
         }
         SendResult result = count == partitions ? results[partition] : new SendResult(partition, -1);
         Pending pending = new Pending(exchange, RabbitTopology.routingKey(partition),
-                AmqpHeaders.properties(record.headers(), record.key(), confirms), record.payload(), future, result, window);
+                AmqpHeaders.properties(record, confirms), record.payload(), future, result, window);
         channels[(int) (Thread.currentThread().getId() % channels.length)].publish(pending);
         return future;
     }

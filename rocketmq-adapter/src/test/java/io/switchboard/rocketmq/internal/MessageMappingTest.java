@@ -3,9 +3,12 @@ package io.switchboard.rocketmq.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.switchboard.Codec;
 import io.switchboard.Envelope;
 import io.switchboard.InvalidMessageException;
+import io.switchboard.spi.Capabilities;
 import io.switchboard.spi.OutboundRecord;
+import io.switchboard.testkit.CoreRecords;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.apache.rocketmq.common.message.Message;
@@ -30,6 +33,17 @@ class MessageMappingTest {
                 .containsEntry("KEYS", "k-1").doesNotContainKey(Envelope.ID);
         MessageAccessor.putProperty(message, "UNIQ_KEY", "native-id");
         assertThat(MessageMapping.headers(message)).isEqualTo(headers);
+    }
+
+    @Test
+    @DisplayName("of a record core made (id and time held as numbers) are its header map's text")
+    void coreRecord() {
+        OutboundRecord record = CoreRecords.published(Capabilities.builder("rocketmq").maxMessageSize(1 << 20).build(),
+                Map.of(), Codec.utf8(), io.switchboard.Message.builder("p").key("k-1").header("tenant", "acme").build());
+        Message message = MessageMapping.toMessage(record, null, 0);
+        assertThat(record.hasIdBits()).isTrue();
+        assertThat(MessageMapping.headers(message)).isEqualTo(Map.copyOf(record.headers()))
+                .containsKeys(Envelope.ID, Envelope.TIME, "tenant");
     }
 
     @Test
