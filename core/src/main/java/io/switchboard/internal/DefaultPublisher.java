@@ -237,7 +237,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     }
 
     private PublishReceipt receipt(EnvelopeHeaders headers, SendResult r) {
-        return new PublishReceipt(headers.id(), destination, instance, broker, r.partition(), r.offset());
+        return PublishReceipt.withIdFrom(headers, destination, instance, broker, r.partition(), r.offset());
     }
 
     /** Meters and observation of a publish that has ended, with {@code error} or acknowledged. */

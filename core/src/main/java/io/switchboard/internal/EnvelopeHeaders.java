@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 
 /**
  * The headers of an outbound record: a publisher's {@link Layout} (the header names and the
@@ -19,9 +20,10 @@ import java.util.function.BiConsumer;
  * something reads it ({@link #get}, {@link #forEach}, the entries, {@link #id()}), once, while an
  * adapter that writes bytes gets their ASCII characters straight from the numbers
  * ({@link #forEachHeader}). Read-only for adapters; core sets the trace headers before handing the
- * record over.
+ * record over. As a {@link Supplier} it gives the id's text ({@link #id()}), so that a
+ * {@link io.switchboard.PublishReceipt} can write it only when read.
  */
-public final class EnvelopeHeaders extends AbstractMap<String, String> {
+public final class EnvelopeHeaders extends AbstractMap<String, String> implements Supplier<String> {
 
     private static final String TRACESTATE = "ce_tracestate";
 
@@ -141,6 +143,12 @@ public final class EnvelopeHeaders extends AbstractMap<String, String> {
             id = s; // racy but benign: every thread writes the same characters
         }
         return s;
+    }
+
+    /** {@return the id as text, as {@link #id()}: what a receipt made with this as its id source reads} */
+    @Override
+    public String get() {
+        return id();
     }
 
     private byte[] idBytes() {
