@@ -44,6 +44,14 @@ public final class RocketMqAdapter implements BrokerAdapter {
     private final Set<RawConsumer> consumers = ConcurrentHashMap.newKeySet();
     private final Set<String> groupsOnSharedClient = ConcurrentHashMap.newKeySet();
     private final String clientName;
+    /**
+     * The client instance the adapter's consumers share (one member of each group), apart from the
+     * producers' {@link #clientName}: a client instance runs the send callbacks of its producers and
+     * the pull results of its consumers on the same few callback threads and one connection, where
+     * a keyed publisher sends each queue's next batch from its send callback, so pulls waited behind
+     * sends.
+     */
+    private final String consumerClientName;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /** Reads and checks the configuration; connects nothing yet. */
@@ -51,6 +59,7 @@ public final class RocketMqAdapter implements BrokerAdapter {
         this.config = config;
         this.settings = RocketMqSettings.from(config);
         this.clientName = Producers.instanceName(settings.instanceName());
+        this.consumerClientName = Producers.instanceName(settings.instanceName());
         this.producers = new Producers(settings, clientName, TransactionHandlers.slot(settings.instanceName()));
         this.sendWindow = new Semaphore(settings.maxPendingSends());
         this.provisioner = new RocketMqProvisioner(producers, settings);
@@ -87,10 +96,10 @@ public final class RocketMqAdapter implements BrokerAdapter {
         // Subscription properties (consume mode and threads, for example) override the instance's.
         RocketMqSettings own = spec.properties().isEmpty() ? settings : RocketMqSettings.from(config.with(spec.properties()));
         String group = RocketMqNames.consumerGroup(spec.group(), spec.destination(), own.groupPerDestination());
-        // RocketMQ runs one consumer per group in a client instance: a second member of the same
-        // group in this adapter gets a client instance of its own.
+        // RocketMQ runs one consumer per group in a client instance: the first member of a group runs
+        // in the consumers' shared one, a second member of the same group in this adapter in one of its own.
         boolean shared = groupsOnSharedClient.add(group);
-        String client = shared ? clientName : Producers.instanceName(settings.instanceName());
+        String client = shared ? consumerClientName : Producers.instanceName(settings.instanceName());
         RocketMqConsumer consumer = new RocketMqConsumer(spec, group, client, own, producers, closed -> {
             consumers.remove(closed);
             if (shared) {
@@ -99,6 +108,11 @@ public final class RocketMqAdapter implements BrokerAdapter {
         });
         consumers.add(consumer);
         return consumer;
+    }
+
+    /** The adapter's producers (tests look at their client instance). */
+    Producers producers() {
+        return producers;
     }
 
     @Override

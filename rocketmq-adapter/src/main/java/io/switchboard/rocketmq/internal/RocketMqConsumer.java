@@ -37,8 +37,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A consumer group is RocketMQ's clustering model; a new group starts from the first retained
  * message, as on every Switchboard broker. A broadcast subscriber uses the broadcasting model,
- * starts at the end of every queue and keeps its offsets in memory only. Each consumer has its
- * own RocketMQ client instance.
+ * starts at the end of every queue and keeps its offsets in memory only. A consumer runs in the
+ * client instance it is given: the adapter's consumers' one, never its producers', or one of its
+ * own for a further member of a group.
  */
 // rocketmq-client 5 deprecates its remoting API in favour of its gRPC client; this adapter is the remoting one
 @SuppressWarnings("deprecation")
@@ -60,8 +61,9 @@ final class RocketMqConsumer implements RawConsumer {
     private final Consumer<RawConsumer> onClose;
 
     /**
-     * @param clientName the RocketMQ client instance to run in: the adapter's shared one, or a
-     *     name of its own when the adapter already runs a consumer of the same group
+     * @param clientName the RocketMQ client instance to run in: the one the adapter's consumers share
+     *     (never its producers'), or a name of its own when the adapter already runs a consumer of the
+     *     same group
      */
     RocketMqConsumer(ConsumerSpec spec, String group, String clientName, RocketMqSettings settings, Producers producers,
             Consumer<RawConsumer> onClose) {
@@ -216,6 +218,11 @@ final class RocketMqConsumer implements RawConsumer {
                 store.startAt(queue, api.getMaxOffset(master, queue, timeout));
             }
         }
+    }
+
+    /** The RocketMQ client instance this consumer runs in (null before {@link #start}). */
+    MQClientInstance clientInstance() {
+        return consumer.getDefaultMQPushConsumerImpl().getmQClientFactory();
     }
 
     private Map<MessageQueue, ProcessQueue> processQueues() {

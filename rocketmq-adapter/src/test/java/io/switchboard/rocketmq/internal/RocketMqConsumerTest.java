@@ -23,6 +23,8 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import org.apache.rocketmq.client.impl.factory.MQClientInstance;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -75,6 +77,21 @@ class RocketMqConsumerTest {
     void nackRedeliversConcurrently() {
         nackRedelivers(Map.of("rocketmq.consume-mode", "concurrently"));
         assertThat(received).allSatisfy(r -> assertThat(r.partition()).isEqualTo(-1));
+    }
+
+    @Test
+    @DisplayName("runs in a client instance of the consumers', not in the producers' one, whose callback threads carry "
+            + "the publishers' next batches")
+    void consumersDoNotShareTheProducersClientInstance() {
+        publish(1);
+        DefaultMQProducer producer = adapter.producers().plain();
+        try (RawConsumer consumer = start(Map.of(), InboundRecord::ack)) {
+            await().atMost(WAIT).until(() -> received.size() == 1);
+
+            MQClientInstance consumerClient = ((RocketMqConsumer) consumer).clientInstance();
+            assertThat(consumerClient).isNotNull()
+                    .isNotSameAs(producer.getDefaultMQProducerImpl().getmQClientFactory());
+        }
     }
 
     private void nackRedelivers(Map<String, String> properties) {
