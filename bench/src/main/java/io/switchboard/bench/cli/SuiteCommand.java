@@ -86,7 +86,7 @@ abstract class SuiteCommand implements Callable<Integer> {
             List<RunResult> sofar = new ArrayList<>();
             // the files are rewritten after every run, so an interrupted suite keeps what it measured
             results = new SuiteRunner(env.endpoints(), java.time.Duration.ofSeconds(options.heapProbeSeconds),
-                    options.jfr, java.time.Duration.ofSeconds(options.jvmWarmupSeconds)).run(plan, progress, r -> {
+                    options.jfr, options.jfrSettings, java.time.Duration.ofSeconds(options.jvmWarmupSeconds)).run(plan, progress, r -> {
                 sofar.add(r);
                 ReportFiles.write(dir, sofar, command + " (partial: " + sofar.size() + " of " + plan.size() + " runs)");
             });

@@ -83,8 +83,14 @@ final class SuiteOptions {
     int heapProbeSeconds;
 
     @Option(names = "--jfr", paramLabel = "DIR",
-            description = "Record each run with Java Flight Recorder (profile settings) into DIR/<workload>-<broker>-<mode>.jfr.")
+            description = "Record each run with Java Flight Recorder into DIR/<workload>-<broker>-<mode>.jfr.")
     Path jfr;
+
+    @Option(names = "--jfr-settings", paramLabel = "NAME", defaultValue = "profile",
+            description = "The JDK's recording settings for --jfr: profile (method samples every 10 ms, more events; it "
+                    + "slowed the SDK's Kafka runs threefold here) or default (about 1 % overhead: GC pauses, "
+                    + "allocation samples, method samples every 20 ms); default ${DEFAULT-VALUE}.")
+    String jfrSettings;
 
     @Option(names = "--jvm-warmup", paramLabel = "SECONDS", defaultValue = "20",
             description = "Before a broker's first measured run, run its first workload unmeasured for SECONDS in each mode, "

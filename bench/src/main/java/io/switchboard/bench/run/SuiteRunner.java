@@ -33,6 +33,7 @@ public final class SuiteRunner {
     private final BrokerEndpoints endpoints;
     private final Duration heapProbeInterval;
     private final Path jfrDir;
+    private final String jfrSettings;
     private final Duration jvmWarmup;
     private final java.util.Set<String> warmed = new java.util.HashSet<>();
     private final String suiteId = Long.toString(ThreadLocalRandom.current().nextLong(36L * 36 * 36 * 36), 36);
@@ -42,13 +43,24 @@ public final class SuiteRunner {
      * A runner on these brokers.
      *
      * @param heapProbeInterval as in {@link WorkloadRunner}
-     * @param jfrDir where to write a Java Flight Recording ("profile" settings) of each run, or null for none
+     * @param jfrDir where to write a Java Flight Recording of each run, or null for none
+     * @param jfrSettings the JDK's recording settings to use ({@code default} or {@code profile})
      * @param jvmWarmup how long each mode of a broker runs unmeasured before the broker's first measured run; zero for none
      */
-    public SuiteRunner(BrokerEndpoints endpoints, Duration heapProbeInterval, Path jfrDir, Duration jvmWarmup) {
+    public SuiteRunner(BrokerEndpoints endpoints, Duration heapProbeInterval, Path jfrDir, String jfrSettings,
+            Duration jvmWarmup) {
         this.endpoints = endpoints;
         this.heapProbeInterval = heapProbeInterval;
         this.jfrDir = jfrDir;
+        this.jfrSettings = jfrSettings;
+        if (jfrDir != null) {
+            try {
+                Configuration.getConfiguration(jfrSettings);
+            } catch (IOException | ParseException e) {
+                throw new IllegalArgumentException("--jfr-settings '" + jfrSettings + "' is not one of the JDK's recording "
+                        + "settings; use default or profile (" + e.getMessage() + ")", e);
+            }
+        }
         this.jvmWarmup = jvmWarmup;
     }
 
@@ -161,7 +173,7 @@ public final class SuiteRunner {
         }
         Path file = jfrDir.resolve((run.workload().name() + "-" + run.workload().variant()).replaceAll("[^A-Za-z0-9._=-]+", "_")
                 + "-" + run.broker() + "-" + run.mode() + ".jfr");
-        try (Recording recording = new Recording(Configuration.getConfiguration("profile"))) {
+        try (Recording recording = new Recording(Configuration.getConfiguration(jfrSettings))) {
             Files.createDirectories(jfrDir);
             recording.setToDisk(true);
             recording.start();

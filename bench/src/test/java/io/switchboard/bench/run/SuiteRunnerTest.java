@@ -1,15 +1,32 @@
 package io.switchboard.bench.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.switchboard.bench.driver.BrokerEndpoints;
 import io.switchboard.bench.workload.Workload;
 import io.switchboard.bench.workload.WorkloadParser;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 class SuiteRunnerTest {
+
+    @Test
+    @DisplayName("--jfr-settings takes the JDK's settings by name and refuses an unknown one, naming it and the choices")
+    void jfrSettings() {
+        BrokerEndpoints none = new BrokerEndpoints(null, null, null);
+        Path dir = Path.of("target", "jfr-settings-test");
+        new SuiteRunner(none, Duration.ZERO, dir, "default", Duration.ZERO);
+        new SuiteRunner(none, Duration.ZERO, dir, "profile", Duration.ZERO);
+        // without --jfr the settings are not read
+        new SuiteRunner(none, Duration.ZERO, null, "nonsense", Duration.ZERO);
+        assertThatThrownBy(() -> new SuiteRunner(none, Duration.ZERO, dir, "profiel", Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'profiel'").hasMessageContaining("use default or profile");
+    }
 
     @Test
     @DisplayName("the soak workload parses, and --sdk-only plans it through Switchboard only, once per broker")
