@@ -116,6 +116,7 @@ public final class JsonReport {
         run.put("consumeRate", r.consumeRate());
         run.put("publishCv", r.publishCv());
         run.put("consumeCv", r.consumeCv());
+        run.put("jvmCpuMicrosPerMessage", finite(r.cpuMicrosPerMessage()));
         run.put("endToEndMs", percentiles(r.endToEnd()));
         run.put("publishLatencyMs", percentiles(r.publishLatency()));
         run.put("publishDelayMs", percentiles(r.publishDelay()));

@@ -26,6 +26,11 @@ import java.util.List;
  * @param consumeCv coefficient of variation of the per-second consume rate
  * @param samples throughput and p99 over time, warm-up included
  * @param heap the heap after forced GCs over the measured phase ({@link HeapTrend#NONE} unless probes were asked for)
+ * @param cpuMicrosPerMessage this JVM's CPU time (every thread: the clients, and the brokers started
+ *     in-process) from the start of the measured phase to the end of draining, in microseconds per
+ *     message received in that time; NaN when unknown. Steadier than a full-speed rate on a saturated
+ *     machine, where the rate is about the cores over this figure. A broker in another process
+ *     (RabbitMQ, or an external Kafka or RocketMQ) is not in it.
  * @param error why the run failed, or null
  */
 public record RunResult(
@@ -34,7 +39,7 @@ public record RunResult(
         double publishRate, double consumeRate,
         Percentiles endToEnd, Percentiles publishLatency, Percentiles publishDelay,
         double publishCv, double consumeCv,
-        List<Sample> samples, HeapTrend heap, String error) {
+        List<Sample> samples, HeapTrend heap, double cpuMicrosPerMessage, String error) {
 
     /** Copies the samples. */
     public RunResult {
@@ -44,7 +49,7 @@ public record RunResult(
     /** A run that could not be carried out. */
     public static RunResult failed(Workload workload, String broker, String mode, String error) {
         return new RunResult(workload, broker, mode, 0, 0, 0, 0, 0, 0, 0, Percentiles.EMPTY, Percentiles.EMPTY,
-                Percentiles.EMPTY, 0, 0, List.of(), HeapTrend.NONE, error);
+                Percentiles.EMPTY, 0, 0, List.of(), HeapTrend.NONE, Double.NaN, error);
     }
 
     /** Copies expected but not received (never negative; duplicates do not offset losses elsewhere). */

@@ -127,18 +127,21 @@ public final class WorkloadRunner {
         }
         senders.forEach(Thread::start);
         boolean announced = workload.warmup().isZero();
+        CpuMeter cpu = announced ? CpuMeter.start(stats.receivedAll.sum()) : null;
         for (Thread sender : senders) {
             while (sender.isAlive()) {
                 sender.join(100);
                 if (!announced && System.nanoTime() >= measureStartNanos) {
                     progress.phase("measuring");
                     announced = true;
+                    cpu = CpuMeter.start(stats.receivedAll.sum());
                 }
             }
         }
         HeapTrend heap = heapProbe.finish(Duration.ofSeconds(60));
         progress.phase("draining");
         drain();
+        double cpuPerMessage = cpu == null ? Double.NaN : cpu.microsPerMessage(stats.receivedAll.sum());
         long start = measureStartMicros;
         long acked = stats.acked.sum();
         long received = stats.received.sum();
@@ -147,7 +150,7 @@ public final class WorkloadRunner {
                 RunStats.rate(acked, start, stats.lastAckMicros.get()),
                 RunStats.rate(received, start, stats.lastReceiveMicros.get()),
                 RunStats.summary(stats.endToEnd), RunStats.summary(stats.publishLatency),
-                RunStats.summary(stats.publishDelay), stats.cv(0), stats.cv(1), stats.samples(), heap,
+                RunStats.summary(stats.publishDelay), stats.cv(0), stats.cv(1), stats.samples(), heap, cpuPerMessage,
                 stats.failed.sum() > 0 && acked == 0 ? stats.firstError : null);
     }
 
