@@ -20,8 +20,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The control support while the broker is unreachable (a proxy in front of it, cut): the follower
@@ -29,8 +27,6 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * when its 30 s lease runs out, before the broker's lock (60 s) could go to another campaigner.
  */
 @Tag("fault")
-// mostly waiting on broker and lease timers: runs beside the other classes (junit-platform.properties)
-@Execution(ExecutionMode.CONCURRENT)
 @DisplayName("RocketMQ control support through a network cut")
 class RocketMqControlFaultTest {
 

@@ -18,16 +18,12 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * A leader killed with {@code kill -9}: its broker lock is not released, so another campaigner is
  * elected when the lock expires (the broker's 60 seconds after the last renewal).
  */
 @Tag("fault")
-// mostly waiting on broker and lease timers: runs beside the other classes (junit-platform.properties)
-@Execution(ExecutionMode.CONCURRENT)
 @DisplayName("RocketMQ leadership after the leader's process is killed")
 class RocketMqLeaderKillTest {
 

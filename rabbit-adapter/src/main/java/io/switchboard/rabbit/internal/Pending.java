@@ -18,6 +18,10 @@ final class Pending {
     private final Semaphore window;
     /** Set by the return listener when the broker could not route the record; read when its confirm arrives. */
     volatile String returned;
+    /** Set on the connection's thread when the broker nacked it; cleared when it is queued to go again. */
+    volatile boolean nacked;
+    /** When retrying a nacked record stops ({@code System.nanoTime()}); 0 until its first nack. Under the channel's lock. */
+    private long retryDeadline;
 
     Pending(String exchange, String routingKey, AMQP.BasicProperties properties, byte[] body,
             CompletableFuture<SendResult> future, SendResult result, Semaphore window) {
@@ -28,6 +32,31 @@ final class Pending {
         this.future = future;
         this.result = result;
         this.window = window;
+    }
+
+    /**
+     * Under the channel's lock, when its channel is retired after a nack: whether it may be published
+     * again (it was not nacked, or its retry time, which its first nack started, has not run out).
+     */
+    boolean retryAfterNack(long now, long retryNanos) {
+        if (!nacked) {
+            return true;
+        }
+        nacked = false;
+        if (retryDeadline == 0) {
+            retryDeadline = now + retryNanos;
+            return true;
+        }
+        return now - retryDeadline <= 0;
+    }
+
+    /** The broker acked it ({@code nack} null) or nacked it. Never call under a lock. */
+    void settle(PublishException nack) {
+        if (nack == null) {
+            confirmed();
+        } else {
+            fail(nack);
+        }
     }
 
     /** The broker confirmed it: succeeds unless it came back unroutable first. Never call under a lock. */

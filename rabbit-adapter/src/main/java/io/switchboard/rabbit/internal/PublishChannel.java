@@ -3,7 +3,6 @@ package io.switchboard.rabbit.internal;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.AlreadyClosedException;
 import com.rabbitmq.client.Channel;
-import com.rabbitmq.client.ConfirmListener;
 import com.rabbitmq.client.Recoverable;
 import com.rabbitmq.client.RecoveryListener;
 import com.rabbitmq.client.ReturnListener;
@@ -18,6 +17,8 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,26 +39,40 @@ import org.slf4j.LoggerFactory;
  * thread. A channel the broker closed on its own (an error such as a missing exchange) fails its
  * unconfirmed records with the broker's reason; the next record opens a new channel. Futures are
  * always completed outside the lock.
+ *
+ * <p>A nack retires the channel (RabbitMQ 3.10 nacks every record of a channel that first published
+ * to a quorum queue while its leader's node was down, for as long as it is down), its unconfirmed
+ * records go back in front of {@code resend}, in order, and a new channel publishes them after a
+ * backoff (100 ms doubling to 1 s); a record nacked for {@code rabbitmq.publish-timeout} fails. Where
+ * the queues may be full with {@code x-overflow=reject-publish}, a nack means "full": it fails at once.
  */
-final class PublishChannel implements ConfirmListener, ReturnListener, ShutdownListener, RecoveryListener {
+final class PublishChannel implements ReturnListener, ShutdownListener, RecoveryListener {
 
     private static final Logger log = LoggerFactory.getLogger(PublishChannel.class);
 
     private final RabbitAdapter adapter;
     private final String destination;
     private final boolean confirms;
+    private final boolean retryNacks;
+    private final long retryNanos;
+    private final AtomicBoolean nackQueued = new AtomicBoolean();
+    private int nackStreak; // nacks in a row without an ack between them: the backoff's exponent
+    private long retireBy; // event thread: until when a nacking channel's other confirms are awaited
     private final ReentrantLock lock = new ReentrantLock();
     private final ConcurrentSkipListMap<Long, Pending> outstanding = new ConcurrentSkipListMap<>();
     private final ArrayDeque<Pending> resend = new ArrayDeque<>();
-    private Channel channel;
+    /** Written under the lock; read by the confirm listener to ignore a retired channel's confirms. */
+    private volatile Channel channel;
     private boolean closed;
     /** Set as soon as the connection is lost, so that no record goes to a channel that is being recovered. */
     private volatile boolean broken;
 
-    PublishChannel(RabbitAdapter adapter, String destination, boolean confirms) {
+    PublishChannel(RabbitAdapter adapter, String destination, boolean confirms, boolean retryNacks, long retryNanos) {
         this.adapter = adapter;
         this.destination = destination;
         this.confirms = confirms;
+        this.retryNacks = retryNacks;
+        this.retryNanos = retryNanos;
     }
 
     /** Publishes the record, or keeps it for after recovery. Never throws; failures go to the record's future. */
@@ -144,7 +159,7 @@ final class PublishChannel implements ConfirmListener, ReturnListener, ShutdownL
             }
             if (confirms) {
                 ch.confirmSelect();
-                ch.addConfirmListener(this);
+                ch.addConfirmListener(new ChannelConfirms(this, ch));
                 ch.addReturnListener(this);
             }
             ch.addShutdownListener(this);
@@ -159,16 +174,34 @@ final class PublishChannel implements ConfirmListener, ReturnListener, ShutdownL
 
     // ---- confirms and returns: on the connection's I/O thread, never blocking ----
 
-    @Override
-    public void handleAck(long seq, boolean multiple) {
-        settle(seq, multiple, null);
+    /** From the confirm listener of {@code ch}: settles the records unless {@code ch} was retired. */
+    void acked(Channel ch, long seq, boolean multiple) {
+        if (ch == channel) {
+            if (nackStreak != 0) {
+                nackStreak = 0;
+            }
+            settle(seq, multiple, null);
+        }
     }
 
-    @Override
-    public void handleNack(long seq, boolean multiple) {
-        settle(seq, multiple, new PublishException("RabbitMQ refused (nacked) a record for '" + destination + "': a queue "
-                + "bound to it is full with x-overflow=reject-publish, or the broker had an internal error; publish it "
-                + "again later or raise rabbitmq.max-length"));
+    /** From the confirm listener of {@code ch}: fails the records, or marks them and has the event thread retry. */
+    void nacked(Channel ch, long seq, boolean multiple) {
+        if (ch != channel) {
+            return;
+        }
+        if (!retryNacks) {
+            settle(seq, multiple, AmqpErrors.nackedFull(destination));
+            return;
+        }
+        for (Pending record : multiple ? outstanding.headMap(seq, true).values()
+                : java.util.Collections.singleton(outstanding.get(seq))) {
+            if (record != null) {
+                record.nacked = true;
+            }
+        }
+        if (nackQueued.compareAndSet(false, true)) {
+            adapter.onEventThread(() -> afterNack(ch));
+        }
     }
 
     private void settle(long seq, boolean multiple, PublishException nack) {
@@ -177,21 +210,13 @@ final class PublishChannel implements ConfirmListener, ReturnListener, ShutdownL
             while (settled.hasNext()) {
                 Pending record = settled.next();
                 settled.remove();
-                finish(record, nack);
+                record.settle(nack);
             }
         } else {
             Pending record = outstanding.remove(seq);
             if (record != null) {
-                finish(record, nack);
+                record.settle(nack);
             }
-        }
-    }
-
-    private static void finish(Pending record, PublishException nack) {
-        if (nack == null) {
-            record.confirmed();
-        } else {
-            record.fail(nack);
         }
     }
 
@@ -220,7 +245,7 @@ final class PublishChannel implements ConfirmListener, ReturnListener, ShutdownL
 
     @Override
     public void handleRecovery(Recoverable recoverable) {
-        adapter.onEventThread(this::afterRecovery);
+        adapter.onEventThread(() -> republish(true));
     }
 
     @Override
@@ -262,13 +287,83 @@ final class PublishChannel implements ConfirmListener, ReturnListener, ShutdownL
         failed.forEach(record -> record.fail(error));
     }
 
-    private void afterRecovery() {
+    /** Event thread: holds records back, awaits the nacking channel's other confirms (1 s), retires it, resends. */
+    private void afterNack(Channel nacking) {
+        List<Pending> expired = new ArrayList<>();
+        long delay;
+        lock.lock();
+        try {
+            if (closed || channel != nacking) {
+                nackQueued.set(false);
+                return;
+            }
+            broken = true;
+            long now = System.nanoTime();
+            if (retireBy == 0) {
+                retireBy = now + TimeUnit.SECONDS.toNanos(1);
+            }
+            if (now - retireBy < 0 && outstanding.values().stream().anyMatch(record -> !record.nacked)) {
+                adapter.onEventThreadLater(() -> afterNack(nacking), 10);
+                return;
+            }
+            retireBy = 0;
+            nackQueued.set(false);
+            retire(nacking);
+            List<Pending> unconfirmed = new ArrayList<>(outstanding.values());
+            outstanding.clear();
+            for (int i = unconfirmed.size() - 1; i >= 0; i--) {
+                Pending record = unconfirmed.get(i);
+                if (record.retryAfterNack(now, retryNanos)) {
+                    resend.addFirst(record);
+                } else {
+                    expired.add(record);
+                }
+            }
+            delay = Math.min(1000L, 100L << Math.min(nackStreak++, 4));
+            log.warn("RabbitMQ nacked record(s) for '{}'; {} record(s) will be published again on a new channel in {} ms",
+                    destination, resend.size(), delay);
+        } finally {
+            lock.unlock();
+        }
+        adapter.onEventThreadLater(this::resendAfterNack, delay);
+        PublishException error = AmqpErrors.nackedTooLong(destination, TimeUnit.NANOSECONDS.toMillis(retryNanos));
+        expired.forEach(record -> record.fail(error));
+    }
+
+    /** Under the lock: forgets a channel that is still open, without its listeners, and aborts it. */
+    private void retire(Channel ch) {
+        ch.removeShutdownListener(this);
+        ((Recoverable) ch).removeRecoveryListener(this);
+        ch.clearConfirmListeners();
+        ch.clearReturnListeners();
+        discard(ch);
+    }
+
+    /** On the event thread, after the backoff: a new channel publishes what waits, or waits for the connection. */
+    private void resendAfterNack() {
+        lock.lock();
+        try {
+            if (closed || channel != null || !broken) {
+                return; // closed, or a publish or recovery has taken over
+            }
+            if (!adapter.publishConnection().isOpen()) {
+                adapter.onEventThreadLater(this::resendAfterNack, 1000L);
+                return;
+            }
+        } finally {
+            lock.unlock();
+        }
+        republish(false);
+    }
+
+    /** Publishes the resend queue in order; with {@code recovered}, only onto the channel amqp-client recovered. */
+    private void republish(boolean recovered) {
         int published = 0;
         List<Pending> failed = new ArrayList<>();
         List<PublishException> errors = new ArrayList<>();
         lock.lock();
         try {
-            if (closed || channel == null) {
+            if (closed || (recovered && channel == null)) {
                 return;
             }
             broken = false;
@@ -291,8 +386,8 @@ final class PublishChannel implements ConfirmListener, ReturnListener, ShutdownL
                 failed.get(i).fail(errors.get(i));
             }
             if (published > 0) {
-                log.info("Published {} record(s) for '{}' again after the connection to RabbitMQ recovered", published,
-                        destination);
+                log.info("Published {} record(s) for '{}' again after {}", published, destination,
+                        recovered ? "the connection to RabbitMQ recovered" : "RabbitMQ nacked them");
             }
         }
     }

@@ -25,8 +25,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -50,7 +50,7 @@ public final class RabbitAdapter implements BrokerAdapter {
     private final RabbitSettings settings;
     private final Capabilities capabilities;
     private final RabbitConnections connections;
-    private final ExecutorService events;
+    private final ScheduledThreadPoolExecutor events;
     private final ConcurrentHashMap<String, Integer> partitions = new ConcurrentHashMap<>();
     private final RabbitProvisioner provisioner;
     private final Object connecting = new Object();
@@ -73,7 +73,8 @@ public final class RabbitAdapter implements BrokerAdapter {
                                 + "from it must fit RabbitMQ's 255 bytes)", Set.of(), Set.of("amq.")))
                 .build();
         this.connections = new RabbitConnections(settings, () -> ensureOpen("(connection)"));
-        this.events = Executors.newSingleThreadExecutor(DaemonThreads.numbered("switchboard-rabbit-events-" + config.instanceName()));
+        this.events = new ScheduledThreadPoolExecutor(1, DaemonThreads.numbered("switchboard-rabbit-events-" + config.instanceName()));
+        events.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         this.provisioner = new RabbitProvisioner(this, settings);
     }
 
@@ -235,6 +236,15 @@ public final class RabbitAdapter implements BrokerAdapter {
             events.execute(work);
         } catch (RejectedExecutionException e) {
             work.run();
+        }
+    }
+
+    /** Runs {@code work} on the event thread after {@code delayMillis}; not at all once the adapter is closed. */
+    void onEventThreadLater(Runnable work, long delayMillis) {
+        try {
+            events.schedule(work, delayMillis, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            log.debug("Not scheduled, the adapter is closed: {}", work);
         }
     }
 

@@ -54,7 +54,8 @@ final class RabbitPublisher implements RawPublisher {
         }
         this.channels = new PublishChannel[settings.publisherChannels];
         for (int i = 0; i < channels.length; i++) {
-            channels[i] = new PublishChannel(adapter, destination, confirms);
+            channels[i] = new PublishChannel(adapter, destination, confirms, retryNacks(settings),
+                    settings.publishTimeout.toNanos());
         }
         this.windowSize = settings.maxOutstandingConfirms;
         this.window = confirms ? new Semaphore(windowSize) : null;
@@ -80,6 +81,11 @@ final class RabbitPublisher implements RawPublisher {
                 AmqpHeaders.properties(record, confirms), record.payload(), future, result, window);
         channels[(int) (Thread.currentThread().getId() % channels.length)].publish(pending);
         return future;
+    }
+
+    /** A nack is retried unless the queues may be full with reject-publish: then it means "full" and fails at once. */
+    private static boolean retryNacks(RabbitSettings settings) {
+        return !(settings.maxLength > 0 && settings.overflow != null && settings.overflow.startsWith("reject-publish"));
     }
 
     private int partition(String key, int count) {
