@@ -20,11 +20,13 @@ import java.util.List;
 import java.util.function.IntConsumer;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,6 +37,8 @@ import org.slf4j.LoggerFactory;
  * was delivered must keep each key's order (testkit's {@link FaultStream}, which prints each case's
  * history line, {@code fault=.. broker=kafka nodes=3 published=.. lost=.. reordered=.. stall_ms=..}).
  */
+// a fault case takes up to 70 s here (the 3 min default applies to its @BeforeAll cluster start): room for a slower machine
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 @Tag("cluster")
 @Tag("fault")
 @DisplayName("Kafka on a three-node cluster through node faults")

@@ -18,6 +18,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +40,8 @@ import org.slf4j.LoggerFactory;
  * (testkit's {@link FaultStream}, which prints each case's history line,
  * {@code fault=.. broker=rocketmq nodes=3 published=.. lost=.. reordered=.. stall_ms=..}).
  */
+// a fault case takes up to 70 s here (the 3 min default applies to its @BeforeAll cluster start): room for a slower machine
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 @Tag("cluster")
 @Tag("fault")
 @DisplayName("RocketMQ on a three-broker replicated group through broker faults")
