@@ -1,6 +1,7 @@
 package io.switchboard.internal;
 
 import io.switchboard.RetryPolicy;
+import io.switchboard.internal.idempotency.ClaimWait;
 import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.IdempotencyStore;
 import java.time.Duration;

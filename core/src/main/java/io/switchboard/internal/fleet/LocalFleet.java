@@ -1,12 +1,12 @@
-package io.switchboard.internal.routing;
+package io.switchboard.internal.fleet;
 
 import io.switchboard.routing.Fleet;
 import java.util.List;
 
 /** The fleet view of a Switchboard without a control channel: routes are this process's alone. */
-final class LocalFleet implements Fleet {
+public final class LocalFleet implements Fleet {
 
-    static final LocalFleet INSTANCE = new LocalFleet();
+    public static final LocalFleet INSTANCE = new LocalFleet();
 
     private LocalFleet() {}
 

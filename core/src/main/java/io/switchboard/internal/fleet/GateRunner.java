@@ -1,5 +1,6 @@
-package io.switchboard.internal.routing;
+package io.switchboard.internal.fleet;
 
+import io.switchboard.internal.comparison.TrafficStats;
 import io.switchboard.routing.Promotion;
 import io.switchboard.routing.PromotionGate;
 import io.switchboard.routing.Route;
@@ -19,10 +20,10 @@ import org.slf4j.LoggerFactory;
  * at least {@code minSamples} publishes on each side; after {@code hold} of that it advances; a
  * breach rolls back to the source at once.
  */
-final class GateRunner implements Promotion {
+public final class GateRunner implements Promotion {
 
     /** Where a gate's steps go and what it judges: this process's routes, or the fleet's. */
-    interface Host {
+    public interface Host {
         /** Applies a route the gate chose (fleet: writes it to the route log; throws when it cannot). */
         void applyFromGate(String destination, Route route, String why);
 
@@ -32,7 +33,8 @@ final class GateRunner implements Promotion {
         /** Per instance, the traffic of the destination from {@code fromSecond} up to the newest complete second before {@code nowSecond}. */
         Map<String, TrafficStats.Window> windows(String destination, long fromSecond, long nowSecond);
 
-        RoutingMeters meters();
+        /** Counts a gate's transition ({@code complete}, {@code advance}, {@code rollback}, {@code cancel}). */
+        void gateTransition(String destination, String outcome);
     }
 
     private static final Logger log = LoggerFactory.getLogger(GateRunner.class);
@@ -48,7 +50,7 @@ final class GateRunner implements Promotion {
     private int step = -1;
     private long stepStartSecond;
 
-    GateRunner(Host router, String destination, PromotionGate gate, AtomicInteger percent) {
+    public GateRunner(Host router, String destination, PromotionGate gate, AtomicInteger percent) {
         this.router = router;
         this.destination = destination;
         this.gate = gate;
@@ -80,7 +82,7 @@ final class GateRunner implements Promotion {
     }
 
     /** Applies the first step. */
-    synchronized void start(long nowSecond) {
+    public synchronized void start(long nowSecond) {
         advance(nowSecond);
     }
 
@@ -105,7 +107,7 @@ final class GateRunner implements Promotion {
             step = next;
             percent.set(target);
             stepStartSecond = nowSecond;
-            router.meters().gateTransition(destination, "complete");
+            router.gateTransition(destination, "complete");
             finish(State.COMPLETED, "target '" + gate.target() + "' carries 100%");
             return;
         }
@@ -117,13 +119,13 @@ final class GateRunner implements Promotion {
         step = next;
         percent.set(target);
         stepStartSecond = nowSecond;
-        router.meters().gateTransition(destination, "advance");
+        router.gateTransition(destination, "advance");
         reason = "holding step " + (step + 1) + " (" + target + "%) for " + gate.hold();
         router.gateChanged(this);
     }
 
     /** One judgement. */
-    synchronized void tick(long nowSecond) {
+    public synchronized void tick(long nowSecond) {
         if (state != State.RUNNING || step < 0) {
             return; // a tick of the routing thread can come before start() applied the first step
         }
@@ -132,8 +134,8 @@ final class GateRunner implements Promotion {
         Map<String, TrafficStats.Window> w = router.windows(destination, from, nowSecond);
         TrafficStats.Window source = w.get(gate.source());
         TrafficStats.Window target = w.get(gate.target());
-        long ns = source.published + source.publishFailed;
-        long nt = target.published + target.publishFailed;
+        long ns = source.published() + source.publishFailed();
+        long nt = target.published() + target.publishFailed();
         if (ns < gate.minSamples() || nt < gate.minSamples()) {
             reason = String.format(Locale.ROOT, "step %d (%d%%): waiting for %d publishes on each side (source %d, target %d)",
                     step + 1, steps[step], gate.minSamples(), ns, nt);
@@ -145,7 +147,7 @@ final class GateRunner implements Promotion {
                     + gate.source() + "': " + breach);
             percent.set(0);
             stepStartSecond = nowSecond;
-            router.meters().gateTransition(destination, "rollback");
+            router.gateTransition(destination, "rollback");
             finish(State.ROLLED_BACK, breach);
             return;
         }
@@ -158,15 +160,15 @@ final class GateRunner implements Promotion {
     }
 
     private String breach(TrafficStats.Window source, TrafficStats.Window target, long ns, long nt) {
-        double sp99 = source.publishLatency.getTotalCount() == 0 ? 0 : source.publishLatency.getValueAtPercentile(99) / 1000.0;
-        double tp99 = target.publishLatency.getTotalCount() == 0 ? 0 : target.publishLatency.getValueAtPercentile(99) / 1000.0;
+        double sp99 = source.publishLatency().getTotalCount() == 0 ? 0 : source.publishLatency().getValueAtPercentile(99) / 1000.0;
+        double tp99 = target.publishLatency().getTotalCount() == 0 ? 0 : target.publishLatency().getValueAtPercentile(99) / 1000.0;
         double limit = Math.max(sp99 * gate.maxP99Ratio(), sp99 + gate.p99Slack().toNanos() / 1e6);
         if (tp99 > limit) {
             return String.format(Locale.ROOT, "target '%s' publish p99 %.2f ms exceeds the bound %.2f ms (source '%s' p99 %.2f ms)",
                     gate.target(), tp99, limit, gate.source(), sp99);
         }
-        double se = (double) source.publishFailed / ns;
-        double te = (double) target.publishFailed / nt;
+        double se = (double) source.publishFailed() / ns;
+        double te = (double) target.publishFailed() / nt;
         if (te - se > gate.maxErrorRateIncrease()) {
             return String.format(Locale.ROOT, "target '%s' error rate %.2f%% exceeds source '%s' %.2f%% by more than %.2f points",
                     gate.target(), te * 100, gate.source(), se * 100, gate.maxErrorRateIncrease() * 100);
@@ -184,9 +186,9 @@ final class GateRunner implements Promotion {
     }
 
     /** Stops without touching the weights. */
-    synchronized void cancel(String why) {
+    public synchronized void cancel(String why) {
         if (state == State.RUNNING) {
-            router.meters().gateTransition(destination, "cancel");
+            router.gateTransition(destination, "cancel");
             finish(State.CANCELLED, why);
         }
     }

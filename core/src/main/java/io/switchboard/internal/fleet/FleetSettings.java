@@ -1,4 +1,4 @@
-package io.switchboard.internal.routing;
+package io.switchboard.internal.fleet;
 
 import io.switchboard.ConfigurationException;
 import io.switchboard.spi.BrokerConfig;
@@ -24,13 +24,13 @@ import java.util.regex.Pattern;
  * @param replica this replica's id
  * @param instance the control instance's name
  */
-record FleetSettings(String fleet, String replica, String instance, Duration startupTimeout, Duration writeTimeout,
+public record FleetSettings(String fleet, String replica, String instance, Duration startupTimeout, Duration writeTimeout,
         Duration replicaTimeout, Duration refresh) {
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,60}");
 
     /** The settings, or null when the control plane is not configured. */
-    static FleetSettings from(BrokerConfig common, Collection<String> instances) {
+    public static FleetSettings from(BrokerConfig common, Collection<String> instances) {
         boolean on = common.getBoolean("switchboard.control.enabled", false) || common.get("switchboard.control.instance") != null
                 || common.get("switchboard.control.fleet") != null;
         if (!on || !common.getBoolean("switchboard.control.enabled", true)) {

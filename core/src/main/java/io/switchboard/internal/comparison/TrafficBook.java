@@ -1,4 +1,4 @@
-package io.switchboard.internal.routing;
+package io.switchboard.internal.comparison;
 
 import java.time.Clock;
 import java.util.ArrayList;
@@ -36,24 +36,24 @@ public final class TrafficBook {
     }
 
     /** The current second of the book's clock. */
-    long nowSecond() {
+    public long nowSecond() {
         return clock.millis() / 1000;
     }
 
     /** Closes the second that just ended in every statistics. */
-    void roll() {
-        roll(nowSecond() - 1);
+    public void roll() {
+         roll(nowSecond() - 1);
     }
 
     /** Closes second {@code closing} (and what was recorded before it since the last roll) in every statistics. */
-    void roll(long closing) {
+    public void roll(long closing) {
         for (TrafficStats s : stats.values()) {
             s.roll(closing);
         }
     }
 
     /** Seconds of history kept. */
-    int seconds() {
+    public int seconds() {
         return seconds;
     }
 

@@ -1,8 +1,10 @@
-package io.switchboard.internal.routing;
+package io.switchboard.internal.fleet;
 
 import io.switchboard.Delivery;
 import io.switchboard.internal.Instance;
 import io.switchboard.internal.Validation;
+import io.switchboard.internal.comparison.FleetTraffic;
+import io.switchboard.internal.comparison.TrafficBook;
 import io.switchboard.routing.Fleet;
 import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.InboundRecord;

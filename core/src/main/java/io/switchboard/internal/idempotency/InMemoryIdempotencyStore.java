@@ -1,4 +1,4 @@
-package io.switchboard.internal;
+package io.switchboard.internal.idempotency;
 
 import io.switchboard.spi.IdempotencyStore;
 import java.util.HashMap;

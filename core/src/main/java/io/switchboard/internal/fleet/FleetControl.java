@@ -1,8 +1,11 @@
-package io.switchboard.internal.routing;
+package io.switchboard.internal.fleet;
 
 import io.switchboard.ConfigurationException;
 import io.switchboard.SwitchboardException;
 import io.switchboard.internal.Instance;
+import io.switchboard.internal.comparison.ComparisonEngine;
+import io.switchboard.internal.comparison.FleetTraffic;
+import io.switchboard.internal.comparison.TrafficStats;
 import io.switchboard.routing.Fleet;
 import io.switchboard.routing.Promotion;
 import io.switchboard.routing.PromotionGate;
@@ -39,11 +42,32 @@ import org.slf4j.LoggerFactory;
  * a write made by the application is stored on the log and then applied on the caller's thread.
  * Merges are serialised on this object.
  */
-final class FleetControl implements Fleet, GateRunner.Host, AutoCloseable {
+public final class FleetControl implements Fleet, GateRunner.Host, AutoCloseable {
+
+    /**
+     * What the fleet's control needs of the replica's router ({@code io.switchboard.internal.routing.Router}
+     * implements it), so that the fleet does not depend on the routing package.
+     */
+    public interface Routes {
+        /** Applies the default route read from the route log. */
+        void applyDefault(Route route, String why);
+
+        /** Applies a destination's route read from the route log. */
+        void applyRoute(String destination, Route route, String why);
+
+        /** Registers the gauge of a promotion target's percentage. */
+        void gateStep(String destination, AtomicInteger percent);
+
+        /** Counts a promotion gate's step, rollback, completion or cancel. */
+        void gateTransition(String destination, String outcome);
+
+        /** The broker comparison whose windows judge the gates. */
+        ComparisonEngine comparisonEngine();
+    }
 
     private static final Logger log = LoggerFactory.getLogger(FleetControl.class);
 
-    private final Router router;
+    private final Routes router;
     private final Instance control;
     private final FleetSettings settings;
     private final Clock clock;
@@ -60,7 +84,7 @@ final class FleetControl implements Fleet, GateRunner.Host, AutoCloseable {
     private volatile String degraded;
     private volatile long lastRefreshMillis;
 
-    FleetControl(Router router, Instance control, FleetSettings settings, FleetTraffic traffic, Map<String, AtomicInteger> gatePercents,
+    public FleetControl(Routes router, Instance control, FleetSettings settings, FleetTraffic traffic, Map<String, AtomicInteger> gatePercents,
             Clock clock) {
         this.router = router;
         this.control = control;
@@ -95,7 +119,7 @@ final class FleetControl implements Fleet, GateRunner.Host, AutoCloseable {
     }
 
     /** Reads the log up to its end (within the startup timeout), then starts the bus. */
-    void start() {
+    public void start() {
         var caught = routeLog.follow((key, value) -> worker.execute(() -> onRecord(key, value))).toCompletableFuture();
         try {
             caught.get(settings.startupTimeout().toMillis(), TimeUnit.MILLISECONDS);
@@ -172,29 +196,29 @@ final class FleetControl implements Fleet, GateRunner.Host, AutoCloseable {
         merge(key, record);
     }
 
-    void writeRoute(String destination, Route route) {
+    public void writeRoute(String destination, Route route) {
         write(FleetRecord.ROUTE_PREFIX + destination, Map.of("route", RouteText.format(route)), "The route change of '" + destination + "'");
     }
 
-    void writeDefault(Route route) {
+    public void writeDefault(Route route) {
         write(FleetRecord.DEFAULT_KEY, Map.of("route", RouteText.format(route)), "The default route change");
     }
 
     // ---- promotion gates ----
 
-    Promotion promote(String destination, PromotionGate gate) {
+    public Promotion promote(String destination, PromotionGate gate) {
         FleetPromotion running = promotions.get(destination);
         String id = UUID.randomUUID().toString();
         writeGate(destination, id, gate, Promotion.State.RUNNING, -1, 0, 0, "starting (replaced " + (running == null ? "nothing" : running.id()) + ")");
         return promotions.get(destination);
     }
 
-    Optional<Promotion> promotion(String destination) {
+    public Optional<Promotion> promotion(String destination) {
         return Optional.ofNullable(promotions.get(destination));
     }
 
     /** Cancels a running gate of {@code destination} because {@code why}. */
-    void cancelGate(String destination, String why) {
+    public void cancelGate(String destination, String why) {
         FleetPromotion p = promotions.get(destination);
         if (p != null && p.state() == Promotion.State.RUNNING) {
             writeGate(destination, p.id(), p.gate(), Promotion.State.CANCELLED, p.step(), p.stepStartSecond(), p.targetPercent(), why);
@@ -224,7 +248,7 @@ final class FleetControl implements Fleet, GateRunner.Host, AutoCloseable {
             promotions.put(destination, view);
             gatePercents.computeIfAbsent(destination, d -> {
                 AtomicInteger p = new AtomicInteger();
-                router.meters().gateStep(d, p);
+                router.gateStep(d, p);
                 return p;
             });
         } else {
@@ -267,7 +291,7 @@ final class FleetControl implements Fleet, GateRunner.Host, AutoCloseable {
         if (!leadership.isLeader()) {
             throw new IllegalStateException("replica '" + settings.replica() + "' no longer leads fleet '" + settings.fleet() + "'");
         }
-        writeRoute(destination, route);
+         writeRoute(destination, route);
     }
 
     @Override
@@ -287,14 +311,14 @@ final class FleetControl implements Fleet, GateRunner.Host, AutoCloseable {
     }
 
     @Override
-    public RoutingMeters meters() {
-        return router.meters();
+    public void gateTransition(String destination, String outcome) {
+        router.gateTransition(destination, outcome);
     }
 
     // ---- the ticker ----
 
     /** Once a second on the routing ticker: heartbeat and figures, status, gates, the periodic re-append. */
-    void tick(long nowSecond, java.util.Set<String> draining) {
+    public void tick(long nowSecond, java.util.Set<String> draining) {
         boolean connected = routeLog.connected();
         if (!connected && degraded == null) {
             degraded = "the control channel on instance '" + control.name() + "' (" + control.brokerId() + ") is unreachable; replica '"
@@ -329,7 +353,7 @@ final class FleetControl implements Fleet, GateRunner.Host, AutoCloseable {
     }
 
     /** Completes when every live replica has reported {@code destination} drained after this call. */
-    java.util.concurrent.CompletionStage<Void> fleetDrained(String destination) {
+    public java.util.concurrent.CompletionStage<Void> fleetDrained(String destination) {
         return bus.drained(destination);
     }
 

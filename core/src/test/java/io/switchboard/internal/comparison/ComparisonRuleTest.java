@@ -1,4 +1,4 @@
-package io.switchboard.internal.routing;
+package io.switchboard.internal.comparison;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.switchboard.internal;
+package io.switchboard.internal.envelope;
 
 import io.switchboard.Envelope;
 import io.switchboard.Message;
@@ -66,7 +66,7 @@ public final class Envelopes {
      * The application's headers, CloudEvents extensions included: a copy without the envelope's
      * own attributes, or the empty map when there are none (the usual case).
      */
-    static Map<String, String> userHeaders(Map<String, String> all) {
+    public static Map<String, String> userHeaders(Map<String, String> all) {
         Map<String, String> user = null;
         for (Map.Entry<String, String> e : all.entrySet()) {
             if (!Envelope.isCloudEventsHeader(e.getKey()) || Envelope.isExtension(e.getKey())) {

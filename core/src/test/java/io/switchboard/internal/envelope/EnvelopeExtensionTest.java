@@ -1,4 +1,4 @@
-package io.switchboard.internal;
+package io.switchboard.internal.envelope;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.switchboard.internal.routing;
+package io.switchboard.internal.fleet;
 
 import io.switchboard.routing.Promotion;
 import io.switchboard.routing.PromotionGate;

@@ -1,4 +1,4 @@
-package io.switchboard.internal;
+package io.switchboard.internal.envelope;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

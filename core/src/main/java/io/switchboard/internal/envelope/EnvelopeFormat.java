@@ -1,4 +1,4 @@
-package io.switchboard.internal;
+package io.switchboard.internal.envelope;
 
 import io.switchboard.ConfigurationException;
 import io.switchboard.spi.BrokerConfig;

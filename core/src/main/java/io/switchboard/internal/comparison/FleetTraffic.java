@@ -1,4 +1,4 @@
-package io.switchboard.internal.routing;
+package io.switchboard.internal.comparison;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -21,7 +21,7 @@ import org.HdrHistogram.Histogram;
  * every replica's samples together. Kept for the comparison window; read on report, never per
  * message.
  */
-final class FleetTraffic {
+public final class FleetTraffic {
 
     /** One replica's second of one (instance, destination). */
     private record Slice(long second, String instance, String destination, TrafficStats.Window window) {}
@@ -29,7 +29,7 @@ final class FleetTraffic {
     private final int seconds;
     private final Map<String, List<Slice>> byReplica = new ConcurrentHashMap<>();
 
-    FleetTraffic(int seconds) {
+    public FleetTraffic(int seconds) {
         this.seconds = seconds;
     }
 
@@ -37,7 +37,7 @@ final class FleetTraffic {
      * Encodes this replica's traffic of the seconds after {@code afterSecond} up to {@code second}
      * (at most 5): every (instance, destination) that had any, a block per second.
      */
-    static byte[] encode(TrafficBook book, long afterSecond, long second) {
+    public static byte[] encode(TrafficBook book, long afterSecond, long second) {
         long first = Math.max(afterSecond + 1, second - 4);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
@@ -94,7 +94,7 @@ final class FleetTraffic {
      * Takes a replica's shared seconds; a second it shares again replaces the first copy, so
      * nothing counts twice. Malformed input is reported as an exception to the caller.
      */
-    void received(String replica, DataInputStream in) throws IOException, DataFormatException {
+    public void received(String replica, DataInputStream in) throws IOException, DataFormatException {
         int blocks = in.readInt();
         for (int b = 0; b < blocks; b++) {
             receivedSecond(replica, in);
@@ -143,7 +143,7 @@ final class FleetTraffic {
     }
 
     /** Forgets replicas that are gone (their figures stay until they age out of the window). */
-    void forgetOlderThan(long second) {
+    public void forgetOlderThan(long second) {
         for (Iterator<Map.Entry<String, List<Slice>>> it = byReplica.entrySet().iterator(); it.hasNext(); ) {
             List<Slice> slices = it.next().getValue();
             synchronized (slices) {

@@ -1,4 +1,4 @@
-package io.switchboard.internal.routing;
+package io.switchboard.internal.fleet;
 
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package io.switchboard.internal.routing;
+package io.switchboard.internal.comparison;
 
 import io.switchboard.routing.BrokerComparison;
 import io.switchboard.routing.ComparisonReport;
@@ -70,7 +70,7 @@ public final class ComparisonEngine implements BrokerComparison {
      * Makes this engine the replica's own one of a fleet and returns the fleet's engine, which adds
      * the other replicas' traffic from {@code remote}.
      */
-    ComparisonEngine joinFleet(FleetTraffic remote, java.util.function.Supplier<String> fleetScope, String replicaScope) {
+    public ComparisonEngine joinFleet(FleetTraffic remote, java.util.function.Supplier<String> fleetScope, String replicaScope) {
         ComparisonEngine f = new ComparisonEngine(this, remote, fleetScope);
         this.fleet = f;
         this.localScope = replicaScope;
@@ -91,7 +91,7 @@ public final class ComparisonEngine implements BrokerComparison {
     }
 
     /** The engine gates judge with: the fleet's when there is one. */
-    ComparisonEngine judging() {
+    public ComparisonEngine judging() {
         ComparisonEngine f = fleet;
         return f != null ? f : this;
     }
@@ -116,13 +116,13 @@ public final class ComparisonEngine implements BrokerComparison {
 
     @Override
     public ComparisonReport report(String destination) {
-        requireEnabled("a comparison report");
+         requireEnabled("a comparison report");
         return report(destination, Duration.ofSeconds(book.seconds()));
     }
 
     @Override
     public ComparisonReport report(String destination, Duration window) {
-        requireEnabled("a comparison report");
+         requireEnabled("a comparison report");
         // a window longer than the book has been recording would understate the rates
         long seconds = Math.max(1, Math.min(Math.min(book.seconds(), window.toSeconds()), book.age()));
         long now = book.nowSecond();
@@ -136,7 +136,7 @@ public final class ComparisonEngine implements BrokerComparison {
     }
 
     /** Throws when the Switchboard was built with the comparison off. */
-    void requireEnabled(String what) {
+    public void requireEnabled(String what) {
         if (book == null) {
             throw new io.switchboard.ConfigurationException("The broker comparison is off (switchboard.comparison.enabled=false), so "
                     + what + " cannot be made; set switchboard.comparison.enabled=true");
@@ -144,7 +144,7 @@ public final class ComparisonEngine implements BrokerComparison {
     }
 
     /** Per instance, the traffic of {@code destination} (null: all) in seconds {@code from..to}. */
-    Map<String, TrafficStats.Window> windows(String destination, long from, long to) {
+    public Map<String, TrafficStats.Window> windows(String destination, long from, long to) {
         book.roll();
         Map<String, TrafficStats.Window> out = new LinkedHashMap<>();
         for (String instance : instances) {

@@ -1,4 +1,4 @@
-package io.switchboard.internal.routing;
+package io.switchboard.internal.comparison;
 
 import io.switchboard.internal.metrics.ConsumeRecorder;
 import io.switchboard.internal.metrics.PublishRecorder;
@@ -136,7 +136,7 @@ public final class TrafficStats implements PublishRecorder, ConsumeRecorder {
     }
 
     /** Traffic summed over a window: counts and latency histograms in microseconds. */
-    static final class Window {
+    public static final class Window {
         long published;
         long publishFailed;
         long consumed;
@@ -145,6 +145,21 @@ public final class TrafficStats implements PublishRecorder, ConsumeRecorder {
         long redeliveries;
         final Histogram publishLatency = new Histogram(2);
         final Histogram endToEnd = new Histogram(2);
+
+        /** Publishes the broker confirmed in the window. */
+        public long published() {
+            return published;
+        }
+
+        /** Publishes that failed in the window. */
+        public long publishFailed() {
+            return publishFailed;
+        }
+
+        /** Publish latency in microseconds over the window (read it, do not change it). */
+        public Histogram publishLatency() {
+            return publishLatency;
+        }
 
         void add(long[] counts, Histogram publish, Histogram e2e) {
             published += counts[0];

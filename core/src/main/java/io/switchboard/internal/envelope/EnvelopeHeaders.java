@@ -1,4 +1,4 @@
-package io.switchboard.internal;
+package io.switchboard.internal.envelope;
 
 import io.switchboard.Envelope;
 import io.switchboard.spi.OutboundRecord;
@@ -23,7 +23,7 @@ import java.util.function.Supplier;
  * record over. As a {@link Supplier} it gives the id's text ({@link #id()}), so that a
  * {@link io.switchboard.PublishReceipt} can write it only when read.
  */
-public final class EnvelopeHeaders extends AbstractMap<String, String> implements Supplier<String> {
+public final class EnvelopeHeaders extends AbstractMap<String, String> implements Supplier<String>, OutboundRecord.GeneratedHeaders {
 
     private static final String TRACESTATE = "ce_tracestate";
 
@@ -46,7 +46,7 @@ public final class EnvelopeHeaders extends AbstractMap<String, String> implement
     private static final byte ID_UUID = 2;
 
     /** A publisher's header names and constant values; made once per publisher. */
-    static final class Layout {
+    public static final class Layout {
         private final String[] names;
         private final byte[] kinds;
         private final String[] constants;
@@ -58,7 +58,7 @@ public final class EnvelopeHeaders extends AbstractMap<String, String> implement
         }
 
         /** The CloudEvents attributes, each its own header; a null constant is left out. */
-        static Layout cloudEvents(String source, String type, String contentType, String attempt) {
+        public static Layout cloudEvents(String source, String type, String contentType, String attempt) {
             return new Layout(
                     new String[] {Envelope.SPEC_VERSION, Envelope.ID, Envelope.SOURCE, Envelope.TYPE, Envelope.TIME,
                         Envelope.CONTENT_TYPE, Envelope.ATTEMPT, Envelope.SUBJECT, Envelope.TRACEPARENT, TRACESTATE},
@@ -67,7 +67,7 @@ public final class EnvelopeHeaders extends AbstractMap<String, String> implement
         }
 
         /** One {@link Envelope#COMPACT} header, and room for the trace headers. */
-        static Layout compact() {
+        public static Layout compact() {
             return new Layout(new String[] {Envelope.COMPACT, Envelope.TRACEPARENT, TRACESTATE},
                     new byte[] {COMPACT, SET, SET}, new String[3]);
         }
@@ -88,49 +88,53 @@ public final class EnvelopeHeaders extends AbstractMap<String, String> implement
     private String[] set;
 
     /** A message's headers in {@code layout}, its id and time still to be given. */
-    EnvelopeHeaders(Layout layout, Map<String, String> user) {
+    public EnvelopeHeaders(Layout layout, Map<String, String> user) {
         this.layout = layout;
         this.user = user;
     }
 
     /** The id: a generated UUID version 7, written as 22 characters ({@code shortForm}) or as a UUID. */
-    void generatedId(long high, long low, boolean shortForm) {
+    public void generatedId(long high, long low, boolean shortForm) {
         this.high = high;
         this.low = low;
         this.idForm = shortForm ? ID_SHORT : ID_UUID;
     }
 
     /** The id: the application's. */
-    void givenId(String id) {
+    public void givenId(String id) {
         this.id = id;
     }
 
     /** The publish time in epoch microseconds. */
-    void timeMicros(long micros) {
+    public void timeMicros(long micros) {
         this.micros = micros;
     }
 
     /** The publish time as text, for a time whose microseconds do not fit in a long. */
-    void timeText(String time) {
+    public void timeText(String time) {
         this.time = time;
     }
 
     /** {@return true when the id is generated and held as its 128 bits} */
+    @Override
     public boolean hasIdBits() {
         return idForm != ID_GIVEN;
     }
 
     /** {@return the most significant 64 bits of a generated id, 0 for a given one} */
+    @Override
     public long idHigh() {
         return idForm != ID_GIVEN ? high : 0;
     }
 
     /** {@return the least significant 64 bits of a generated id, 0 for a given one} */
+    @Override
     public long idLow() {
         return idForm != ID_GIVEN ? low : 0;
     }
 
     /** {@return the publish time in epoch microseconds, or {@link OutboundRecord#NO_TIME}} */
+    @Override
     public long timeMicros() {
         return micros;
     }
@@ -183,6 +187,7 @@ public final class EnvelopeHeaders extends AbstractMap<String, String> implement
      * numbers (the id, the time, the compact value of a generated id) go to
      * {@link OutboundRecord.HeaderWriter#ascii} as new arrays written straight from those numbers.
      */
+    @Override
     public void forEachHeader(OutboundRecord.HeaderWriter writer) {
         String[] names = layout.names;
         for (int i = 0; i < names.length; i++) {
