@@ -1,8 +1,10 @@
-package io.switchboard.kafka.internal;
+package io.switchboard.kafka.internal.tx;
 
 import io.switchboard.BackPressureException;
 import io.switchboard.PublishException;
 import io.switchboard.SwitchboardClosedException;
+import io.switchboard.kafka.internal.mapping.KafkaRecords;
+import io.switchboard.kafka.internal.publish.SendFuture;
 import io.switchboard.spi.DaemonThreads;
 import io.switchboard.spi.OutboundRecord;
 import io.switchboard.spi.RawPublisher;
@@ -39,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * Alone, a record gets a transaction of its own; under load, transactions grow and their cost is
  * shared. If a transaction fails, every record in it fails and none is visible.
  */
-final class TransactionalKafkaPublisher implements RawPublisher {
+public final class TransactionalKafkaPublisher implements RawPublisher {
 
     private static final Logger log = LoggerFactory.getLogger(TransactionalKafkaPublisher.class);
 
@@ -55,7 +57,7 @@ final class TransactionalKafkaPublisher implements RawPublisher {
     private volatile boolean finished;
     private Producer<byte[], byte[]> producer;
 
-    TransactionalKafkaPublisher(Map<String, Object> config, String destination, int maxRecordsPerTransaction,
+    public TransactionalKafkaPublisher(Map<String, Object> config, String destination, int maxRecordsPerTransaction,
             int queueCapacity, Duration closeTimeout, Consumer<AutoCloseable> onClosed) {
         this.config = config;
         this.destination = destination;

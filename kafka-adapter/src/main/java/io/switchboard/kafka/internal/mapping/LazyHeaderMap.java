@@ -1,4 +1,4 @@
-package io.switchboard.kafka.internal;
+package io.switchboard.kafka.internal.mapping;
 
 import java.nio.charset.StandardCharsets;
 import java.util.AbstractMap;
@@ -17,7 +17,7 @@ import org.apache.kafka.common.header.Header;
  * plain producer repeated keeps its last value, as Kafka's {@code lastHeader} does. Read-only;
  * used by one thread at a time (the thread handling the record).
  */
-final class LazyHeaderMap extends AbstractMap<String, String> {
+public final class LazyHeaderMap extends AbstractMap<String, String> {
 
     /** Up to this many headers, repeated names are found by a scan rather than a hash set. */
     private static final int SCAN_LIMIT = 16;

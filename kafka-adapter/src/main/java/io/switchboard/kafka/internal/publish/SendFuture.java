@@ -1,4 +1,4 @@
-package io.switchboard.kafka.internal;
+package io.switchboard.kafka.internal.publish;
 
 import io.switchboard.BackPressureException;
 import io.switchboard.PublishException;
@@ -15,11 +15,11 @@ import org.apache.kafka.common.errors.TimeoutException;
  * The future of one send, and the producer callback that completes it: one object per record. It
  * completes on the producer's I/O thread, holding no lock; the callback does nothing else.
  */
-final class SendFuture extends CompletableFuture<SendResult> implements Callback {
+public final class SendFuture extends CompletableFuture<SendResult> implements Callback {
 
     private final String topic;
 
-    SendFuture(String topic) {
+    public SendFuture(String topic) {
         this.topic = topic;
     }
 
@@ -38,7 +38,7 @@ final class SendFuture extends CompletableFuture<SendResult> implements Callback
         return this;
     }
 
-    static RuntimeException translate(Throwable error, String topic) {
+    public static RuntimeException translate(Throwable error, String topic) {
         if (error instanceof BufferExhaustedException) {
             return new BackPressureException("The Kafka producer's buffer stayed full for max.block.ms while publishing to '"
                     + topic + "'; publish more slowly, or raise kafka.buffer.memory or kafka.max.block.ms", error);

@@ -1,6 +1,9 @@
-package io.switchboard.kafka.internal;
+package io.switchboard.kafka.internal.tx;
 
 import io.switchboard.PublishException;
+import io.switchboard.kafka.internal.KafkaClientConfig;
+import io.switchboard.kafka.internal.mapping.KafkaRecords;
+import io.switchboard.kafka.internal.publish.SendFuture;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.OutboundRecord;
 import io.switchboard.spi.RawPublisher;
@@ -14,10 +17,10 @@ import org.apache.kafka.clients.producer.Producer;
  * publisher is an {@link OutputPublisher}: it sends into the transaction bound to the calling
  * thread, and refuses to send anywhere else.
  */
-final class PipelineTransaction {
+public final class PipelineTransaction {
 
     /** The publisher property that makes the adapter create an {@link OutputPublisher}. */
-    static final String OUTPUT_PROPERTY = KafkaClientConfig.PREFIX + "pipeline-output";
+    public static final String OUTPUT_PROPERTY = KafkaClientConfig.PREFIX + "pipeline-output";
 
     private static final ThreadLocal<PipelineTransaction> CURRENT = new ThreadLocal<>();
 
@@ -47,11 +50,11 @@ final class PipelineTransaction {
     }
 
     /** Sends pipeline outputs of one adapter into the transaction bound to the calling thread. */
-    static final class OutputPublisher implements RawPublisher {
+    public static final class OutputPublisher implements RawPublisher {
         private final BrokerConfig owner;
         private final String destination;
 
-        OutputPublisher(BrokerConfig owner, String destination) {
+        public OutputPublisher(BrokerConfig owner, String destination) {
             this.owner = owner;
             this.destination = destination;
         }

@@ -1,4 +1,4 @@
-package io.switchboard.kafka.internal;
+package io.switchboard.kafka.internal.mapping;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,7 +1,9 @@
-package io.switchboard.kafka.internal;
+package io.switchboard.kafka.internal.consume;
 
 import io.switchboard.ConfigurationException;
 import io.switchboard.Delivery;
+import io.switchboard.kafka.internal.KafkaClientConfig;
+import io.switchboard.kafka.internal.provision.KafkaProvisioner;
 import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.DaemonThreads;
 import io.switchboard.spi.RawConsumer;
@@ -48,7 +50,7 @@ import org.slf4j.LoggerFactory;
  * committed first; {@link #close()} commits what was acked and leaves the group, so the rest is
  * delivered again. At-most-once commits the offsets of records before handing them over.
  */
-final class KafkaRawConsumer implements RawConsumer, ConsumerRebalanceListener, KafkaInboundRecord.Settlement {
+public final class KafkaRawConsumer implements RawConsumer, ConsumerRebalanceListener, KafkaInboundRecord.Settlement {
 
     private static final Logger log = LoggerFactory.getLogger(KafkaRawConsumer.class);
 
@@ -75,7 +77,7 @@ final class KafkaRawConsumer implements RawConsumer, ConsumerRebalanceListener, 
     // poll thread only
     private final Map<TopicPartition, PartitionState> partitions = new LinkedHashMap<>();
 
-    KafkaRawConsumer(ConsumerSpec spec, KafkaClientConfig config, KafkaProvisioner admin, Consumer<AutoCloseable> onClosed) {
+    public KafkaRawConsumer(ConsumerSpec spec, KafkaClientConfig config, KafkaProvisioner admin, Consumer<AutoCloseable> onClosed) {
         this.spec = spec;
         this.admin = admin;
         this.onClosed = onClosed;

@@ -1,7 +1,9 @@
-package io.switchboard.kafka.internal;
+package io.switchboard.kafka.internal.control;
 
 import io.switchboard.Delivery;
 import io.switchboard.SwitchboardClosedException;
+import io.switchboard.kafka.internal.KafkaClientConfig;
+import io.switchboard.kafka.internal.provision.KafkaProvisioner;
 import io.switchboard.spi.ControlLog;
 import io.switchboard.spi.ControlSupportBase;
 import io.switchboard.spi.DestinationSpec;
@@ -22,7 +24,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * the clients take the adapter's {@code kafka.*} properties (bootstrap servers, security), with
  * timeouts of their own so that an unreachable broker is noticed within seconds.
  */
-final class KafkaControlSupport extends ControlSupportBase {
+public final class KafkaControlSupport extends ControlSupportBase {
 
     /** How often a follower and a leader check that the broker answers. */
     static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
@@ -34,7 +36,7 @@ final class KafkaControlSupport extends ControlSupportBase {
     private final KafkaProvisioner provisioner;
     private KafkaProducer<byte[], byte[]> producer;
 
-    KafkaControlSupport(KafkaClientConfig config, KafkaProvisioner provisioner) {
+    public KafkaControlSupport(KafkaClientConfig config, KafkaProvisioner provisioner) {
         this.config = config;
         this.provisioner = provisioner;
     }
@@ -107,7 +109,7 @@ final class KafkaControlSupport extends ControlSupportBase {
     }
 
     /** Closes every log and leadership opened here, then the producer. Idempotent. */
-    void close() {
+    public void close() {
         closeOpened();
         KafkaProducer<byte[], byte[]> p;
         synchronized (this) {

@@ -1,4 +1,4 @@
-package io.switchboard.kafka.internal;
+package io.switchboard.kafka.internal.control;
 
 import io.switchboard.SwitchboardClosedException;
 import io.switchboard.SwitchboardException;

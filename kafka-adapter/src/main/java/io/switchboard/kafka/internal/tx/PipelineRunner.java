@@ -1,4 +1,4 @@
-package io.switchboard.kafka.internal;
+package io.switchboard.kafka.internal.tx;
 
 import io.switchboard.Codec;
 import io.switchboard.ConfigurationException;
@@ -10,6 +10,9 @@ import io.switchboard.SubscriptionException;
 import io.switchboard.Switchboard;
 import io.switchboard.internal.Validation;
 import io.switchboard.internal.envelope.Envelopes;
+import io.switchboard.kafka.internal.KafkaAdapter;
+import io.switchboard.kafka.internal.KafkaClientConfig;
+import io.switchboard.kafka.internal.consume.KafkaInboundRecord;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.DaemonThreads;
 import java.time.Duration;

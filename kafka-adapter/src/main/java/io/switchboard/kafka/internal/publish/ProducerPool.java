@@ -1,4 +1,4 @@
-package io.switchboard.kafka.internal;
+package io.switchboard.kafka.internal.publish;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -11,12 +11,12 @@ import org.apache.kafka.clients.producer.Producer;
  * equal (a producer is thread-safe and batches better when shared). The producer closes when its
  * last publisher releases it.
  */
-final class ProducerPool {
+public final class ProducerPool {
 
     private final Map<Map<String, Object>, Shared> producers = new HashMap<>();
 
     /** A lease on the producer for these settings, created on first use. */
-    synchronized Lease acquire(Map<String, Object> config) {
+    public synchronized Lease acquire(Map<String, Object> config) {
         Shared shared = producers.get(config);
         if (shared == null) {
             shared = new Shared(config, new KafkaProducer<>(config));
@@ -42,7 +42,7 @@ final class ProducerPool {
     }
 
     /** Closes every producer still open (publishers that were never closed). */
-    void closeAll(Duration timeout) {
+    public void closeAll(Duration timeout) {
         Map<Map<String, Object>, Shared> open;
         synchronized (this) {
             open = new HashMap<>(producers);

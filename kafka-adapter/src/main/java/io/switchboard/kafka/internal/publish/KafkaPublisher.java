@@ -1,6 +1,7 @@
-package io.switchboard.kafka.internal;
+package io.switchboard.kafka.internal.publish;
 
 import io.switchboard.SwitchboardClosedException;
+import io.switchboard.kafka.internal.mapping.KafkaRecords;
 import io.switchboard.spi.OutboundRecord;
 import io.switchboard.spi.RawPublisher;
 import io.switchboard.spi.SendResult;
@@ -14,7 +15,7 @@ import java.util.function.Consumer;
  * {@code send} per record, whose callback completes the returned future. Nothing else runs per
  * record: no flush, no lookup.
  */
-final class KafkaPublisher implements RawPublisher {
+public final class KafkaPublisher implements RawPublisher {
 
     private final ProducerPool.Lease lease;
     private final String destination;
@@ -22,7 +23,7 @@ final class KafkaPublisher implements RawPublisher {
     private final Consumer<AutoCloseable> onClosed;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    KafkaPublisher(ProducerPool.Lease lease, String destination, Duration closeTimeout, Consumer<AutoCloseable> onClosed) {
+    public KafkaPublisher(ProducerPool.Lease lease, String destination, Duration closeTimeout, Consumer<AutoCloseable> onClosed) {
         this.lease = lease;
         this.destination = destination;
         this.closeTimeout = closeTimeout;

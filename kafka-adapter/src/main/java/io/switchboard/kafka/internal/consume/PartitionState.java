@@ -1,4 +1,4 @@
-package io.switchboard.kafka.internal;
+package io.switchboard.kafka.internal.consume;
 
 import java.util.ArrayDeque;
 import java.util.HashMap;

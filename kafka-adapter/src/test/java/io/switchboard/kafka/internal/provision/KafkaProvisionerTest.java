@@ -1,10 +1,11 @@
-package io.switchboard.kafka.internal;
+package io.switchboard.kafka.internal.provision;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.switchboard.ConfigurationException;
 import io.switchboard.SwitchboardException;
+import io.switchboard.kafka.internal.KafkaClientConfig;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.DestinationSpec;
 import io.switchboard.testkit.kafka.EmbeddedKafka;

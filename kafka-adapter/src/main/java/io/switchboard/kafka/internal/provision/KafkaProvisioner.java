@@ -1,8 +1,9 @@
-package io.switchboard.kafka.internal;
+package io.switchboard.kafka.internal.provision;
 
 import io.switchboard.ConfigurationException;
 import io.switchboard.SwitchboardClosedException;
 import io.switchboard.SwitchboardException;
+import io.switchboard.kafka.internal.KafkaClientConfig;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.BrokerHealth;
 import io.switchboard.spi.ClusterCheck;
@@ -51,7 +52,7 @@ import org.slf4j.LoggerFactory;
  * {@code default.replication.factor}, or {@code kafka.replication-factor}); every other setting is
  * a topic config such as {@code retention.ms} or {@code cleanup.policy}.
  */
-final class KafkaProvisioner implements Provisioner, AutoCloseable {
+public final class KafkaProvisioner implements Provisioner, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(KafkaProvisioner.class);
     private static final String REPLICATION_FACTOR = "replication.factor";
@@ -69,7 +70,7 @@ final class KafkaProvisioner implements Provisioner, AutoCloseable {
     /** The brokers of the cluster, as first seen. */
     private volatile int brokers;
 
-    KafkaProvisioner(KafkaClientConfig config) {
+    public KafkaProvisioner(KafkaClientConfig config) {
         this.config = config;
         this.timeout = config.duration("admin-timeout", Duration.ofSeconds(30), Map.of());
         this.connectTimeout = config.duration("connect-timeout", Duration.ofSeconds(5), Map.of());
@@ -207,7 +208,7 @@ final class KafkaProvisioner implements Provisioner, AutoCloseable {
     }
 
     /** Per partition of the topic: records not yet committed by the group (end offset minus committed offset). */
-    Map<Integer, Long> lag(String topic, String group) {
+    public Map<Integer, Long> lag(String topic, String group) {
         TopicDescription description;
         try {
             description = get(admin().describeTopics(List.of(topic)).allTopicNames(), "describe topic '" + topic + "'").get(topic);
@@ -235,7 +236,7 @@ final class KafkaProvisioner implements Provisioner, AutoCloseable {
     }
 
     /** Deletes a consumer group that is no longer used (a broadcast subscriber's); failures are only logged. */
-    void deleteGroupQuietly(String group) {
+    public void deleteGroupQuietly(String group) {
         try {
             admin().deleteConsumerGroups(Set.of(group)).all().whenComplete((ignored, error) -> {
                 if (error != null) {
@@ -349,7 +350,7 @@ final class KafkaProvisioner implements Provisioner, AutoCloseable {
     }
 
     /** Describes the cluster within the timeout: UP with the broker count, else DOWN with why. */
-    BrokerHealth health(Duration within) {
+    public BrokerHealth health(Duration within) {
         String servers = BrokerConfig.printable("bootstrap.servers",
                 config.brokerConfig().get(KafkaClientConfig.PREFIX + "bootstrap.servers"));
         try {

@@ -1,4 +1,4 @@
-package io.switchboard.kafka.internal;
+package io.switchboard.kafka.internal.mapping;
 
 import io.switchboard.Envelope;
 import io.switchboard.spi.OutboundRecord;
@@ -18,11 +18,11 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * value in UTF-8; the key is UTF-8 bytes, so Kafka's default partitioner places a key exactly as a
  * plain producer with a {@code StringSerializer} would.
  */
-final class KafkaRecords {
+public final class KafkaRecords {
 
     private KafkaRecords() {}
 
-    static ProducerRecord<byte[], byte[]> toKafka(OutboundRecord record) {
+    public static ProducerRecord<byte[], byte[]> toKafka(OutboundRecord record) {
         HeaderCollector headers = new HeaderCollector();
         // core hands its envelope fields over without entry objects, and the generated id and time as bytes
         record.forEachHeader(headers);
@@ -81,11 +81,11 @@ final class KafkaRecords {
      * Headers as strings, decoded when read ({@link LazyHeaderMap}); a header repeated by a plain
      * producer keeps its last value, as Kafka's lastHeader does.
      */
-    static Map<String, String> fromKafka(Headers headers) {
+    public static Map<String, String> fromKafka(Headers headers) {
         return new LazyHeaderMap(headers.toArray());
     }
 
-    static String key(byte[] key) {
+    public static String key(byte[] key) {
         return key == null ? null : new String(key, StandardCharsets.UTF_8);
     }
 }

@@ -1,4 +1,4 @@
-package io.switchboard.kafka.internal;
+package io.switchboard.kafka.internal.control;
 
 import io.switchboard.spi.ControlNames;
 import io.switchboard.spi.DaemonThreads;

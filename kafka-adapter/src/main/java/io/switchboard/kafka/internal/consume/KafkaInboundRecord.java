@@ -1,5 +1,7 @@
-package io.switchboard.kafka.internal;
+package io.switchboard.kafka.internal.consume;
 
+import io.switchboard.kafka.internal.mapping.KafkaRecords;
+import io.switchboard.kafka.internal.mapping.LazyHeaderMap;
 import io.switchboard.spi.AbstractInboundRecord;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -9,7 +11,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * computes the offsets to commit; nacking also queues the record for the poll thread, which
  * rewinds the partition. The first ack or nack wins.
  */
-final class KafkaInboundRecord extends AbstractInboundRecord {
+public final class KafkaInboundRecord extends AbstractInboundRecord {
 
     static final int ACKED = 1;
     static final int NACKED = 2;
@@ -22,7 +24,7 @@ final class KafkaInboundRecord extends AbstractInboundRecord {
     /** Poll thread only: the record no longer counts for commits (its partition was rewound or revoked). */
     boolean stale;
 
-    KafkaInboundRecord(ConsumerRecord<byte[], byte[]> record, int deliveryCount, Settlement owner, boolean settled) {
+    public KafkaInboundRecord(ConsumerRecord<byte[], byte[]> record, int deliveryCount, Settlement owner, boolean settled) {
         super(record.topic(), record.partition(), record.offset(), KafkaRecords.key(record.key()), null,
                 record.value() == null ? new byte[0] : record.value(), deliveryCount, null, record.timestamp(),
                 settled ? PRE_ACKED : PENDING);
@@ -63,7 +65,7 @@ final class KafkaInboundRecord extends AbstractInboundRecord {
     }
 
     /** Told when core settles a record. */
-    interface Settlement {
+    public interface Settlement {
         /** Called once per record, from any thread; never blocks. */
         void settled(KafkaInboundRecord record, boolean ack);
     }
