@@ -1,4 +1,4 @@
-package io.switchboard.rabbit.internal;
+package io.switchboard.rabbit.internal.publish;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.AlreadyClosedException;
@@ -11,6 +11,8 @@ import com.rabbitmq.client.ShutdownListener;
 import com.rabbitmq.client.ShutdownSignalException;
 import io.switchboard.PublishException;
 import io.switchboard.SwitchboardException;
+import io.switchboard.rabbit.internal.AmqpErrors;
+import io.switchboard.rabbit.internal.RabbitAdapter;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

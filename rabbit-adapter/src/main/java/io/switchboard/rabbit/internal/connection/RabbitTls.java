@@ -1,6 +1,7 @@
-package io.switchboard.rabbit.internal;
+package io.switchboard.rabbit.internal.connection;
 
 import io.switchboard.ConfigurationException;
+import io.switchboard.rabbit.internal.RabbitSettings;
 import io.switchboard.spi.BrokerConfig;
 import java.io.IOException;
 import java.io.InputStream;

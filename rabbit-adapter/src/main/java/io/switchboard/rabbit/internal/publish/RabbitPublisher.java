@@ -1,8 +1,12 @@
-package io.switchboard.rabbit.internal;
+package io.switchboard.rabbit.internal.publish;
 
 import io.switchboard.BackPressureException;
 import io.switchboard.Delivery;
 import io.switchboard.PublishException;
+import io.switchboard.rabbit.internal.RabbitAdapter;
+import io.switchboard.rabbit.internal.RabbitSettings;
+import io.switchboard.rabbit.internal.mapping.AmqpHeaders;
+import io.switchboard.rabbit.internal.provision.RabbitTopology;
 import io.switchboard.spi.OutboundRecord;
 import io.switchboard.spi.PublisherSpec;
 import io.switchboard.spi.RawPublisher;
@@ -27,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * waits for it to unblock, within the same {@code rabbitmq.publish-timeout}, as a native client's
  * write would, instead of failing records over an alarm that passes in seconds.
  */
-final class RabbitPublisher implements RawPublisher {
+public final class RabbitPublisher implements RawPublisher {
 
     private static final Logger log = LoggerFactory.getLogger(RabbitPublisher.class);
 
@@ -43,7 +47,7 @@ final class RabbitPublisher implements RawPublisher {
     private final AtomicInteger roundRobin = new AtomicInteger();
     private volatile boolean closed;
 
-    RabbitPublisher(RabbitAdapter adapter, PublisherSpec spec, RabbitSettings settings) {
+    public RabbitPublisher(RabbitAdapter adapter, PublisherSpec spec, RabbitSettings settings) {
         this.adapter = adapter;
         this.destination = spec.destination();
         this.confirms = spec.delivery() != Delivery.AT_MOST_ONCE;

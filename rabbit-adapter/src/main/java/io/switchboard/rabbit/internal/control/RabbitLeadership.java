@@ -1,7 +1,8 @@
-package io.switchboard.rabbit.internal;
+package io.switchboard.rabbit.internal.control;
 
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ShutdownSignalException;
+import io.switchboard.rabbit.internal.AmqpErrors;
 import io.switchboard.spi.ControlNames;
 import io.switchboard.spi.Leadership;
 import java.io.IOException;

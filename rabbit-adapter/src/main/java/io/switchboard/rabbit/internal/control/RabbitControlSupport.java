@@ -1,8 +1,10 @@
-package io.switchboard.rabbit.internal;
+package io.switchboard.rabbit.internal.control;
 
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import io.switchboard.SwitchboardClosedException;
+import io.switchboard.rabbit.internal.RabbitAdapter;
+import io.switchboard.rabbit.internal.RabbitSettings;
 import io.switchboard.spi.ControlLog;
 import io.switchboard.spi.ControlSupportBase;
 import io.switchboard.spi.DaemonThreads;
@@ -24,7 +26,7 @@ import java.util.concurrent.TimeoutException;
  * instead of re-declaring what it held. The connections ask for a {@value #HEARTBEAT_SECONDS} s
  * heartbeat, so that a partitioned process notices within about twice that.
  */
-final class RabbitControlSupport extends ControlSupportBase {
+public final class RabbitControlSupport extends ControlSupportBase {
 
     static final int HEARTBEAT_SECONDS = 5;
 
@@ -36,7 +38,7 @@ final class RabbitControlSupport extends ControlSupportBase {
     /** Connects, reconnects, campaigns and calls the leadership listeners: never an amqp-client thread. */
     final ScheduledExecutorService scheduler;
 
-    RabbitControlSupport(RabbitAdapter adapter, RabbitSettings settings, ConnectionFactory adapterFactory) {
+    public RabbitControlSupport(RabbitAdapter adapter, RabbitSettings settings, ConnectionFactory adapterFactory) {
         this.adapter = adapter;
         this.retry = settings.recoveryInterval;
         this.publishTimeout = settings.publishTimeout;
@@ -88,7 +90,7 @@ final class RabbitControlSupport extends ControlSupportBase {
     }
 
     /** Closes every log and leadership opened here, then the scheduler (letting queued callbacks run). Idempotent. */
-    void close() {
+    public void close() {
         closeOpened();
         scheduler.shutdown();
     }

@@ -1,4 +1,4 @@
-package io.switchboard.rabbit.internal;
+package io.switchboard.rabbit.internal.control;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.AlreadyClosedException;
@@ -9,6 +9,7 @@ import com.rabbitmq.client.Envelope;
 import com.rabbitmq.client.ShutdownSignalException;
 import io.switchboard.PublishException;
 import io.switchboard.SwitchboardException;
+import io.switchboard.rabbit.internal.AmqpErrors;
 import io.switchboard.spi.ControlLog;
 import io.switchboard.spi.DaemonThreads;
 import java.io.IOException;

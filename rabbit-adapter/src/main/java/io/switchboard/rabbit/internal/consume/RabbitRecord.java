@@ -1,9 +1,10 @@
-package io.switchboard.rabbit.internal;
+package io.switchboard.rabbit.internal.consume;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.ShutdownSignalException;
 import io.switchboard.Envelope;
+import io.switchboard.rabbit.internal.mapping.AmqpHeaders;
 import io.switchboard.spi.AbstractInboundRecord;
 import java.io.IOException;
 import java.util.Map;

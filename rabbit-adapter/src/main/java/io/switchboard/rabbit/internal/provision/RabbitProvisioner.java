@@ -1,7 +1,9 @@
-package io.switchboard.rabbit.internal;
+package io.switchboard.rabbit.internal.provision;
 
 import com.rabbitmq.client.BuiltinExchangeType;
 import com.rabbitmq.client.Channel;
+import io.switchboard.rabbit.internal.RabbitAdapter;
+import io.switchboard.rabbit.internal.RabbitSettings;
 import io.switchboard.spi.DestinationSpec;
 import io.switchboard.spi.Provisioner;
 import java.io.IOException;
@@ -24,7 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * queues declared through this adapter or named by the required groups; queues declared by other
  * processes for other groups stay until deleted by name.
  */
-final class RabbitProvisioner implements Provisioner {
+public final class RabbitProvisioner implements Provisioner {
 
     static final String DEAD_LETTER_GROUP = "default";
 
@@ -32,7 +34,7 @@ final class RabbitProvisioner implements Provisioner {
     private final RabbitSettings settings;
     private final ConcurrentHashMap<String, Set<String>> queues = new ConcurrentHashMap<>();
 
-    RabbitProvisioner(RabbitAdapter adapter, RabbitSettings settings) {
+    public RabbitProvisioner(RabbitAdapter adapter, RabbitSettings settings) {
         this.adapter = adapter;
         this.settings = settings;
     }
@@ -57,7 +59,7 @@ final class RabbitProvisioner implements Provisioner {
      *
      * @return the queue names, partition by partition
      */
-    List<String> declareGroup(Channel channel, String destination, String group, int partitions, RabbitSettings queueSettings)
+    public List<String> declareGroup(Channel channel, String destination, String group, int partitions, RabbitSettings queueSettings)
             throws IOException {
         List<String> names = new ArrayList<>(partitions);
         var arguments = queueSettings.groupQueueArguments(adapter.deadLetterExchangeOf(destination));

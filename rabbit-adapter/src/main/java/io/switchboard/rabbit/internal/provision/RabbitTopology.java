@@ -1,4 +1,4 @@
-package io.switchboard.rabbit.internal;
+package io.switchboard.rabbit.internal.provision;
 
 /**
  * How Switchboard's model maps onto RabbitMQ names.
@@ -17,10 +17,10 @@ package io.switchboard.rabbit.internal;
  *       {@code <destination>.<group>} (core makes the group name unique) bound with {@code #}.</li>
  * </ul>
  */
-final class RabbitTopology {
+public final class RabbitTopology {
 
     /** The binding key that matches every routing key. */
-    static final String ALL = "#";
+    public static final String ALL = "#";
     private static final String[] ROUTING_KEYS = new String[64];
 
     static {
@@ -32,12 +32,12 @@ final class RabbitTopology {
     private RabbitTopology() {}
 
     /** The routing key of partition {@code p}. */
-    static String routingKey(int partition) {
+    public static String routingKey(int partition) {
         return partition < ROUTING_KEYS.length ? ROUTING_KEYS[partition] : Integer.toString(partition);
     }
 
     /** The partition a record with this key goes to. */
-    static int partitionOf(String key, int partitions) {
+    public static int partitionOf(String key, int partitions) {
         return (key.hashCode() & 0x7fffffff) % partitions;
     }
 

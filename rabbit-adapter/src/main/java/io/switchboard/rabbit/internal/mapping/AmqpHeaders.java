@@ -1,4 +1,4 @@
-package io.switchboard.rabbit.internal;
+package io.switchboard.rabbit.internal.mapping;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.LongString;
@@ -23,7 +23,7 @@ import java.util.function.BiConsumer;
  * well for plain AMQP consumers. The compact envelope ({@code ce_sb}) travels as
  * {@code cloudEvents_sb}; it sets neither property. Other headers travel under their own names.
  */
-final class AmqpHeaders {
+public final class AmqpHeaders {
 
     static final String CLOUD_EVENTS_PREFIX = "cloudEvents_";
     private static final String CLOUD_EVENTS_COLON_PREFIX = "cloudEvents:";
@@ -41,7 +41,7 @@ final class AmqpHeaders {
      *
      * @param persistent delivery mode 2 (written to disk) rather than 1
      */
-    static AMQP.BasicProperties properties(OutboundRecord record, boolean persistent) {
+    public static AMQP.BasicProperties properties(OutboundRecord record, boolean persistent) {
         Map<String, String> envelope = record.headers();
         Outbound out = new Outbound(envelope.size());
         envelope.forEach(out); // core's envelope map iterates without entry objects
@@ -95,7 +95,7 @@ final class AmqpHeaders {
     }
 
     /** The envelope and application headers of a delivery, under the envelope's logical names. */
-    static Map<String, String> headers(AMQP.BasicProperties properties) {
+    public static Map<String, String> headers(AMQP.BasicProperties properties) {
         Map<String, Object> amqp = properties.getHeaders();
         Map<String, String> headers = new HashMap<>(amqp == null ? 4 : (amqp.size() + 1) * 4 / 3 + 1);
         if (amqp != null) {
@@ -112,7 +112,7 @@ final class AmqpHeaders {
     }
 
     /** Earlier delivery attempts counted by a quorum queue, or -1 when the header is absent. */
-    static int earlierDeliveries(AMQP.BasicProperties properties) {
+    public static int earlierDeliveries(AMQP.BasicProperties properties) {
         Map<String, Object> amqp = properties.getHeaders();
         Object count = amqp == null ? null : amqp.get(DELIVERY_COUNT);
         return count instanceof Number n ? n.intValue() : -1;

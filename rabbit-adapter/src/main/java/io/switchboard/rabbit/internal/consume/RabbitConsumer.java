@@ -1,4 +1,4 @@
-package io.switchboard.rabbit.internal;
+package io.switchboard.rabbit.internal.consume;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
@@ -8,6 +8,10 @@ import com.rabbitmq.client.ShutdownSignalException;
 import io.switchboard.Delivery;
 import io.switchboard.SubscriptionException;
 import io.switchboard.SwitchboardException;
+import io.switchboard.rabbit.internal.AmqpErrors;
+import io.switchboard.rabbit.internal.RabbitAdapter;
+import io.switchboard.rabbit.internal.RabbitSettings;
+import io.switchboard.rabbit.internal.provision.RabbitTopology;
 import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.RawConsumer;
 import io.switchboard.spi.RecordListener;
@@ -40,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * members of one group compete for each queue, so per-key order across members holds only with
  * {@code rabbitmq.single-active-consumer=true} (then one member at a time reads each queue).
  */
-final class RabbitConsumer implements RawConsumer {
+public final class RabbitConsumer implements RawConsumer {
 
     private static final Logger log = LoggerFactory.getLogger(RabbitConsumer.class);
 
@@ -57,7 +61,7 @@ final class RabbitConsumer implements RawConsumer {
     private RecordListener listener;
     private Channel channel;
 
-    RabbitConsumer(RabbitAdapter adapter, ConsumerSpec spec, RabbitSettings settings) {
+    public RabbitConsumer(RabbitAdapter adapter, ConsumerSpec spec, RabbitSettings settings) {
         this.adapter = adapter;
         this.spec = spec;
         this.settings = settings;

@@ -1,4 +1,4 @@
-package io.switchboard.rabbit.internal;
+package io.switchboard.rabbit.internal.connection;
 
 import com.rabbitmq.client.AuthenticationFailureException;
 import com.rabbitmq.client.Connection;
@@ -12,6 +12,9 @@ import com.rabbitmq.client.impl.recovery.RecordedQueue;
 import com.rabbitmq.client.impl.recovery.TopologyRecoveryFilter;
 import io.switchboard.ConfigurationException;
 import io.switchboard.SwitchboardException;
+import io.switchboard.rabbit.internal.AmqpErrors;
+import io.switchboard.rabbit.internal.RabbitAdapter;
+import io.switchboard.rabbit.internal.RabbitSettings;
 import io.switchboard.spi.BrokerHealth;
 import io.switchboard.spi.DaemonThreads;
 import java.io.IOException;
@@ -31,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * publishers never stalls consumers. Explains a connection that cannot be opened (login, vhost,
  * TLS, unreachable server) and tells whether they are healthy.
  */
-final class RabbitConnections {
+public final class RabbitConnections {
 
     private static final Logger log = LoggerFactory.getLogger(RabbitAdapter.class);
 
@@ -53,7 +56,7 @@ final class RabbitConnections {
     private final Object unblocked = new Object();
     private volatile boolean closing;
 
-    RabbitConnections(RabbitSettings settings, Runnable whileOpen) {
+    public RabbitConnections(RabbitSettings settings, Runnable whileOpen) {
         this.settings = settings;
         this.whileOpen = whileOpen;
         String instance = settings.config.instanceName();
@@ -61,22 +64,22 @@ final class RabbitConnections {
         this.deliveries = Executors.newCachedThreadPool(DaemonThreads.numbered("switchboard-rabbit-deliver-" + instance));
     }
 
-    ConnectionFactory factory() {
+    public ConnectionFactory factory() {
         return factory;
     }
 
-    Connection publish() {
+    public Connection publish() {
         Connection connection = publishConnection;
         return connection != null ? connection : connect(true);
     }
 
-    Connection consume() {
+    public Connection consume() {
         Connection connection = consumeConnection;
         return connection != null ? connection : connect(false);
     }
 
     /** Why the broker currently blocks publishing (a resource alarm), or null. */
-    String publishingBlocked() {
+    public String publishingBlocked() {
         return publishingBlocked;
     }
 
@@ -89,7 +92,7 @@ final class RabbitConnections {
      * @param deadlineNanos a {@link System#nanoTime()} value
      * @return why publishing is still blocked at the deadline, or null when it is not blocked
      */
-    String awaitPublishing(long deadlineNanos) throws InterruptedException {
+    public String awaitPublishing(long deadlineNanos) throws InterruptedException {
         String blocked = publishingBlocked;
         if (blocked == null) {
             return null;
@@ -125,7 +128,7 @@ final class RabbitConnections {
      *
      * @param consumers where the connection runs its consumers, or null for amqp-client's own pool
      */
-    Connection open(ConnectionFactory from, ExecutorService consumers, String name) throws IOException, TimeoutException {
+    public Connection open(ConnectionFactory from, ExecutorService consumers, String name) throws IOException, TimeoutException {
         if (settings.addresses.isEmpty()) {
             return consumers == null ? from.newConnection(name) : from.newConnection(consumers, name);
         }
@@ -243,7 +246,7 @@ final class RabbitConnections {
     }
 
     /** See {@link RabbitAdapter#health(Duration)}: the connections' part of it. */
-    BrokerHealth health(Duration timeout) {
+    public BrokerHealth health(Duration timeout) {
         if (publishConnection == null && consumeConnection == null) {
             BrokerHealth failed = connectWithin(timeout);
             if (failed != null) {
@@ -289,7 +292,7 @@ final class RabbitConnections {
     }
 
     /** Closes both connections and stops the delivery threads. */
-    synchronized void close() {
+    public synchronized void close() {
         closing = true;
         synchronized (unblocked) {
             unblocked.notifyAll();

@@ -1,4 +1,4 @@
-package io.switchboard.rabbit.internal;
+package io.switchboard.rabbit.internal.mapping;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
