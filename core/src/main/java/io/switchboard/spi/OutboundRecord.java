@@ -98,7 +98,8 @@ public record OutboundRecord(
     /**
      * The header map of a record core published, which holds the generated id and time as numbers
      * (core's envelope implements it; the record's accessors read it). Not for adapters to implement:
-     * they read the numbers through {@link #hasIdBits()}, {@link #timeMicros()} and {@link #forEachHeader}.
+     * they read the numbers through {@link OutboundRecord#hasIdBits()}, {@link OutboundRecord#timeMicros()} and
+     * {@link OutboundRecord#forEachHeader}.
      */
     public interface GeneratedHeaders extends Map<String, String> {
 
