@@ -1,6 +1,6 @@
 package io.switchboard;
 
-import io.switchboard.internal.MessageIds;
+import io.switchboard.internal.envelope.MessageIds;
 import java.time.Instant;
 import java.util.Map;
 

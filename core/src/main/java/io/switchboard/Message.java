@@ -1,7 +1,7 @@
 package io.switchboard;
 
-import io.switchboard.internal.MessageAccess;
-import io.switchboard.internal.MessageIds;
+import io.switchboard.internal.envelope.MessageAccess;
+import io.switchboard.internal.envelope.MessageIds;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;

@@ -1,12 +1,12 @@
 package io.switchboard;
 
 import io.switchboard.internal.AdapterLoader;
-import io.switchboard.internal.EnvelopeFormat;
-import io.switchboard.internal.InMemoryIdempotencyStore;
 import io.switchboard.internal.Instance;
 import io.switchboard.internal.Shared;
+import io.switchboard.internal.comparison.TrafficBook;
+import io.switchboard.internal.envelope.EnvelopeFormat;
+import io.switchboard.internal.idempotency.InMemoryIdempotencyStore;
 import io.switchboard.internal.routing.Router;
-import io.switchboard.internal.routing.TrafficBook;
 import io.switchboard.routing.Route;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.IdempotencyStore;

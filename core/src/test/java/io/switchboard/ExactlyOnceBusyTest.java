@@ -3,7 +3,7 @@ package io.switchboard;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.switchboard.internal.InMemoryIdempotencyStore;
+import io.switchboard.internal.idempotency.InMemoryIdempotencyStore;
 import io.switchboard.routing.Route;
 import io.switchboard.spi.IdempotencyStore;
 import java.time.Duration;

@@ -1,5 +1,7 @@
 package io.switchboard.internal;
 
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import io.switchboard.Codec;
 import io.switchboard.Delivery;
 import io.switchboard.Envelope;
@@ -10,8 +12,9 @@ import io.switchboard.PublishReceipt;
 import io.switchboard.Publisher;
 import io.switchboard.SwitchboardClosedException;
 import io.switchboard.UnsupportedCapabilityException;
-import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationRegistry;
+import io.switchboard.internal.envelope.EnvelopeFormat;
+import io.switchboard.internal.envelope.EnvelopeHeaders;
+import io.switchboard.internal.envelope.MessageIds;
 import io.switchboard.internal.metrics.PublishRecorder;
 import io.switchboard.internal.metrics.Tracing;
 import io.switchboard.spi.BrokerConfig;

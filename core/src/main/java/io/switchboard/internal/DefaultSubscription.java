@@ -1,5 +1,6 @@
 package io.switchboard.internal;
 
+import io.micrometer.observation.ObservationRegistry;
 import io.switchboard.Codec;
 import io.switchboard.Delivery;
 import io.switchboard.DeliveryContext;
@@ -9,7 +10,9 @@ import io.switchboard.MessageHandler;
 import io.switchboard.RetryPolicy;
 import io.switchboard.Subscription;
 import io.switchboard.SubscriptionException;
-import io.micrometer.observation.ObservationRegistry;
+import io.switchboard.internal.envelope.Envelopes;
+import io.switchboard.internal.envelope.MessageIds;
+import io.switchboard.internal.idempotency.ClaimWait;
 import io.switchboard.internal.metrics.ConsumeRecorder;
 import io.switchboard.internal.metrics.ConsumeRecorder.Outcome;
 import io.switchboard.internal.metrics.Tracing;

@@ -11,7 +11,7 @@ import java.util.Map;
  * the adapter agrees ({@link io.switchboard.spi.RawConsumer#handleOnDeliveryThreads(int)}), as the
  * brokers' native clients do, else on core's handler lanes; {@code lanes} always uses the lanes.
  */
-public enum Dispatch {
+enum Dispatch {
     /** The adapter's delivery threads where it agrees, else lanes. */
     AUTO,
     /** Always core's handler lanes (a hand-off per record). */

@@ -6,6 +6,7 @@ import io.switchboard.Delivery;
 import io.switchboard.MessageHandler;
 import io.switchboard.SwitchboardException;
 import io.switchboard.UnsupportedCapabilityException;
+import io.switchboard.internal.idempotency.ClaimWait;
 import io.switchboard.internal.metrics.MetricsSettings;
 import io.switchboard.internal.resilience.ResilienceSettings;
 import io.switchboard.internal.resilience.ResilientPublisher;

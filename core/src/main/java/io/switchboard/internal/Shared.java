@@ -2,8 +2,8 @@ package io.switchboard.internal;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
+import io.switchboard.internal.comparison.TrafficBook;
 import io.switchboard.internal.resilience.ResilienceRegistries;
-import io.switchboard.internal.routing.TrafficBook;
 import io.switchboard.spi.IdempotencyStore;
 
 /**

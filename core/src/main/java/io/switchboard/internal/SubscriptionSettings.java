@@ -1,6 +1,7 @@
 package io.switchboard.internal;
 
 import io.switchboard.RetryPolicy;
+import io.switchboard.internal.idempotency.ClaimWait;
 import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.IdempotencyStore;
 import java.time.Duration;
@@ -19,7 +20,7 @@ import java.time.Duration;
  * @param dispatch where the handler runs
  * @param busyWait how long an exactly-once delivery waits for an id another delivery holds ({@link ClaimWait})
  */
-public record SubscriptionSettings(
+record SubscriptionSettings(
         String instance, ConsumerSpec spec, int concurrency, RetryPolicy retry, String deadLetter, Duration drainTimeout,
         IdempotencyStore idempotencyStore, Telemetry telemetry, Dispatch dispatch,
         Duration busyWait) {}

@@ -3,13 +3,13 @@ package io.switchboard.internal;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.observation.ObservationRegistry;
+import io.switchboard.internal.comparison.TrafficBook;
 import io.switchboard.internal.metrics.ConsumeRecorder;
 import io.switchboard.internal.metrics.Meters;
 import io.switchboard.internal.metrics.MetricsSettings;
 import io.switchboard.internal.metrics.PublishRecorder;
 import io.switchboard.internal.metrics.PublisherMeters;
 import io.switchboard.internal.metrics.SubscriptionMeters;
-import io.switchboard.internal.routing.TrafficBook;
 import io.switchboard.spi.RawConsumer;
 import java.util.concurrent.atomic.AtomicInteger;
 

@@ -1,6 +1,5 @@
 package io.switchboard.spi;
 
-import io.switchboard.internal.EnvelopeHeaders;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
@@ -41,7 +40,7 @@ public record OutboundRecord(
      * @return true when {@link #idMostSignificantBits()} and {@link #idLeastSignificantBits()} hold the id
      */
     public boolean hasIdBits() {
-        return headers instanceof EnvelopeHeaders e && e.hasIdBits();
+        return headers instanceof GeneratedHeaders e && e.hasIdBits();
     }
 
     /**
@@ -53,7 +52,7 @@ public record OutboundRecord(
      * @return the bits, or 0 when {@link #hasIdBits()} is false
      */
     public long idMostSignificantBits() {
-        return headers instanceof EnvelopeHeaders e ? e.idHigh() : 0;
+        return headers instanceof GeneratedHeaders e ? e.idHigh() : 0;
     }
 
     /**
@@ -63,7 +62,7 @@ public record OutboundRecord(
      * @return the bits, or 0 when {@link #hasIdBits()} is false
      */
     public long idLeastSignificantBits() {
-        return headers instanceof EnvelopeHeaders e ? e.idLow() : 0;
+        return headers instanceof GeneratedHeaders e ? e.idLow() : 0;
     }
 
     /**
@@ -76,7 +75,7 @@ public record OutboundRecord(
      *     (the broker stamps the send time, or the record was built with the constructor)
      */
     public long timeMicros() {
-        return headers instanceof EnvelopeHeaders e ? e.timeMicros() : NO_TIME;
+        return headers instanceof GeneratedHeaders e ? e.timeMicros() : NO_TIME;
     }
 
     /**
@@ -89,11 +88,55 @@ public record OutboundRecord(
      * @param writer receives each header once
      */
     public void forEachHeader(HeaderWriter writer) {
-        if (headers instanceof EnvelopeHeaders e) {
+        if (headers instanceof GeneratedHeaders e) {
             e.forEachHeader(writer);
         } else {
             headers.forEach(writer::text);
         }
+    }
+
+    /**
+     * The header map of a record core published, which holds the generated id and time as numbers
+     * (core's envelope implements it; the record's accessors read it). Not for adapters to implement:
+     * they read the numbers through {@link OutboundRecord#hasIdBits()}, {@link OutboundRecord#timeMicros()} and
+     * {@link OutboundRecord#forEachHeader}.
+     */
+    public interface GeneratedHeaders extends Map<String, String> {
+
+        /**
+         * Whether the id is one core generated and holds as its 128 bits.
+         *
+         * @return true when {@link #idHigh()} and {@link #idLow()} hold the id
+         */
+        boolean hasIdBits();
+
+        /**
+         * The most significant 64 bits of the generated id.
+         *
+         * @return the bits, or 0 when there are none
+         */
+        long idHigh();
+
+        /**
+         * The least significant 64 bits of the generated id.
+         *
+         * @return the bits, or 0 when there are none
+         */
+        long idLow();
+
+        /**
+         * The publish time in epoch microseconds.
+         *
+         * @return the microseconds, or {@link OutboundRecord#NO_TIME}
+         */
+        long timeMicros();
+
+        /**
+         * Hands every header to {@code writer}, the generated values as ASCII bytes.
+         *
+         * @param writer receives each header once
+         */
+        void forEachHeader(HeaderWriter writer);
     }
 
     /** Receives the headers of a record from {@link OutboundRecord#forEachHeader}. */

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.switchboard.ConfigurationException;
 import io.switchboard.RetryPolicy;
+import io.switchboard.internal.envelope.Envelopes;
+import io.switchboard.internal.envelope.MessageIds;
+import io.switchboard.internal.idempotency.InMemoryIdempotencyStore;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.DestinationNameRule;
 import io.switchboard.spi.IdempotencyStore.Claim;

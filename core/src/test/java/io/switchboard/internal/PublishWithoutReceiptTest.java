@@ -13,6 +13,8 @@ import io.switchboard.Message;
 import io.switchboard.PublishException;
 import io.switchboard.PublishReceipt;
 import io.switchboard.SwitchboardClosedException;
+import io.switchboard.internal.envelope.EnvelopeFormat;
+import io.switchboard.internal.envelope.MessageIds;
 import io.switchboard.internal.metrics.Meters;
 import io.switchboard.internal.metrics.MetricsSettings;
 import io.switchboard.spi.BrokerConfig;

@@ -3,7 +3,7 @@ package io.switchboard.kafka;
 import io.switchboard.Codec;
 import io.switchboard.Message;
 import io.switchboard.Switchboard;
-import io.switchboard.kafka.internal.PipelineRunner;
+import io.switchboard.kafka.internal.tx.PipelineRunner;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.switchboard.rocketmq;
 
-import io.switchboard.rocketmq.internal.TransactionHandlers;
+import io.switchboard.rocketmq.internal.client.TransactionHandlers;
 import java.util.Objects;
 
 /**

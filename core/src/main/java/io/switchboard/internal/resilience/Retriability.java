@@ -15,7 +15,7 @@ import java.util.concurrent.TimeoutException;
  * family, found by class name so core needs no broker client). Never retried: invalid messages,
  * a closed publisher, an open circuit.
  */
-public final class Retriability {
+final class Retriability {
 
     private Retriability() {}
 

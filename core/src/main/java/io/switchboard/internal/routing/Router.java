@@ -9,6 +9,14 @@ import io.switchboard.Publisher;
 import io.switchboard.Subscription;
 import io.switchboard.internal.Instance;
 import io.switchboard.internal.SubscriptionRequest;
+import io.switchboard.internal.comparison.ComparisonEngine;
+import io.switchboard.internal.comparison.FleetTraffic;
+import io.switchboard.internal.comparison.TrafficBook;
+import io.switchboard.internal.comparison.TrafficStats;
+import io.switchboard.internal.fleet.FleetControl;
+import io.switchboard.internal.fleet.FleetSettings;
+import io.switchboard.internal.fleet.GateRunner;
+import io.switchboard.internal.fleet.LocalFleet;
 import io.switchboard.routing.BrokerComparison;
 import io.switchboard.routing.Promotion;
 import io.switchboard.routing.PromotionGate;
@@ -45,7 +53,7 @@ import org.slf4j.LoggerFactory;
  * one-second ticker that rolls the comparison windows, judges the gates and watches migrations
  * drain. Route changes are serialised; the publish path never takes a lock.
  */
-public final class Router implements Routing, GateRunner.Host, AutoCloseable {
+public final class Router implements Routing, GateRunner.Host, FleetControl.Routes, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Router.class);
 
@@ -119,12 +127,12 @@ public final class Router implements Routing, GateRunner.Host, AutoCloseable {
         return instances;
     }
 
-    @Override
-    public RoutingMeters meters() {
+    RoutingMeters meters() {
         return meters;
     }
 
-    ComparisonEngine comparisonEngine() {
+    @Override
+    public ComparisonEngine comparisonEngine() {
         return comparison;
     }
 
@@ -139,6 +147,16 @@ public final class Router implements Routing, GateRunner.Host, AutoCloseable {
     /** The broker comparison: the fleet's when the routes are shared by one. */
     public BrokerComparison comparison() {
         return comparison.judging();
+    }
+
+    @Override
+    public void gateStep(String destination, AtomicInteger percent) {
+        meters.gateStep(destination, percent);
+    }
+
+    @Override
+    public void gateTransition(String destination, String outcome) {
+        meters.gateTransition(destination, outcome);
     }
 
     @Override
@@ -257,7 +275,8 @@ public final class Router implements Routing, GateRunner.Host, AutoCloseable {
     }
 
     /** A route change of the fleet's, from the control channel. */
-    void applyRoute(String destination, Route route, String why) {
+    @Override
+    public void applyRoute(String destination, Route route, String why) {
         validate("route of '" + destination + "'", route);
         apply(destination, route, why);
     }
@@ -298,7 +317,8 @@ public final class Router implements Routing, GateRunner.Host, AutoCloseable {
     }
 
     /** Changes the default route here. */
-    void applyDefault(Route route, String why) {
+    @Override
+    public void applyDefault(Route route, String why) {
         validate("default route", route);
         synchronized (changes) {
             Route before = defaultRoute;

@@ -26,27 +26,27 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * settings are hyphenated: {@code kafka.commit-interval}, {@code kafka.poll-timeout} and so on.
  * Then the delivery guarantee's settings are applied, refusing a property that would weaken it.
  */
-final class KafkaClientConfig {
+public final class KafkaClientConfig {
 
-    static final String PREFIX = "kafka.";
+    public static final String PREFIX = "kafka.";
     private static final String PRODUCER = "producer.";
     private static final String CONSUMER = "consumer.";
     private static final String ADMIN = "admin.";
 
     private final BrokerConfig config;
 
-    KafkaClientConfig(BrokerConfig config) {
+    public KafkaClientConfig(BrokerConfig config) {
         this.config = config;
         config.require(PREFIX + CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, "the Kafka brokers to connect to, for example "
                 + "'localhost:9092' (kafka.bootstrap.servers)");
     }
 
-    BrokerConfig brokerConfig() {
+    public BrokerConfig brokerConfig() {
         return config;
     }
 
     /** An adapter setting ({@code kafka.<hyphenated-name>}) as a duration. */
-    Duration duration(String setting, Duration defaultValue, Map<String, String> overrides) {
+    public Duration duration(String setting, Duration defaultValue, Map<String, String> overrides) {
         return config.with(overrides).getDuration(PREFIX + setting, defaultValue);
     }
 
@@ -56,14 +56,14 @@ final class KafkaClientConfig {
      * (Kafka's default is 30 s): a request sent to a broker that stopped answering (frozen, or cut
      * off with its connection open) is then retried on another broker within {@code kafka.admin-timeout}.
      */
-    Map<String, Object> admin() {
+    public Map<String, Object> admin() {
         Map<String, Object> props = new HashMap<>();
         props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
         props.putAll(clientConfig(Map.of(), AdminClientConfig.configNames(), ADMIN));
         return props;
     }
 
-    Map<String, Object> producer(Delivery delivery, String destination, Map<String, String> overrides) {
+    public Map<String, Object> producer(Delivery delivery, String destination, Map<String, String> overrides) {
         Map<String, Object> props = new HashMap<>();
         props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
         props.putAll(clientConfig(overrides, ProducerConfig.configNames(), PRODUCER));
@@ -102,7 +102,7 @@ final class KafkaClientConfig {
         return props;
     }
 
-    Map<String, Object> consumer(String group, Delivery delivery, boolean broadcast, int maxInFlight,
+    public Map<String, Object> consumer(String group, Delivery delivery, boolean broadcast, int maxInFlight,
             Map<String, String> overrides) {
         Map<String, Object> props = new HashMap<>();
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");

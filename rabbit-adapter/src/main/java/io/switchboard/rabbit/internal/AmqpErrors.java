@@ -5,18 +5,18 @@ import com.rabbitmq.client.ShutdownSignalException;
 import io.switchboard.PublishException;
 
 /** Turns amqp-client failures into the broker's own words plus what to do about them. */
-final class AmqpErrors {
+public final class AmqpErrors {
 
     private static final int ACCESS_REFUSED = 403;
     private static final int NOT_FOUND = 404;
     private static final int NOT_ALLOWED = 530;
     private static final int PRECONDITION_FAILED = 406;
-    static final int RESOURCE_LOCKED = 405;
+    public static final int RESOURCE_LOCKED = 405;
 
     private AmqpErrors() {}
 
     /** The broker's reply text when there is one, else the exception's message. */
-    static String describe(Throwable error) {
+    public static String describe(Throwable error) {
         for (Throwable t = error; t != null; t = t.getCause()) {
             if (t instanceof ShutdownSignalException s) {
                 Object reason = s.getReason();
@@ -47,7 +47,7 @@ final class AmqpErrors {
     }
 
     /** The text ending with exactly one full stop, to be followed by another sentence. */
-    static String sentence(String text) {
+    public static String sentence(String text) {
         String trimmed = text.strip();
         return trimmed.endsWith(".") ? trimmed : trimmed + ".";
     }
@@ -73,7 +73,7 @@ final class AmqpErrors {
         return false;
     }
 
-    static boolean isConnectionNotAllowed(Throwable error) {
+    public static boolean isConnectionNotAllowed(Throwable error) {
         for (Throwable t = error; t != null; t = t.getCause()) {
             if (t instanceof ShutdownSignalException s && s.getReason() instanceof AMQP.Connection.Close close) {
                 return close.getReplyCode() == NOT_ALLOWED;
@@ -83,7 +83,7 @@ final class AmqpErrors {
     }
 
     /** A sentence that says how to fix the failure, starting with ". ", or empty. */
-    static String hint(Throwable error) {
+    public static String hint(Throwable error) {
         return switch (replyCode(error)) {
             case NOT_FOUND -> ". Create the destination first (switchboard.auto-provision=true, or Provisioner.ensureDestination)";
             case PRECONDITION_FAILED -> ". A RabbitMQ queue keeps the arguments it was created with: delete it (for example "
@@ -97,7 +97,7 @@ final class AmqpErrors {
     }
 
     /** The reply code of the broker's channel close behind the failure, or 0. */
-    static int replyCode(Throwable error) {
+    public static int replyCode(Throwable error) {
         for (Throwable t = error; t != null; t = t.getCause()) {
             if (t instanceof ShutdownSignalException s && s.getReason() instanceof AMQP.Channel.Close close) {
                 return close.getReplyCode();

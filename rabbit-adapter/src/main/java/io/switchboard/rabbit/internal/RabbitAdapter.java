@@ -5,6 +5,11 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import io.switchboard.SwitchboardClosedException;
 import io.switchboard.SwitchboardException;
+import io.switchboard.rabbit.internal.connection.RabbitConnections;
+import io.switchboard.rabbit.internal.consume.RabbitConsumer;
+import io.switchboard.rabbit.internal.control.RabbitControlSupport;
+import io.switchboard.rabbit.internal.provision.RabbitProvisioner;
+import io.switchboard.rabbit.internal.publish.RabbitPublisher;
 import io.switchboard.spi.BrokerAdapter;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.BrokerHealth;
@@ -79,7 +84,7 @@ public final class RabbitAdapter implements BrokerAdapter {
     }
 
     /** Opens a connection with {@code from}, see {@link RabbitConnections#open}. */
-    Connection newConnection(ConnectionFactory from, ExecutorService consumers, String name) throws IOException, TimeoutException {
+    public Connection newConnection(ConnectionFactory from, ExecutorService consumers, String name) throws IOException, TimeoutException {
         return connections.open(from, consumers, name);
     }
 
@@ -117,7 +122,7 @@ public final class RabbitAdapter implements BrokerAdapter {
         }
     }
 
-    RabbitProvisioner topology() {
+    public RabbitProvisioner topology() {
         return provisioner;
     }
 
@@ -126,7 +131,7 @@ public final class RabbitAdapter implements BrokerAdapter {
      * {@code switchboard.partitions}, default 1), else the instance's {@code switchboard.partitions}
      * (default 1), remembered so that every publisher and consumer of this adapter agrees.
      */
-    int partitions(String destination) {
+    public int partitions(String destination) {
         Integer known = partitions.get(destination);
         return known != null ? known : partitions.computeIfAbsent(destination, d -> settings.partitions());
     }
@@ -138,33 +143,33 @@ public final class RabbitAdapter implements BrokerAdapter {
      * @param own the publisher's or subscription's own properties
      * @param effective the settings with those properties on top of the instance's
      */
-    int partitions(String destination, Map<String, String> own, RabbitSettings effective) {
+    public int partitions(String destination, Map<String, String> own, RabbitSettings effective) {
         return own.containsKey(RabbitSettings.PARTITIONS) ? effective.partitions() : partitions(destination);
     }
 
     /** Records the partition count of a destination provisioned here; a known count is kept. */
-    int rememberPartitions(String destination, int count) {
+    public int rememberPartitions(String destination, int count) {
         return partitions.putIfAbsent(destination, count) == null ? count : partitions.get(destination);
     }
 
-    void forgetPartitions(String destination) {
+    public void forgetPartitions(String destination) {
         partitions.remove(destination);
     }
 
     /** The dead-letter destination of a destination, or null when it is one itself. */
-    String deadLetterExchangeOf(String destination) {
+    public String deadLetterExchangeOf(String destination) {
         return isDeadLetterDestination(destination) ? null : capabilities.deadLetterDestination(destination);
     }
 
-    boolean isDeadLetterDestination(String destination) {
+    public boolean isDeadLetterDestination(String destination) {
         return destination.endsWith(".dlq");
     }
 
-    Connection publishConnection() {
+    public Connection publishConnection() {
         return connections.publish();
     }
 
-    Connection consumeConnection() {
+    public Connection consumeConnection() {
         return connections.consume();
     }
 
@@ -189,7 +194,7 @@ public final class RabbitAdapter implements BrokerAdapter {
      * recovered the connection, on another node when several are in {@code rabbitmq.addresses}, and
      * runs it again, for up to three recovery attempts' time.
      */
-    <T> T withChannel(String what, ChannelCall<T> call) {
+    public <T> T withChannel(String what, ChannelCall<T> call) {
         long deadline = System.nanoTime() + 3 * (settings.recoveryInterval.toNanos() + settings.connectTimeout.toNanos());
         while (true) {
             Channel channel = null;
@@ -220,7 +225,7 @@ public final class RabbitAdapter implements BrokerAdapter {
         return true;
     }
 
-    static void closeQuietly(Channel channel) {
+    public static void closeQuietly(Channel channel) {
         if (channel != null && channel.isOpen()) {
             try {
                 channel.close();
@@ -231,7 +236,7 @@ public final class RabbitAdapter implements BrokerAdapter {
     }
 
     /** Runs connection-loss and recovery work off amqp-client's threads (inline once the adapter is closed). */
-    void onEventThread(Runnable work) {
+    public void onEventThread(Runnable work) {
         try {
             events.execute(work);
         } catch (RejectedExecutionException e) {
@@ -249,24 +254,24 @@ public final class RabbitAdapter implements BrokerAdapter {
     }
 
     /** Why the broker currently blocks publishing (a resource alarm), or null. */
-    String publishingBlocked() {
+    public String publishingBlocked() {
         return connections.publishingBlocked();
     }
 
     /** See {@link RabbitConnections#awaitPublishing(long)}. */
-    String awaitPublishing(long deadlineNanos) throws InterruptedException {
+    public String awaitPublishing(long deadlineNanos) throws InterruptedException {
         return connections.awaitPublishing(deadlineNanos);
     }
 
-    boolean isClosing() {
+    public boolean isClosing() {
         return closing;
     }
 
-    String printableUri() {
+    public String printableUri() {
         return settings.printableUri();
     }
 
-    SwitchboardClosedException closedError(String destination) {
+    public SwitchboardClosedException closedError(String destination) {
         return new SwitchboardClosedException("The RabbitMQ client for '" + destination + "' is closed; create a new "
                 + "publisher or subscription from an open Switchboard");
     }
@@ -300,7 +305,7 @@ public final class RabbitAdapter implements BrokerAdapter {
 
     /** An administrative call on a channel. */
     @FunctionalInterface
-    interface ChannelCall<T> {
+    public interface ChannelCall<T> {
         T apply(Channel channel) throws IOException;
     }
 }

@@ -19,9 +19,9 @@ import java.util.Set;
  * properties override the instance's), parsed and checked once. Every error names the property,
  * the value (the URI's password masked) and the expected form.
  */
-final class RabbitSettings {
+public final class RabbitSettings {
 
-    static final String URI = "rabbitmq.uri";
+    public static final String URI = "rabbitmq.uri";
     static final String DEFAULT_URI = "amqp://guest:guest@127.0.0.1:5672/";
     static final String ADDRESSES = "rabbitmq.addresses";
     static final String QUEUE_TYPE = "rabbitmq.queue-type";
@@ -35,19 +35,19 @@ final class RabbitSettings {
     private static final Set<String> QUEUE_TYPES = Set.of("classic", "quorum");
     private static final Set<String> OVERFLOWS = Set.of("drop-head", "reject-publish", "reject-publish-dlx");
 
-    final BrokerConfig config;
-    final String uri;
+    public final BrokerConfig config;
+    public final String uri;
     /**
      * The nodes of a cluster from {@value #ADDRESSES}, in the order given; empty when unset (the
      * URI's host and port are then the only address).
      */
-    final List<Address> addresses;
-    final String connectionName;
-    final Duration recoveryInterval;
-    final int publisherChannels;
-    final int maxOutstandingConfirms;
-    final Duration publishTimeout;
-    final Duration connectTimeout;
+    public final List<Address> addresses;
+    public final String connectionName;
+    public final Duration recoveryInterval;
+    public final int publisherChannels;
+    public final int maxOutstandingConfirms;
+    public final Duration publishTimeout;
+    public final Duration connectTimeout;
     final String queueType;
     final boolean lazy;
     final long maxLength;
@@ -55,7 +55,7 @@ final class RabbitSettings {
     final int deliveryLimit;
     final boolean singleActiveConsumer;
     final int maxMessageSize;
-    final List<String> requiredGroups;
+    public final List<String> requiredGroups;
 
     RabbitSettings(BrokerConfig config) {
         this.config = config;
@@ -102,12 +102,12 @@ final class RabbitSettings {
     }
 
     /** The same settings with a publisher's or subscription's own properties on top. */
-    RabbitSettings with(Map<String, String> overrides) {
+    public RabbitSettings with(Map<String, String> overrides) {
         return overrides.isEmpty() ? this : new RabbitSettings(config.with(overrides));
     }
 
     /** The URI for printing, password masked, followed by the cluster's addresses when {@value #ADDRESSES} is set. */
-    String printableUri() {
+    public String printableUri() {
         String printable = BrokerConfig.printable(URI, uri);
         return addresses.isEmpty() ? printable : printable + " (" + ADDRESSES + " " + joined(addresses) + ")";
     }
@@ -137,7 +137,7 @@ final class RabbitSettings {
      * limit, single active consumer, and the dead-letter exchange the broker uses for what it drops
      * itself (overflow, delivery limit); null when the queue feeds no dead-letter destination.
      */
-    Map<String, Object> groupQueueArguments(String deadLetterExchange) {
+    public Map<String, Object> groupQueueArguments(String deadLetterExchange) {
         Map<String, Object> args = new HashMap<>();
         args.put("x-queue-type", queueType);
         if (lazy) {
@@ -162,7 +162,7 @@ final class RabbitSettings {
     }
 
     /** Arguments of a broadcast subscriber's exclusive queue: always classic, with the length limit. */
-    Map<String, Object> broadcastQueueArguments() {
+    public Map<String, Object> broadcastQueueArguments() {
         Map<String, Object> args = new HashMap<>();
         args.put("x-queue-type", "classic");
         if (maxLength > 0) {

@@ -1,5 +1,11 @@
 package io.switchboard.rocketmq.internal;
 
+import io.switchboard.rocketmq.internal.client.Producers;
+import io.switchboard.rocketmq.internal.client.TransactionHandlers;
+import io.switchboard.rocketmq.internal.consume.RocketMqConsumer;
+import io.switchboard.rocketmq.internal.control.RocketMqControlSupport;
+import io.switchboard.rocketmq.internal.provision.RocketMqProvisioner;
+import io.switchboard.rocketmq.internal.publish.RocketMqPublisher;
 import io.switchboard.spi.BrokerAdapter;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.BrokerHealth;
@@ -111,7 +117,7 @@ public final class RocketMqAdapter implements BrokerAdapter {
     }
 
     /** The adapter's producers (tests look at their client instance). */
-    Producers producers() {
+    public Producers producers() {
         return producers;
     }
 

@@ -3,14 +3,14 @@ package io.switchboard.rocketmq.internal;
 import io.switchboard.ConfigurationException;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.ClusterCheck;
-import org.apache.rocketmq.client.ClientConfig;
 import java.time.Duration;
+import org.apache.rocketmq.client.ClientConfig;
 
 /**
  * The adapter's properties, read and checked once when the adapter is created. Every property is
  * documented on {@link io.switchboard.rocketmq.RocketMqAdapterFactory}.
  */
-record RocketMqSettings(
+public record RocketMqSettings(
         String instanceName,
         String nameServer,
         String producerGroup,
@@ -28,21 +28,21 @@ record RocketMqSettings(
         ClusterCheck clusterCheck,
         boolean consumeThreadsConfigured) {
 
-    static final String NAME_SERVER = "rocketmq.namesrv-addr";
+    public static final String NAME_SERVER = "rocketmq.namesrv-addr";
     static final String PRODUCER_GROUP = "rocketmq.producer-group";
     static final String SEND_TIMEOUT = "rocketmq.send-timeout";
-    static final String MAX_PENDING_SENDS = "rocketmq.max-pending-sends";
-    static final String BUFFER_TIMEOUT = "rocketmq.buffer-timeout";
+    public static final String MAX_PENDING_SENDS = "rocketmq.max-pending-sends";
+    public static final String BUFFER_TIMEOUT = "rocketmq.buffer-timeout";
     static final String MAX_MESSAGE_SIZE = "rocketmq.max-message-size";
     static final String CONSUME_THREADS = "rocketmq.consume-threads";
-    static final String CONSUME_MODE = "rocketmq.consume-mode";
+    public static final String CONSUME_MODE = "rocketmq.consume-mode";
     static final String GROUP_PER_DESTINATION = "rocketmq.group-per-destination";
-    static final String CLUSTER = "rocketmq.cluster";
-    static final String ADMIN_TIMEOUT = "rocketmq.admin-timeout";
+    public static final String CLUSTER = "rocketmq.cluster";
+    public static final String ADMIN_TIMEOUT = "rocketmq.admin-timeout";
     static final String TIMER_PRECISION = "rocketmq.timer-precision";
     static final String ROUTE_REFRESH = "rocketmq.route-refresh";
     /** Publisher property (or message header) giving the RocketMQ tag of published messages. */
-    static final String TAG = "rocketmq.tag";
+    public static final String TAG = "rocketmq.tag";
 
     /**
      * How often clients ask the name server for their topics' routes: RocketMQ's default is 30 s,
@@ -99,13 +99,13 @@ record RocketMqSettings(
     }
 
     /** Points a rocketmq-client producer or consumer at the name server, under {@code clientName}. */
-    void configure(ClientConfig client, String clientName) {
+    public void configure(ClientConfig client, String clientName) {
         client.setNamesrvAddr(nameServer);
         client.setInstanceName(clientName);
         client.setPollNameServerInterval((int) Math.min(Integer.MAX_VALUE, routeRefresh.toMillis()));
     }
 
-    int sendTimeoutMillis() {
+    public int sendTimeoutMillis() {
         return (int) Math.min(Integer.MAX_VALUE, sendTimeout.toMillis());
     }
 }

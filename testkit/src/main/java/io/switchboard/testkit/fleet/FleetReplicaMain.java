@@ -8,7 +8,7 @@ import io.switchboard.Message;
 import io.switchboard.Publisher;
 import io.switchboard.Subscription;
 import io.switchboard.Switchboard;
-import io.switchboard.internal.routing.RouteText;
+import io.switchboard.internal.fleet.RouteText;
 import io.switchboard.routing.ComparisonReport;
 import io.switchboard.routing.Fleet;
 import io.switchboard.routing.Promotion;

@@ -1,0 +1,315 @@
+package io.switchboard.internal.comparison;
+
+import io.switchboard.routing.BrokerComparison;
+import io.switchboard.routing.ComparisonReport;
+import io.switchboard.routing.ComparisonReport.Finding;
+import io.switchboard.routing.ComparisonReport.InstanceFigures;
+import io.switchboard.routing.ComparisonReport.Latency;
+import io.switchboard.routing.ComparisonReport.Verdict;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/** Reads the traffic book into {@link ComparisonReport}s; the rule is documented there. */
+public final class ComparisonEngine implements BrokerComparison {
+
+    /** 99% two-sided normal quantile. */
+    static final double Z99 = 2.576;
+    /** The smallest difference of two latency quantiles, in ms, that a verdict reports (see {@link #differs}). */
+    static final double MIN_LATENCY_DIFFERENCE_MS = 0.5;
+    private static final double[] QUANTILES = {0.50, 0.99, 0.999};
+    private static final String[] QUANTILE_NAMES = {"p50", "p99", "p99.9"};
+
+    private final TrafficBook book;
+    private final List<String> instances;
+    private final Map<String, String> brokers;
+    private final long minSamples;
+    private final double minDifference;
+    /** The other replicas' traffic for a fleet engine, else null. */
+    private final FleetTraffic remote;
+    private final java.util.function.Supplier<String> scope;
+    private volatile ComparisonEngine fleet;
+    private final ComparisonEngine local;
+
+    /**
+     * An engine over {@code book}.
+     *
+     * @param instances instance names in order
+     * @param brokers adapter id per instance
+     */
+    public ComparisonEngine(TrafficBook book, List<String> instances, Map<String, String> brokers, long minSamples,
+            double minDifference) {
+        this.book = book;
+        this.instances = List.copyOf(instances);
+        this.brokers = Map.copyOf(brokers);
+        this.minSamples = minSamples;
+        this.minDifference = minDifference;
+        this.remote = null;
+        this.scope = () -> "process";
+        this.local = this;
+    }
+
+    private ComparisonEngine(ComparisonEngine local, FleetTraffic remote, java.util.function.Supplier<String> scope) {
+        this.book = local.book;
+        this.instances = local.instances;
+        this.brokers = local.brokers;
+        this.minSamples = local.minSamples;
+        this.minDifference = local.minDifference;
+        this.remote = remote;
+        this.scope = scope;
+        this.local = local;
+        this.fleet = this;
+    }
+
+    /**
+     * Makes this engine the replica's own one of a fleet and returns the fleet's engine, which adds
+     * the other replicas' traffic from {@code remote}.
+     */
+    public ComparisonEngine joinFleet(FleetTraffic remote, java.util.function.Supplier<String> fleetScope, String replicaScope) {
+        ComparisonEngine f = new ComparisonEngine(this, remote, fleetScope);
+        this.fleet = f;
+        this.localScope = replicaScope;
+        return f;
+    }
+
+    private volatile String localScope;
+
+    @Override
+    public BrokerComparison fleet() {
+        ComparisonEngine f = fleet;
+        return f != null ? f : this;
+    }
+
+    @Override
+    public BrokerComparison local() {
+        return local;
+    }
+
+    /** The engine gates judge with: the fleet's when there is one. */
+    public ComparisonEngine judging() {
+        ComparisonEngine f = fleet;
+        return f != null ? f : this;
+    }
+
+    /** True for a fleet engine (its newest second is not complete until the replicas shared it). */
+    boolean isFleet() {
+        return remote != null;
+    }
+
+    private String scopeText() {
+        if (remote != null) {
+            return scope.get();
+        }
+        String s = localScope;
+        return s != null ? s : "process";
+    }
+
+    @Override
+    public ComparisonReport report() {
+        return report(null);
+    }
+
+    @Override
+    public ComparisonReport report(String destination) {
+         requireEnabled("a comparison report");
+        return report(destination, Duration.ofSeconds(book.seconds()));
+    }
+
+    @Override
+    public ComparisonReport report(String destination, Duration window) {
+         requireEnabled("a comparison report");
+        // a window longer than the book has been recording would understate the rates
+        long seconds = Math.max(1, Math.min(Math.min(book.seconds(), window.toSeconds()), book.age()));
+        long now = book.nowSecond();
+        Map<String, TrafficStats.Window> windows = windows(destination, now - seconds, now - 1);
+        List<InstanceFigures> figures = new ArrayList<>();
+        for (String instance : instances) {
+            figures.add(figures(instance, windows.get(instance), seconds));
+        }
+        return new ComparisonReport(Instant.ofEpochSecond(now), Duration.ofSeconds(seconds), destination, figures,
+                verdict(figures, windows), scopeText());
+    }
+
+    /** Throws when the Switchboard was built with the comparison off. */
+    public void requireEnabled(String what) {
+        if (book == null) {
+            throw new io.switchboard.ConfigurationException("The broker comparison is off (switchboard.comparison.enabled=false), so "
+                    + what + " cannot be made; set switchboard.comparison.enabled=true");
+        }
+    }
+
+    /** Per instance, the traffic of {@code destination} (null: all) in seconds {@code from..to}. */
+    public Map<String, TrafficStats.Window> windows(String destination, long from, long to) {
+        book.roll();
+        Map<String, TrafficStats.Window> out = new LinkedHashMap<>();
+        for (String instance : instances) {
+            out.put(instance, new TrafficStats.Window());
+        }
+        for (TrafficStats s : book.all()) {
+            TrafficStats.Window w = out.get(s.instance);
+            if (w != null && (destination == null || destination.equals(s.destination))) {
+                s.addTo(w, from, to);
+            }
+        }
+        if (remote != null) {
+            remote.addTo(out, destination, from, to);
+        }
+        return out;
+    }
+
+    private InstanceFigures figures(String instance, TrafficStats.Window w, long seconds) {
+        long attempts = w.published + w.publishFailed;
+        return new InstanceFigures(instance, brokers.get(instance), w.published, w.publishFailed, w.consumed, w.deadLetters,
+                w.redeliveries, (double) w.published / seconds, (double) w.consumed / seconds,
+                attempts == 0 ? Double.NaN : (double) w.publishFailed / attempts,
+                w.consumed == 0 ? Double.NaN : (double) w.deadLetters / w.consumed,
+                latency(w.publishLatency), latency(w.endToEnd));
+    }
+
+    static Latency latency(Histogram h) {
+        long n = h.getTotalCount();
+        if (n == 0) {
+            return new Latency(0, Double.NaN, Double.NaN, Double.NaN);
+        }
+        return new Latency(n, ms(h.getValueAtPercentile(50)), ms(h.getValueAtPercentile(99)), ms(h.getValueAtPercentile(99.9)));
+    }
+
+    private static double ms(long micros) {
+        return micros / 1000.0;
+    }
+
+    private Verdict verdict(List<InstanceFigures> figures, Map<String, TrafficStats.Window> windows) {
+        List<Finding> findings = new ArrayList<>();
+        List<String> notJudged = new ArrayList<>();
+        if (instances.size() < 2) {
+            return new Verdict(findings, notJudged, "one broker instance: nothing to compare");
+        }
+        Map<String, Integer> wins = new LinkedHashMap<>();
+        int judged = 0;
+        for (int i = 0; i < instances.size(); i++) {
+            for (int j = i + 1; j < instances.size(); j++) {
+                String a = instances.get(i);
+                String b = instances.get(j);
+                TrafficStats.Window wa = windows.get(a);
+                TrafficStats.Window wb = windows.get(b);
+                for (int q = 0; q < QUANTILES.length; q++) {
+                    judged += quantile("publish " + QUANTILE_NAMES[q], QUANTILES[q], a, wa.publishLatency, b, wb.publishLatency,
+                            findings, notJudged, wins);
+                    judged += quantile("e2e " + QUANTILE_NAMES[q], QUANTILES[q], a, wa.endToEnd, b, wb.endToEnd, findings,
+                            notJudged, wins);
+                }
+                judged += proportion("error rate", a, wa.publishFailed, wa.published + wa.publishFailed, b, wb.publishFailed,
+                        wb.published + wb.publishFailed, findings, notJudged, wins);
+                judged += proportion("dead-letter rate", a, wa.deadLetters, wa.consumed, b, wb.deadLetters, wb.consumed, findings,
+                        notJudged, wins);
+            }
+        }
+        return new Verdict(findings, notJudged, summary(findings, judged, wins));
+    }
+
+    private static String summary(List<Finding> findings, int judged, Map<String, Integer> wins) {
+        if (judged == 0) {
+            return "not enough samples to judge";
+        }
+        if (findings.isEmpty()) {
+            return "no significant difference (" + judged + " figure(s) judged)";
+        }
+        StringBuilder b = new StringBuilder();
+        wins.entrySet().stream().sorted((x, y) -> y.getValue() - x.getValue()).forEach(e -> {
+            if (b.length() > 0) {
+                b.append("; ");
+            }
+            b.append(e.getKey()).append(" ahead on ").append(e.getValue()).append(" of ").append(judged).append(" judged figure(s)");
+        });
+        return b.toString();
+    }
+
+    /** Judges one quantile; returns 1 when judged. */
+    private int quantile(String figure, double q, String a, Histogram ha, String b, Histogram hb, List<Finding> findings,
+            List<String> notJudged, Map<String, Integer> wins) {
+        long na = ha.getTotalCount();
+        long nb = hb.getTotalCount();
+        long need = Math.max(minSamples, (long) Math.ceil(10 / (1 - q)));
+        if (na < need || nb < need) {
+            if (na > 0 || nb > 0) {
+                notJudged.add(String.format(Locale.ROOT, "%s: %s has %d and %s has %d samples; needs %d each", figure, a, na, b,
+                        nb, need));
+            }
+            return 0;
+        }
+        double[] ia = interval(ha, q);
+        double[] ib = interval(hb, q);
+        double va = ms(ha.getValueAtPercentile(q * 100));
+        double vb = ms(hb.getValueAtPercentile(q * 100));
+        double larger = Math.max(va, vb);
+        if (differs(va, ia, vb, ib, minDifference)) {
+            boolean aAhead = va < vb;
+            String ahead = aAhead ? a : b;
+            String behind = aAhead ? b : a;
+            double good = Math.min(va, vb);
+            double bad = larger;
+            findings.add(new Finding(figure, ahead, behind, good, bad, String.format(Locale.ROOT,
+                    "%s is ahead on %s by %.0f%% (%.2f ms vs %.2f ms, 99%% intervals [%.2f, %.2f] and [%.2f, %.2f] ms)", ahead,
+                    figure, (bad - good) / bad * 100, good, bad, aAhead ? ia[0] : ib[0], aAhead ? ia[1] : ib[1],
+                    aAhead ? ib[0] : ia[0], aAhead ? ib[1] : ia[1])));
+            wins.merge(ahead, 1, Integer::sum);
+        }
+        return 1;
+    }
+
+    /**
+     * The rule for a latency quantile: estimates {@code va} and {@code vb} (ms) with 99% intervals
+     * {@code ia} and {@code ib} differ when the intervals do not overlap, the estimates differ by at
+     * least {@code minDifference} of the larger one, and by at least {@value #MIN_LATENCY_DIFFERENCE_MS}
+     * ms: below that lie the client machine's scheduling noise (two instances on one broker were
+     * 0.05 ms apart at p50 with intervals that did not overlap) and the millisecond resolution of
+     * Kafka's record timestamps, which end-to-end latency uses with the default envelope.
+     */
+    static boolean differs(double va, double[] ia, double vb, double[] ib, double minDifference) {
+        boolean disjoint = ia[1] < ib[0] || ib[1] < ia[0];
+        double larger = Math.max(va, vb);
+        double gap = Math.abs(va - vb);
+        return disjoint && larger > 0 && gap / larger >= minDifference && gap >= MIN_LATENCY_DIFFERENCE_MS;
+    }
+
+    /** The 99% distribution-free confidence interval of quantile q, in ms. */
+    static double[] interval(Histogram h, double q) {
+        long n = h.getTotalCount();
+        double center = n * q;
+        double half = Z99 * Math.sqrt(n * q * (1 - q));
+        double lo = Math.max(1, Math.floor(center - half));
+        double hi = Math.min(n, Math.ceil(center + half));
+        return new double[] {ms(h.getValueAtPercentile(100.0 * lo / n)), ms(h.getValueAtPercentile(100.0 * hi / n))};
+    }
+
+    /** Judges one proportion by a two-proportion z-test; returns 1 when judged. */
+    private int proportion(String figure, String a, long xa, long na, String b, long xb, long nb, List<Finding> findings,
+            List<String> notJudged, Map<String, Integer> wins) {
+        if (na < minSamples || nb < minSamples) {
+            if (na > 0 || nb > 0) {
+                notJudged.add(String.format(Locale.ROOT, "%s: %s has %d and %s has %d samples; needs %d each", figure, a, na, b,
+                        nb, minSamples));
+            }
+            return 0;
+        }
+        double pa = (double) xa / na;
+        double pb = (double) xb / nb;
+        double pooled = (double) (xa + xb) / (na + nb);
+        double se = Math.sqrt(pooled * (1 - pooled) * (1.0 / na + 1.0 / nb));
+        if (se > 0 && Math.abs(pa - pb) / se > Z99 && Math.abs(pa - pb) >= 0.001) {
+            boolean aAhead = pa < pb;
+            String ahead = aAhead ? a : b;
+            String behind = aAhead ? b : a;
+            findings.add(new Finding(figure, ahead, behind, Math.min(pa, pb), Math.max(pa, pb), String.format(Locale.ROOT,
+                    "%s is ahead on %s: %.2f%% vs %.2f%% (z = %.1f)", ahead, figure, Math.min(pa, pb) * 100,
+                    Math.max(pa, pb) * 100, Math.abs(pa - pb) / se)));
+            wins.merge(ahead, 1, Integer::sum);
+        }
+        return 1;
+    }
+}

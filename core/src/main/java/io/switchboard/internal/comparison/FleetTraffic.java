@@ -1,0 +1,157 @@
+package io.switchboard.internal.comparison;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.zip.DataFormatException;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The other replicas' traffic figures, one second at a time, as they share them on the fleet bus:
+ * per (instance, destination) the counts and the publish and end-to-end latency histograms of
+ * that second. Histograms are merged, never percentiles, so a fleet window's p99 is the p99 of
+ * every replica's samples together. Kept for the comparison window; read on report, never per
+ * message.
+ */
+public final class FleetTraffic {
+
+    /** One replica's second of one (instance, destination). */
+    private record Slice(long second, String instance, String destination, TrafficStats.Window window) {}
+
+    private final int seconds;
+    private final Map<String, List<Slice>> byReplica = new ConcurrentHashMap<>();
+
+    public FleetTraffic(int seconds) {
+        this.seconds = seconds;
+    }
+
+    /**
+     * Encodes this replica's traffic of the seconds after {@code afterSecond} up to {@code second}
+     * (at most 5): every (instance, destination) that had any, a block per second.
+     */
+    public static byte[] encode(TrafficBook book, long afterSecond, long second) {
+        long first = Math.max(afterSecond + 1, second - 4);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeInt((int) Math.max(0, second - first + 1));
+            for (long s = first; s <= second; s++) {
+                encodeSecond(book, s, out);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    private static void encodeSecond(TrafficBook book, long second, DataOutputStream out) throws IOException {
+        List<TrafficStats> all = book.all();
+        List<TrafficStats.Window> windows = new ArrayList<>();
+        List<TrafficStats> used = new ArrayList<>();
+        for (TrafficStats s : all) {
+            TrafficStats.Window w = new TrafficStats.Window();
+            s.addTo(w, second, second);
+            if (w.published + w.publishFailed + w.consumed + w.redeliveries > 0) {
+                windows.add(w);
+                used.add(s);
+            }
+        }
+        out.writeLong(second);
+        out.writeInt(windows.size());
+        for (int i = 0; i < windows.size(); i++) {
+            TrafficStats.Window w = windows.get(i);
+            out.writeUTF(used.get(i).instance);
+            out.writeUTF(used.get(i).destination);
+            for (long c : new long[] {w.published, w.publishFailed, w.consumed, w.handleFailed, w.deadLetters, w.redeliveries}) {
+                out.writeLong(c);
+            }
+            histogram(out, w.publishLatency);
+            histogram(out, w.endToEnd);
+        }
+    }
+
+    private static void histogram(DataOutputStream out, Histogram h) throws IOException {
+        ByteBuffer buffer = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
+        int n = h.encodeIntoCompressedByteBuffer(buffer);
+        out.writeInt(n);
+        out.write(buffer.array(), 0, n);
+    }
+
+    private static void readHistogram(DataInputStream in, Histogram into) throws IOException, DataFormatException {
+        byte[] b = new byte[in.readInt()];
+        in.readFully(b);
+        into.add(Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(b), 0));
+    }
+
+    /**
+     * Takes a replica's shared seconds; a second it shares again replaces the first copy, so
+     * nothing counts twice. Malformed input is reported as an exception to the caller.
+     */
+    public void received(String replica, DataInputStream in) throws IOException, DataFormatException {
+        int blocks = in.readInt();
+        for (int b = 0; b < blocks; b++) {
+            receivedSecond(replica, in);
+        }
+    }
+
+    private void receivedSecond(String replica, DataInputStream in) throws IOException, DataFormatException {
+        long second = in.readLong();
+        int n = in.readInt();
+        List<Slice> slices = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            String instance = in.readUTF();
+            String destination = in.readUTF();
+            TrafficStats.Window w = new TrafficStats.Window();
+            w.published = in.readLong();
+            w.publishFailed = in.readLong();
+            w.consumed = in.readLong();
+            w.handleFailed = in.readLong();
+            w.deadLetters = in.readLong();
+            w.redeliveries = in.readLong();
+            readHistogram(in, w.publishLatency);
+            readHistogram(in, w.endToEnd);
+            slices.add(new Slice(second, instance, destination, w));
+        }
+        List<Slice> kept = byReplica.computeIfAbsent(replica, r -> new ArrayList<>());
+        synchronized (kept) {
+            kept.removeIf(s -> s.second == second);
+            kept.addAll(slices);
+            kept.removeIf(s -> s.second < second - seconds);
+        }
+    }
+
+    /** Adds the other replicas' traffic of {@code destination} (null: all) in seconds {@code from..to} into {@code out}. */
+    void addTo(Map<String, TrafficStats.Window> out, String destination, long from, long to) {
+        for (List<Slice> slices : byReplica.values()) {
+            synchronized (slices) {
+                for (Slice s : slices) {
+                    TrafficStats.Window w = out.get(s.instance);
+                    if (w != null && s.second >= from && s.second <= to && (destination == null || destination.equals(s.destination))) {
+                        w.add(new long[] {s.window.published, s.window.publishFailed, s.window.consumed, s.window.handleFailed,
+                            s.window.deadLetters, s.window.redeliveries}, s.window.publishLatency, s.window.endToEnd);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Forgets replicas that are gone (their figures stay until they age out of the window). */
+    public void forgetOlderThan(long second) {
+        for (Iterator<Map.Entry<String, List<Slice>>> it = byReplica.entrySet().iterator(); it.hasNext(); ) {
+            List<Slice> slices = it.next().getValue();
+            synchronized (slices) {
+                slices.removeIf(s -> s.second < second);
+                if (slices.isEmpty()) {
+                    it.remove();
+                }
+            }
+        }
+    }
+}

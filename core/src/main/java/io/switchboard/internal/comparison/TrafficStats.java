@@ -1,0 +1,179 @@
+package io.switchboard.internal.comparison;
+
+import io.switchboard.internal.metrics.ConsumeRecorder;
+import io.switchboard.internal.metrics.PublishRecorder;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+/**
+ * The traffic one broker instance carried for one destination, kept as a ring of one-second
+ * slices so that any recent window can be read: counts, and publish and end-to-end latency
+ * histograms (microseconds). Recording is wait-free and allocation-free (LongAdder and
+ * HdrHistogram's {@link Recorder}); {@link #roll(long)} moves the last second into the ring and is
+ * called once a second by the routing ticker; reads happen on report, never per message.
+ */
+public final class TrafficStats implements PublishRecorder, ConsumeRecorder {
+
+    private static final long MAX_MICROS = TimeUnit.HOURS.toMicros(1);
+
+    final String instance;
+    final String broker;
+    final String destination;
+
+    private final LongAdder published = new LongAdder();
+    private final LongAdder publishFailed = new LongAdder();
+    private final LongAdder consumed = new LongAdder();
+    private final LongAdder handleFailed = new LongAdder();
+    private final LongAdder deadLetters = new LongAdder();
+    private final LongAdder redeliveries = new LongAdder();
+    private final Recorder publishLatency = new Recorder(2);
+    private final Recorder endToEnd = new Recorder(2);
+
+    private final Slice[] ring;
+    private long lastRolledSecond = -1;
+    private final long[] last = new long[6];
+
+    /**
+     * Statistics made during second {@code createdSecond}: the first second they close is that
+     * one, so traffic recorded before the first roll is never put into a second before it.
+     */
+    TrafficStats(String instance, String broker, String destination, int seconds, long createdSecond) {
+        this.instance = instance;
+        this.broker = broker;
+        this.destination = destination;
+        this.ring = new Slice[seconds];
+        this.lastRolledSecond = createdSecond - 1;
+    }
+
+    // ---- recording, on publisher callbacks and lane threads ----
+
+    @Override
+    public void published(long startNanos, int payloadBytes, boolean ok) {
+        if (ok) {
+            published.increment();
+            publishLatency.recordValue(Math.min(MAX_MICROS, Math.max(0, (System.nanoTime() - startNanos) / 1000)));
+        } else {
+            publishFailed.increment();
+        }
+    }
+
+    @Override
+    public void endToEnd(Instant publishedAt) {
+        consumed.increment();
+        if (publishedAt != null) {
+            Instant now = Instant.now();
+            long micros = TimeUnit.SECONDS.toMicros(now.getEpochSecond() - publishedAt.getEpochSecond())
+                    + (now.getNano() - publishedAt.getNano()) / 1000;
+            endToEnd.recordValue(Math.min(MAX_MICROS, Math.max(0, micros)));
+        }
+    }
+
+    @Override
+    public void handled(Outcome outcome, long startNanos) {
+        if (outcome == Outcome.RETRY || outcome == Outcome.DEAD_LETTER || outcome == Outcome.DROPPED) {
+            handleFailed.increment();
+        }
+    }
+
+    @Override
+    public void redelivered() {
+        redeliveries.increment();
+    }
+
+    @Override
+    public void deadLettered(boolean undecodable) {
+        deadLetters.increment();
+    }
+
+    @Override
+    public void close() {
+        // the statistics outlive a subscription: the comparison window still covers what it consumed
+    }
+
+    // ---- windows, on the ticker and report threads ----
+
+    /** Closes the slice of the second that just ended. */
+    synchronized void roll(long second) {
+        if (second <= lastRolledSecond) {
+            return; // closed already, or before these statistics existed
+        }
+        int i = (int) Math.floorMod(second, (long) ring.length);
+        Slice slice = ring[i];
+        if (slice == null) {
+            slice = new Slice();
+            ring[i] = slice;
+        }
+        slice.second = second;
+        long[] now = {published.sum(), publishFailed.sum(), consumed.sum(), handleFailed.sum(), deadLetters.sum(),
+            redeliveries.sum()};
+        for (int k = 0; k < now.length; k++) {
+            slice.counts[k] = now[k] - last[k];
+            last[k] = now[k];
+        }
+        slice.publishLatency = publishLatency.getIntervalHistogram(slice.publishLatency);
+        slice.endToEnd = endToEnd.getIntervalHistogram(slice.endToEnd);
+        lastRolledSecond = second;
+    }
+
+    /** What the slices of seconds {@code fromSecond} (inclusive) to {@code toSecond} (inclusive) hold, added into {@code into}. */
+    synchronized void addTo(Window into, long fromSecond, long toSecond) {
+        for (Slice s : ring) {
+            if (s != null && s.second >= fromSecond && s.second <= toSecond) {
+                into.add(s.counts, s.publishLatency, s.endToEnd);
+            }
+        }
+    }
+
+    /** One second of traffic. */
+    private static final class Slice {
+        long second = Long.MIN_VALUE;
+        final long[] counts = new long[6];
+        Histogram publishLatency;
+        Histogram endToEnd;
+    }
+
+    /** Traffic summed over a window: counts and latency histograms in microseconds. */
+    public static final class Window {
+        long published;
+        long publishFailed;
+        long consumed;
+        long handleFailed;
+        long deadLetters;
+        long redeliveries;
+        final Histogram publishLatency = new Histogram(2);
+        final Histogram endToEnd = new Histogram(2);
+
+        /** Publishes the broker confirmed in the window. */
+        public long published() {
+            return published;
+        }
+
+        /** Publishes that failed in the window. */
+        public long publishFailed() {
+            return publishFailed;
+        }
+
+        /** Publish latency in microseconds over the window (read it, do not change it). */
+        public Histogram publishLatency() {
+            return publishLatency;
+        }
+
+        void add(long[] counts, Histogram publish, Histogram e2e) {
+            published += counts[0];
+            publishFailed += counts[1];
+            consumed += counts[2];
+            handleFailed += counts[3];
+            deadLetters += counts[4];
+            redeliveries += counts[5];
+            if (publish != null) {
+                publishLatency.add(publish);
+            }
+            if (e2e != null) {
+                endToEnd.add(e2e);
+            }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package io.switchboard.internal.envelope;
+
+import io.switchboard.Message;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * Lets core's internals build received messages (whose headers may hold Switchboard's reserved
+ * {@code sb_} headers, which the public builder refuses) without a public factory. {@link Message}
+ * installs the one implementation when its class initialises.
+ */
+public abstract class MessageAccess {
+
+    private static volatile MessageAccess instance;
+
+    /** Called once, by {@link Message}'s static initialiser. */
+    public static void install(MessageAccess access) {
+        if (instance != null) {
+            throw new IllegalStateException("MessageAccess is installed by io.switchboard.Message only");
+        }
+        instance = access;
+    }
+
+    /** A received message; the header map is taken over, not copied. */
+    public static <T> Message<T> received(T payload, String key, Map<String, String> headers, String id, Instant timestamp) {
+        MessageAccess a = instance;
+        if (a == null) {
+            Message.of(""); // initialises Message, which installs the access
+            a = instance;
+        }
+        return a.newReceived(payload, key, headers, id, timestamp);
+    }
+
+    /** Builds a received message. */
+    protected abstract <T> Message<T> newReceived(T payload, String key, Map<String, String> headers, String id,
+            Instant timestamp);
+}

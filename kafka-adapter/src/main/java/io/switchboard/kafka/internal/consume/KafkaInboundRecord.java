@@ -1,0 +1,72 @@
+package io.switchboard.kafka.internal.consume;
+
+import io.switchboard.kafka.internal.mapping.KafkaRecords;
+import io.switchboard.kafka.internal.mapping.LazyHeaderMap;
+import io.switchboard.spi.AbstractInboundRecord;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/**
+ * A Kafka record handed to core. Acking only flips a flag that the poll thread reads when it
+ * computes the offsets to commit; nacking also queues the record for the poll thread, which
+ * rewinds the partition. The first ack or nack wins.
+ */
+public final class KafkaInboundRecord extends AbstractInboundRecord {
+
+    static final int ACKED = 1;
+    static final int NACKED = 2;
+    /** Committed to Kafka before delivery (at-most-once): the first ack or nack only releases the in-flight slot. */
+    static final int PRE_ACKED = 3;
+
+    private final ConsumerRecord<byte[], byte[]> record;
+    private final Settlement owner;
+    private Map<String, String> headers;
+    /** Poll thread only: the record no longer counts for commits (its partition was rewound or revoked). */
+    boolean stale;
+
+    public KafkaInboundRecord(ConsumerRecord<byte[], byte[]> record, int deliveryCount, Settlement owner, boolean settled) {
+        super(record.topic(), record.partition(), record.offset(), KafkaRecords.key(record.key()), null,
+                record.value() == null ? new byte[0] : record.value(), deliveryCount, null, record.timestamp(),
+                settled ? PRE_ACKED : PENDING);
+        this.record = record;
+        this.owner = owner;
+    }
+
+    /** Decodes the headers when first read ({@link LazyHeaderMap}), on the thread handling the record. */
+    @Override
+    public Map<String, String> headers() {
+        Map<String, String> result = headers;
+        if (result == null) {
+            result = KafkaRecords.fromKafka(record.headers());
+            headers = result;
+        }
+        return result;
+    }
+
+    @Override
+    public void ack() {
+        if (settle(PENDING, ACKED) || settle(PRE_ACKED, ACKED)) {
+            owner.settled(this, true);
+        }
+    }
+
+    @Override
+    public void nack() {
+        if (settle(PENDING, NACKED)) {
+            owner.settled(this, false);
+        } else if (settle(PRE_ACKED, ACKED)) {
+            owner.settled(this, true);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return record.topic() + "-" + record.partition() + "@" + record.offset();
+    }
+
+    /** Told when core settles a record. */
+    public interface Settlement {
+        /** Called once per record, from any thread; never blocks. */
+        void settled(KafkaInboundRecord record, boolean ack);
+    }
+}

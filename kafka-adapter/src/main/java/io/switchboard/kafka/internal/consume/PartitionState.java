@@ -1,0 +1,118 @@
+package io.switchboard.kafka.internal.consume;
+
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * One assigned partition as the poll thread sees it: records fetched and not yet handed to core,
+ * records handed to core in offset order, and the offset that may be committed, which is the
+ * offset of the first record not yet acked. Used by the poll thread only.
+ */
+final class PartitionState {
+
+    private final TopicPartition partition;
+    private final ArrayDeque<ConsumerRecord<byte[], byte[]>> fetched = new ArrayDeque<>();
+    private final ArrayDeque<KafkaInboundRecord> delivered = new ArrayDeque<>();
+    /** Offsets that were nacked, with how often they have been delivered: rare, so a map. */
+    private final Map<Long, Integer> deliveries = new HashMap<>();
+    private long committed;
+    private long committable;
+
+    PartitionState(TopicPartition partition, long position) {
+        this.partition = partition;
+        this.committed = position;
+        this.committable = position;
+    }
+
+    TopicPartition partition() {
+        return partition;
+    }
+
+    void fetched(List<ConsumerRecord<byte[], byte[]>> records) {
+        fetched.addAll(records);
+    }
+
+    boolean hasFetched() {
+        return !fetched.isEmpty();
+    }
+
+    ConsumerRecord<byte[], byte[]> nextFetched() {
+        return fetched.pollFirst();
+    }
+
+    /** How many times the record at this offset has been delivered, counting the delivery about to happen. */
+    int deliveryCount(long offset) {
+        return deliveries.isEmpty() ? 1 : deliveries.getOrDefault(offset, 0) + 1;
+    }
+
+    void delivered(KafkaInboundRecord record) {
+        delivered.addLast(record);
+    }
+
+    /** At-most-once: the record was committed before delivery. */
+    void committedBeforeDelivery(long nextOffset) {
+        committable = nextOffset;
+        committed = nextOffset;
+    }
+
+    /** Moves the committable offset past the acked records at the head. */
+    void advance() {
+        KafkaInboundRecord head;
+        while ((head = delivered.peekFirst()) != null && head.state() == KafkaInboundRecord.ACKED) {
+            committable = head.offset() + 1;
+            delivered.pollFirst();
+        }
+        if (!deliveries.isEmpty()) {
+            deliveries.keySet().removeIf(offset -> offset < committable);
+        }
+    }
+
+    /**
+     * A record was nacked: forget what was fetched, and what was delivered from its offset on, so
+     * that nothing from there is committed before it is delivered again.
+     *
+     * @return true when the partition must be rewound to the record's offset; false for a record
+     *     that no longer counts
+     */
+    boolean rewind(KafkaInboundRecord nacked) {
+        if (nacked.stale) {
+            return false;
+        }
+        fetched.clear();
+        while (!delivered.isEmpty() && delivered.peekLast().offset() >= nacked.offset()) {
+            delivered.pollLast().stale = true;
+        }
+        deliveries.put(nacked.offset(), nacked.deliveryCount());
+        return true;
+    }
+
+    /** The partition went to another member: what is still in flight no longer counts here. */
+    void revoke() {
+        fetched.clear();
+        delivered.forEach(record -> record.stale = true);
+        delivered.clear();
+    }
+
+    /** The offset to commit, or -1 when nothing new was acked since the last commit. */
+    long commitNeeded() {
+        return committable > committed ? committable : -1;
+    }
+
+    void commitSent(long offset) {
+        committed = Math.max(committed, offset);
+    }
+
+    /** An asynchronous commit failed: the next commit sends the offset again. */
+    void commitFailed() {
+        committed = -1;
+    }
+
+    @Override
+    public String toString() {
+        return partition + "[committable " + committable + ", in flight " + delivered.size() + ", fetched " + fetched.size() + "]";
+    }
+}

@@ -1,0 +1,91 @@
+package io.switchboard.kafka.internal.mapping;
+
+import io.switchboard.Envelope;
+import io.switchboard.spi.OutboundRecord;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+
+/**
+ * Maps records between Switchboard and Kafka. Envelope headers already carry the CloudEvents Kafka
+ * binding's names ({@code ce_*}, {@code content-type}), so every header is written as it is, its
+ * value in UTF-8; the key is UTF-8 bytes, so Kafka's default partitioner places a key exactly as a
+ * plain producer with a {@code StringSerializer} would.
+ */
+public final class KafkaRecords {
+
+    private KafkaRecords() {}
+
+    public static ProducerRecord<byte[], byte[]> toKafka(OutboundRecord record) {
+        HeaderCollector headers = new HeaderCollector();
+        // core hands its envelope fields over without entry objects, and the generated id and time as bytes
+        record.forEachHeader(headers);
+        byte[] key = record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
+        return new ProducerRecord<>(record.destination(), null, null, key, record.payload(), headers.headers);
+    }
+
+    /**
+     * Writes the headers of one outbound record straight into the record's {@link RecordHeaders}
+     * (its constructors copy whatever list they are given): text values encoded in UTF-8, constant
+     * ones from the cache below; the id and time core wrote as ASCII bytes, wrapped as they come.
+     */
+    private static final class HeaderCollector implements OutboundRecord.HeaderWriter {
+        final RecordHeaders headers = new RecordHeaders();
+
+        @Override
+        public void text(String name, String value) {
+            headers.add(header(name, value));
+        }
+
+        @Override
+        public void ascii(String name, byte[] value) {
+            headers.add(new RecordHeader(name, value));
+        }
+    }
+
+    /** Envelope attributes whose values are the same on every message of a publisher. */
+    private static final Set<String> CONSTANT_HEADERS =
+            Set.of(Envelope.SPEC_VERSION, Envelope.SOURCE, Envelope.TYPE, Envelope.CONTENT_TYPE, Envelope.ATTEMPT);
+    /** Bound of the cache below: distinct constant headers seen (sources, types, content types). */
+    private static final int MAX_CACHED = 1024;
+    private static final ConcurrentHashMap<String, ConcurrentHashMap<String, Header>> CACHE = new ConcurrentHashMap<>();
+
+    /**
+     * One outbound header. The constant envelope attributes reuse one immutable {@link RecordHeader}
+     * per name and value (Kafka only reads a header while serializing it), so a publish encodes
+     * and allocates only the headers that change per message.
+     */
+    static Header header(String name, String value) {
+        if (!CONSTANT_HEADERS.contains(name)) {
+            return new RecordHeader(name, value.getBytes(StandardCharsets.UTF_8));
+        }
+        ConcurrentHashMap<String, Header> byValue = CACHE.computeIfAbsent(name, n -> new ConcurrentHashMap<>());
+        Header cached = byValue.get(value);
+        if (cached != null) {
+            return cached;
+        }
+        Header made = new RecordHeader(name, value.getBytes(StandardCharsets.UTF_8));
+        if (byValue.size() < MAX_CACHED) {
+            byValue.putIfAbsent(value, made);
+        }
+        return made;
+    }
+
+    /**
+     * Headers as strings, decoded when read ({@link LazyHeaderMap}); a header repeated by a plain
+     * producer keeps its last value, as Kafka's lastHeader does.
+     */
+    public static Map<String, String> fromKafka(Headers headers) {
+        return new LazyHeaderMap(headers.toArray());
+    }
+
+    public static String key(byte[] key) {
+        return key == null ? null : new String(key, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,63 @@
+package io.switchboard.kafka.internal.publish;
+
+import io.switchboard.SwitchboardClosedException;
+import io.switchboard.kafka.internal.mapping.KafkaRecords;
+import io.switchboard.spi.OutboundRecord;
+import io.switchboard.spi.RawPublisher;
+import io.switchboard.spi.SendResult;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * Publishes at-most-once (acks=1, no retries) or at-least-once (acks=all, idempotent producer): one
+ * {@code send} per record, whose callback completes the returned future. Nothing else runs per
+ * record: no flush, no lookup.
+ */
+public final class KafkaPublisher implements RawPublisher {
+
+    private final ProducerPool.Lease lease;
+    private final String destination;
+    private final Duration closeTimeout;
+    private final Consumer<AutoCloseable> onClosed;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    public KafkaPublisher(ProducerPool.Lease lease, String destination, Duration closeTimeout, Consumer<AutoCloseable> onClosed) {
+        this.lease = lease;
+        this.destination = destination;
+        this.closeTimeout = closeTimeout;
+        this.onClosed = onClosed;
+    }
+
+    @Override
+    public CompletableFuture<SendResult> send(OutboundRecord record) {
+        SendFuture future = new SendFuture(record.destination());
+        if (closed.get()) {
+            future.completeExceptionally(new SwitchboardClosedException("Kafka publisher for '" + destination + "' is closed"));
+            return future;
+        }
+        try {
+            lease.producer().send(KafkaRecords.toKafka(record), future);
+        } catch (RuntimeException e) {
+            future.failed(e);
+        }
+        return future;
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            try {
+                lease.release(closeTimeout);
+            } finally {
+                onClosed.accept(this);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "KafkaPublisher[" + destination + "]";
+    }
+}

@@ -1,0 +1,239 @@
+package io.switchboard.kafka.internal.tx;
+
+import io.switchboard.BackPressureException;
+import io.switchboard.PublishException;
+import io.switchboard.SwitchboardClosedException;
+import io.switchboard.kafka.internal.mapping.KafkaRecords;
+import io.switchboard.kafka.internal.publish.SendFuture;
+import io.switchboard.spi.DaemonThreads;
+import io.switchboard.spi.OutboundRecord;
+import io.switchboard.spi.RawPublisher;
+import io.switchboard.spi.SendResult;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.OutOfOrderSequenceException;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes exactly-once with a transactional producer of its own (a unique {@code transactional.id}
+ * per publisher). Records queue for one committer thread, which puts whatever has queued up (at most
+ * {@code kafka.transaction-max-records}) into one transaction and commits it; a future completes
+ * when its transaction committed, so a {@code read_committed} consumer sees the record from then on.
+ * Alone, a record gets a transaction of its own; under load, transactions grow and their cost is
+ * shared. If a transaction fails, every record in it fails and none is visible.
+ */
+public final class TransactionalKafkaPublisher implements RawPublisher {
+
+    private static final Logger log = LoggerFactory.getLogger(TransactionalKafkaPublisher.class);
+
+    private final Map<String, Object> config;
+    private final String destination;
+    private final int maxRecordsPerTransaction;
+    private final long queueWaitMillis;
+    private final Duration closeTimeout;
+    private final Consumer<AutoCloseable> onClosed;
+    private final BlockingQueue<Pending> queue;
+    private final Thread committer;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile boolean finished;
+    private Producer<byte[], byte[]> producer;
+
+    public TransactionalKafkaPublisher(Map<String, Object> config, String destination, int maxRecordsPerTransaction,
+            int queueCapacity, Duration closeTimeout, Consumer<AutoCloseable> onClosed) {
+        this.config = config;
+        this.destination = destination;
+        this.maxRecordsPerTransaction = maxRecordsPerTransaction;
+        this.queueWaitMillis = Long.parseLong(config.get(ProducerConfig.MAX_BLOCK_MS_CONFIG).toString());
+        this.closeTimeout = closeTimeout;
+        this.onClosed = onClosed;
+        this.queue = new LinkedBlockingQueue<>(queueCapacity);
+        this.committer = DaemonThreads.newThread("switchboard-kafka-tx-" + destination, this::run);
+        this.committer.start();
+    }
+
+    @Override
+    public CompletableFuture<SendResult> send(OutboundRecord record) {
+        Pending pending = new Pending(record);
+        if (closed.get()) {
+            pending.fail(new SwitchboardClosedException("Kafka publisher for '" + destination + "' is closed"));
+            return pending.future;
+        }
+        try {
+            if (!queue.offer(pending, queueWaitMillis, TimeUnit.MILLISECONDS)) {
+                pending.fail(new BackPressureException("The transactional Kafka publisher for '" + destination + "' had "
+                        + queue.size() + " records waiting for " + queueWaitMillis + " ms (kafka.max.block.ms); publish "
+                        + "more slowly, or raise kafka.transaction-queue-capacity or kafka.transaction-max-records"));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            pending.fail(new PublishException("Interrupted while queueing a record for '" + destination + "'", e));
+        }
+        if (finished) {
+            failQueued();
+        }
+        return pending.future;
+    }
+
+    private void run() {
+        List<Pending> batch = new ArrayList<>();
+        try {
+            while (true) {
+                Pending first = queue.poll(100, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    if (closed.get()) {
+                        break;
+                    }
+                    continue;
+                }
+                batch.add(first);
+                queue.drainTo(batch, maxRecordsPerTransaction - 1);
+                commit(batch);
+                batch.clear();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            finished = true;
+            failQueued();
+            closeProducer();
+        }
+    }
+
+    private void commit(List<Pending> batch) {
+        List<Future<RecordMetadata>> sent = new ArrayList<>(batch.size());
+        try {
+            Producer<byte[], byte[]> client = producer();
+            client.beginTransaction();
+            for (Pending pending : batch) {
+                sent.add(client.send(KafkaRecords.toKafka(pending.record)));
+            }
+            client.commitTransaction();
+        } catch (RuntimeException e) {
+            abort(e);
+            PublishException failure = new PublishException("The Kafka transaction carrying " + batch.size()
+                    + " record(s) to '" + destination + "' failed and was aborted; none of them is visible to "
+                    + "read_committed consumers: " + e, e);
+            batch.forEach(pending -> pending.fail(failure));
+            return;
+        }
+        for (int i = 0; i < batch.size(); i++) {
+            batch.get(i).complete(sent.get(i));
+        }
+    }
+
+    private void abort(RuntimeException cause) {
+        if (producer == null) {
+            return;
+        }
+        if (cause instanceof ProducerFencedException || cause instanceof OutOfOrderSequenceException
+                || cause instanceof AuthorizationException || cause instanceof UnsupportedVersionException) {
+            log.warn("Transactional producer for '{}' hit a fatal error; a new one takes over", destination, cause);
+            closeProducer();
+            return;
+        }
+        try {
+            producer.abortTransaction();
+        } catch (KafkaException | IllegalStateException e) {
+            log.warn("Could not abort a transaction for '{}'; a new producer takes over", destination, e);
+            closeProducer();
+        }
+    }
+
+    private Producer<byte[], byte[]> producer() {
+        if (producer == null) {
+            Producer<byte[], byte[]> created = new KafkaProducer<>(config);
+            try {
+                created.initTransactions();
+            } catch (RuntimeException e) {
+                created.close(Duration.ZERO);
+                throw e;
+            }
+            producer = created;
+        }
+        return producer;
+    }
+
+    private void closeProducer() {
+        if (producer != null) {
+            try {
+                producer.close(closeTimeout);
+            } catch (RuntimeException e) {
+                log.warn("Closing the transactional producer for '{}' failed", destination, e);
+            }
+            producer = null;
+        }
+    }
+
+    private void failQueued() {
+        List<Pending> left = new ArrayList<>();
+        queue.drainTo(left);
+        left.forEach(pending -> pending.fail(new SwitchboardClosedException("Kafka publisher for '" + destination
+                + "' closed before the record was published")));
+    }
+
+    /** Publishes what is queued, then stops the committer and closes the producer. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            committer.join(closeTimeout.toMillis() + TimeUnit.SECONDS.toMillis(5));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            onClosed.accept(this);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "TransactionalKafkaPublisher[" + destination + ", " + config.get(ProducerConfig.TRANSACTIONAL_ID_CONFIG) + "]";
+    }
+
+    /** A record waiting for its transaction. */
+    private static final class Pending {
+        final OutboundRecord record;
+        final CompletableFuture<SendResult> future = new CompletableFuture<>();
+
+        Pending(OutboundRecord record) {
+            this.record = record;
+        }
+
+        /** After the commit: the send's future is done, so get() does not wait. */
+        void complete(Future<RecordMetadata> sent) {
+            try {
+                RecordMetadata metadata = sent.get();
+                future.complete(new SendResult(metadata.partition(), metadata.offset()));
+            } catch (ExecutionException e) {
+                fail(SendFuture.translate(e.getCause(), record.destination()));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                fail(new PublishException("Interrupted while completing a publish to '" + record.destination() + "'", e));
+            }
+        }
+
+        void fail(RuntimeException error) {
+            future.completeExceptionally(error);
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package io.switchboard.kafka.internal.mapping;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.switchboard.Codec;
+import io.switchboard.Envelope;
+import io.switchboard.Message;
+import io.switchboard.spi.Capabilities;
+import io.switchboard.spi.OutboundRecord;
+import io.switchboard.testkit.CoreRecords;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The Kafka record of an outbound record core made: the id and time written as bytes from their numbers. */
+class KafkaRecordsTest {
+
+    /** The record core hands an adapter with Kafka's capabilities for {@code message}, in envelope {@code format}. */
+    private static OutboundRecord coreRecord(String format, Message<byte[]> message) {
+        Capabilities kafka = Capabilities.builder("kafka").publishTimestamp(true).maxMessageSize(1 << 20).build();
+        return CoreRecords.published(kafka, Map.of("switchboard.envelope", format), Codec.bytes(), message);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"cloudevents", "cloudevents-full", "compact"})
+    @DisplayName("writes every header as the UTF-8 bytes of the header map's text, in its order")
+    void sameBytes(String format) {
+        Message<byte[]> message = Message.builder(new byte[] {1}).key("k-1").header("tenant", "acme").build();
+        OutboundRecord record = coreRecord(format, message);
+        ProducerRecord<byte[], byte[]> kafka = KafkaRecords.toKafka(record);
+        Map<String, String> written = new LinkedHashMap<>();
+        for (Header h : kafka.headers()) {
+            written.put(h.key(), new String(h.value(), StandardCharsets.UTF_8));
+        }
+        Map<String, String> text = new LinkedHashMap<>();
+        record.headers().forEach(text::put);
+        assertThat(written).containsExactlyEntriesOf(text);
+        assertThat(new String(kafka.key(), StandardCharsets.UTF_8)).isEqualTo("k-1");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"cloudevents"})
+    @DisplayName("the lean default for opaque bytes is 78 bytes of headers: specversion, id, source, type")
+    void leanSize(String format) {
+        ProducerRecord<byte[], byte[]> kafka = KafkaRecords.toKafka(coreRecord(format, Message.of(new byte[] {1})));
+        int bytes = 0;
+        List<String> names = new ArrayList<>();
+        for (Header h : kafka.headers()) {
+            names.add(h.key());
+            bytes += h.key().length() + h.value().length;
+        }
+        assertThat(names).containsExactly(Envelope.SPEC_VERSION, Envelope.ID, Envelope.SOURCE, Envelope.TYPE);
+        assertThat(bytes).isEqualTo(78);
+    }
+}

@@ -1,0 +1,226 @@
+package io.switchboard.rabbit.internal.consume;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.DefaultConsumer;
+import com.rabbitmq.client.Envelope;
+import com.rabbitmq.client.ShutdownSignalException;
+import io.switchboard.Delivery;
+import io.switchboard.SubscriptionException;
+import io.switchboard.SwitchboardException;
+import io.switchboard.rabbit.internal.AmqpErrors;
+import io.switchboard.rabbit.internal.RabbitAdapter;
+import io.switchboard.rabbit.internal.RabbitSettings;
+import io.switchboard.rabbit.internal.provision.RabbitTopology;
+import io.switchboard.spi.ConsumerSpec;
+import io.switchboard.spi.RawConsumer;
+import io.switchboard.spi.RecordListener;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Consumes a consumer group's queues (one per partition) or a broadcast subscriber's exclusive
+ * queue, on one channel of the consuming connection. amqp-client calls {@code handleDelivery} for
+ * one channel from one thread at a time, in queue order; the record goes straight to core's
+ * listener, which never blocks.
+ *
+ * <p>At-least-once and exactly-once: manual acks, sent when core settles the record; prefetch
+ * ({@code basic.qos}) per queue is {@code maxInFlight / queues}, so at most {@code maxInFlight}
+ * records are unsettled. At-most-once: the broker acks on delivery (auto-ack).
+ *
+ * <p>Order: RabbitMQ delivers a queue in order. A record of a partition queue carries its
+ * partition, so core handles a partition (hence a key) on one lane; a record of a group's only
+ * queue (partitions off, the default) carries none, and core spreads records over lanes by key
+ * (a plain publisher's routing key when the record has no key header, see {@link RabbitRecord}).
+ * Either way per-key order holds for a single subscriber of a group at any concurrency. Several
+ * members of one group compete for each queue, so per-key order across members holds only with
+ * {@code rabbitmq.single-active-consumer=true} (then one member at a time reads each queue).
+ */
+public final class RabbitConsumer implements RawConsumer {
+
+    private static final Logger log = LoggerFactory.getLogger(RabbitConsumer.class);
+
+    private final RabbitAdapter adapter;
+    private final ConsumerSpec spec;
+    private final RabbitSettings settings;
+    private final boolean autoAck;
+    private final AtomicInteger unsettled = new AtomicInteger();
+    private final AtomicBoolean failed = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final List<String> queues = new ArrayList<>();
+    private final List<String> consumerTags = new ArrayList<>();
+    private volatile boolean stopped;
+    private RecordListener listener;
+    private Channel channel;
+
+    public RabbitConsumer(RabbitAdapter adapter, ConsumerSpec spec, RabbitSettings settings) {
+        this.adapter = adapter;
+        this.spec = spec;
+        this.settings = settings;
+        this.autoAck = spec.delivery() == Delivery.AT_MOST_ONCE;
+    }
+
+    String destination() {
+        return spec.destination();
+    }
+
+    /**
+     * Agrees to core running the handler on the delivery thread (as a plain amqp-client consumer,
+     * or Spring AMQP's direct container, does) when the subscription handles one record at a time:
+     * amqp-client delivers a channel's records from one thread at a time in queue order, the
+     * adapter gives each busy channel a thread of its own, and acks from inside the handler are
+     * plain {@code basic.ack} frames. Higher concurrency keeps core's lanes.
+     */
+    @Override
+    public boolean handleOnDeliveryThreads(int concurrency) {
+        return concurrency == 1;
+    }
+
+    @Override
+    public synchronized CompletionStage<Void> start(RecordListener recordListener) {
+        this.listener = recordListener;
+        try {
+            channel = adapter.consumeConnection().createChannel();
+            queues.addAll(declareQueues());
+            if (!autoAck) {
+                channel.basicQos(Math.max(1, spec.maxInFlight() / queues.size()));
+            }
+            int partitions = queues.size();
+            for (int p = 0; p < partitions; p++) {
+                int partition = spec.broadcast() || partitions == 1 ? -1 : p; // -1: core spreads by key
+                consumerTags.add(channel.basicConsume(queues.get(p), autoAck, new QueueConsumer(channel, queues.get(p), partition)));
+            }
+            log.debug("Consuming {} for group '{}' ({})", queues, spec.group(), spec.delivery());
+            return CompletableFuture.completedFuture(null);
+        } catch (IOException | RuntimeException e) {
+            RabbitAdapter.closeQuietly(channel);
+            SwitchboardException error = new SubscriptionException("Cannot consume '" + spec.destination() + "' for group '"
+                    + spec.group() + "' on RabbitMQ at " + adapter.printableUri() + ": " + AmqpErrors.describe(e)
+                    + AmqpErrors.hint(e), e);
+            return CompletableFuture.failedFuture(error);
+        }
+    }
+
+    private List<String> declareQueues() throws IOException {
+        String destination = spec.destination();
+        if (!spec.broadcast()) {
+            return adapter.topology().declareGroup(channel, destination, spec.group(),
+                    adapter.partitions(destination, spec.properties(), settings), settings);
+        }
+        String queue = destination + "." + spec.group();
+        channel.queueDeclare(queue, false, true, true, settings.broadcastQueueArguments());
+        channel.queueBind(queue, destination, RabbitTopology.ALL);
+        return List.of(queue);
+    }
+
+    void settled() {
+        unsettled.decrementAndGet();
+    }
+
+    private void fail(String reason) {
+        if (failed.compareAndSet(false, true) && !stopped) {
+            log.warn("Consumer of '{}' (group '{}') ended: {}", spec.destination(), spec.group(), reason);
+            listener.onFailure(new SubscriptionException(reason));
+        }
+    }
+
+    /** Cancels the consumers; records already delivered can still be settled. Idempotent. */
+    @Override
+    public synchronized void stop() {
+        if (stopped) {
+            return;
+        }
+        stopped = true;
+        if (channel == null || !channel.isOpen()) {
+            return;
+        }
+        for (String tag : consumerTags) {
+            try {
+                channel.basicCancel(tag);
+            } catch (IOException | RuntimeException e) {
+                log.debug("Cancelling consumer {} of '{}': {}", tag, spec.destination(), e.toString());
+            }
+        }
+    }
+
+    /** Closes the channel: RabbitMQ requeues every record not yet acked. Idempotent. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        stop();
+        RabbitAdapter.closeQuietly(channel);
+    }
+
+    /** Ready messages in the queues (from the broker) plus this consumer's unsettled ones. */
+    @Override
+    public OptionalLong backlog() {
+        if (queues.isEmpty() || closed.get()) {
+            return OptionalLong.empty();
+        }
+        long ready = adapter.withChannel("read the depth of " + queues, ch -> {
+            long total = 0;
+            for (String queue : queues) {
+                total += ch.queueDeclarePassive(queue).getMessageCount();
+            }
+            return total;
+        });
+        return OptionalLong.of(ready + unsettled.get());
+    }
+
+    @Override
+    public String toString() {
+        return "RabbitConsumer[" + queues + ", " + spec.delivery() + "]";
+    }
+
+    /** Receives one queue's deliveries on amqp-client's dispatch thread. */
+    private final class QueueConsumer extends DefaultConsumer {
+        private final String queue;
+        private final int partition;
+
+        QueueConsumer(Channel channel, String queue, int partition) {
+            super(channel);
+            this.queue = queue;
+            this.partition = partition;
+        }
+
+        @Override
+        public void handleDelivery(String consumerTag, Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
+            if (!autoAck) {
+                unsettled.incrementAndGet();
+            }
+            listener.onRecord(new RabbitRecord(RabbitConsumer.this, getChannel(), envelope.getDeliveryTag(),
+                    envelope.isRedeliver(), partition, envelope.getRoutingKey(), properties, body, autoAck));
+        }
+
+        @Override
+        public void handleCancel(String consumerTag) {
+            fail("RabbitMQ cancelled the consumer of queue '" + queue + "' (the queue was deleted, or the node that hosts "
+                    + "it went away), so messages of '" + spec.destination() + "' no longer reach group '" + spec.group()
+                    + "'. Close this subscription and subscribe again to declare the queue anew");
+        }
+
+        @Override
+        public void handleShutdownSignal(String consumerTag, ShutdownSignalException signal) {
+            if (stopped || adapter.isClosing() || signal.isInitiatedByApplication()) {
+                return;
+            }
+            if (signal.isHardError()) {
+                log.warn("Connection to RabbitMQ lost while consuming '{}' ({}); amqp-client recovers it and the broker "
+                        + "delivers unacknowledged records again", queue, AmqpErrors.describe(signal));
+                return;
+            }
+            fail("RabbitMQ closed the channel consuming queue '" + queue + "': " + AmqpErrors.describe(signal)
+                    + AmqpErrors.hint(signal));
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package io.switchboard.rabbit.internal.provision;
+
+import com.rabbitmq.client.BuiltinExchangeType;
+import com.rabbitmq.client.Channel;
+import io.switchboard.rabbit.internal.RabbitAdapter;
+import io.switchboard.rabbit.internal.RabbitSettings;
+import io.switchboard.spi.DestinationSpec;
+import io.switchboard.spi.Provisioner;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Declares destinations (durable topic exchanges) and consumer-group queues; deletes them.
+ *
+ * <p>RabbitMQ drops (or, with {@code mandatory}, returns) what no queue is bound to, so a
+ * destination keeps messages only for the groups that exist. {@code ensureDestination} therefore
+ * also declares the groups named in {@code rabbitmq.required-groups}, and for a dead-letter
+ * destination the group {@code default} (the group a subscriber gets unless it names one), so dead
+ * letters are kept even before anyone reads them.
+ *
+ * <p>AMQP cannot list queues, so {@link #deleteDestination} deletes the exchange and the group
+ * queues declared through this adapter or named by the required groups; queues declared by other
+ * processes for other groups stay until deleted by name.
+ */
+public final class RabbitProvisioner implements Provisioner {
+
+    static final String DEAD_LETTER_GROUP = "default";
+
+    private final RabbitAdapter adapter;
+    private final RabbitSettings settings;
+    private final ConcurrentHashMap<String, Set<String>> queues = new ConcurrentHashMap<>();
+
+    public RabbitProvisioner(RabbitAdapter adapter, RabbitSettings settings) {
+        this.adapter = adapter;
+        this.settings = settings;
+    }
+
+    @Override
+    public void ensureDestination(DestinationSpec spec) {
+        String name = spec.name();
+        RabbitSettings effective = settings.with(spec.settings());
+        int partitions = adapter.rememberPartitions(name, spec.partitions());
+        adapter.withChannel("declare destination '" + name + "'", channel -> {
+            channel.exchangeDeclare(name, BuiltinExchangeType.TOPIC, true);
+            for (String group : requiredGroups(name, effective)) {
+                declareGroup(channel, name, group, partitions, effective);
+            }
+            return null;
+        });
+    }
+
+    /**
+     * Declares a consumer group's durable queues and binds them, on the given channel (the
+     * consumer's own, so that amqp-client re-declares them after a connection loss).
+     *
+     * @return the queue names, partition by partition
+     */
+    public List<String> declareGroup(Channel channel, String destination, String group, int partitions, RabbitSettings queueSettings)
+            throws IOException {
+        List<String> names = new ArrayList<>(partitions);
+        var arguments = queueSettings.groupQueueArguments(adapter.deadLetterExchangeOf(destination));
+        for (int p = 0; p < partitions; p++) {
+            String queue = RabbitTopology.groupQueue(destination, group, partitions, p);
+            channel.queueDeclare(queue, true, false, false, arguments);
+            channel.queueBind(queue, destination, RabbitTopology.bindingKey(partitions, p));
+            names.add(queue);
+        }
+        queues.computeIfAbsent(destination, d -> ConcurrentHashMap.newKeySet()).addAll(names);
+        return names;
+    }
+
+    @Override
+    public void deleteDestination(String name) {
+        Set<String> toDelete = new LinkedHashSet<>();
+        Set<String> declared = queues.remove(name);
+        if (declared != null) {
+            toDelete.addAll(declared);
+        }
+        int partitions = adapter.partitions(name);
+        for (String group : requiredGroups(name, settings)) {
+            for (int p = 0; p < partitions; p++) {
+                toDelete.add(RabbitTopology.groupQueue(name, group, partitions, p));
+            }
+        }
+        adapter.withChannel("delete destination '" + name + "'", channel -> {
+            for (String queue : toDelete) {
+                channel.queueDelete(queue);
+            }
+            channel.exchangeDelete(name);
+            return null;
+        });
+        adapter.forgetPartitions(name);
+    }
+
+    private Set<String> requiredGroups(String destination, RabbitSettings effective) {
+        Set<String> groups = new LinkedHashSet<>(effective.requiredGroups);
+        if (adapter.isDeadLetterDestination(destination)) {
+            groups.add(DEAD_LETTER_GROUP);
+        }
+        return groups;
+    }
+}

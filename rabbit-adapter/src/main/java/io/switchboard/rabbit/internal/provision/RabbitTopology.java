@@ -1,0 +1,54 @@
+package io.switchboard.rabbit.internal.provision;
+
+/**
+ * How Switchboard's model maps onto RabbitMQ names.
+ *
+ * <ul>
+ *   <li>A destination is a durable topic exchange of the same name.</li>
+ *   <li>A destination has N partitions: 1 (not partitioned) unless {@code switchboard.partitions}
+ *       or a {@code DestinationSpec} asks for more. A publisher routes a record with routing key
+ *       {@code "<p>"}, p = hash(key) mod N (round robin without a key; always {@code "0"} when
+ *       N = 1).</li>
+ *   <li>A consumer group is one durable queue {@code <destination>.<group>} bound with {@code #}
+ *       when N = 1, so that a plain AMQP publisher reaches it with any routing key; else N queues
+ *       {@code <destination>.<group>.<p>} bound with {@code "<p>"}, which a plain publisher reaches
+ *       only with routing key {@code "<p>"}.</li>
+ *   <li>A broadcast subscriber has one exclusive, auto-delete queue
+ *       {@code <destination>.<group>} (core makes the group name unique) bound with {@code #}.</li>
+ * </ul>
+ */
+public final class RabbitTopology {
+
+    /** The binding key that matches every routing key. */
+    public static final String ALL = "#";
+    private static final String[] ROUTING_KEYS = new String[64];
+
+    static {
+        for (int i = 0; i < ROUTING_KEYS.length; i++) {
+            ROUTING_KEYS[i] = Integer.toString(i);
+        }
+    }
+
+    private RabbitTopology() {}
+
+    /** The routing key of partition {@code p}. */
+    public static String routingKey(int partition) {
+        return partition < ROUTING_KEYS.length ? ROUTING_KEYS[partition] : Integer.toString(partition);
+    }
+
+    /** The partition a record with this key goes to. */
+    public static int partitionOf(String key, int partitions) {
+        return (key.hashCode() & 0x7fffffff) % partitions;
+    }
+
+    /** The queue of a consumer group's partition {@code p}. */
+    static String groupQueue(String destination, String group, int partitions, int partition) {
+        String base = destination + "." + group;
+        return partitions == 1 ? base : base + "." + partition;
+    }
+
+    /** The binding key of a consumer group's partition queue. */
+    static String bindingKey(int partitions, int partition) {
+        return partitions == 1 ? ALL : routingKey(partition);
+    }
+}

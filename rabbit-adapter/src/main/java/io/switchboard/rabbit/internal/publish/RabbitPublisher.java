@@ -1,0 +1,176 @@
+package io.switchboard.rabbit.internal.publish;
+
+import io.switchboard.BackPressureException;
+import io.switchboard.Delivery;
+import io.switchboard.PublishException;
+import io.switchboard.rabbit.internal.RabbitAdapter;
+import io.switchboard.rabbit.internal.RabbitSettings;
+import io.switchboard.rabbit.internal.mapping.AmqpHeaders;
+import io.switchboard.rabbit.internal.provision.RabbitTopology;
+import io.switchboard.spi.OutboundRecord;
+import io.switchboard.spi.PublisherSpec;
+import io.switchboard.spi.RawPublisher;
+import io.switchboard.spi.SendResult;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes to one destination exchange over a few {@link PublishChannel}s (a thread always uses
+ * the same one, so one thread's records keep their order).
+ *
+ * <p>At-least-once and exactly-once: persistent records, publisher confirms tracked
+ * asynchronously, at most {@code rabbitmq.max-outstanding-confirms} unconfirmed records per
+ * publisher ({@link #send} waits up to {@code rabbitmq.publish-timeout} for room, then fails with
+ * {@link BackPressureException}), {@code mandatory} so an unroutable record fails its future.
+ * At-most-once: transient records, no confirms; the future completes when the client wrote it.
+ * While the broker blocks publishers (a memory or disk alarm anywhere in the cluster), {@link #send}
+ * waits for it to unblock, within the same {@code rabbitmq.publish-timeout}, as a native client's
+ * write would, instead of failing records over an alarm that passes in seconds.
+ */
+public final class RabbitPublisher implements RawPublisher {
+
+    private static final Logger log = LoggerFactory.getLogger(RabbitPublisher.class);
+
+    private final RabbitAdapter adapter;
+    private final String destination;
+    private final boolean confirms;
+    private final int partitions;
+    private final SendResult[] results;
+    private final PublishChannel[] channels;
+    private final Semaphore window;
+    private final int windowSize;
+    private final long publishTimeoutNanos;
+    private final AtomicInteger roundRobin = new AtomicInteger();
+    private volatile boolean closed;
+
+    public RabbitPublisher(RabbitAdapter adapter, PublisherSpec spec, RabbitSettings settings) {
+        this.adapter = adapter;
+        this.destination = spec.destination();
+        this.confirms = spec.delivery() != Delivery.AT_MOST_ONCE;
+        this.partitions = adapter.partitions(destination, spec.properties(), settings);
+        this.results = new SendResult[partitions];
+        for (int p = 0; p < partitions; p++) {
+            results[p] = new SendResult(p, -1);
+        }
+        this.channels = new PublishChannel[settings.publisherChannels];
+        for (int i = 0; i < channels.length; i++) {
+            channels[i] = new PublishChannel(adapter, destination, confirms, retryNacks(settings),
+                    settings.publishTimeout.toNanos());
+        }
+        this.windowSize = settings.maxOutstandingConfirms;
+        this.window = confirms ? new Semaphore(windowSize) : null;
+        this.publishTimeoutNanos = settings.publishTimeout.toNanos();
+    }
+
+    @Override
+    public CompletableFuture<SendResult> send(OutboundRecord record) {
+        if (closed) {
+            return CompletableFuture.failedFuture(adapter.closedError(destination));
+        }
+        String exchange = record.destination();
+        int count = exchange.equals(destination) ? partitions : adapter.partitions(exchange);
+        int partition = partition(record.key(), count);
+        CompletableFuture<SendResult> future = new CompletableFuture<>();
+        String refused = admit();
+        if (refused != null) {
+            future.completeExceptionally(new BackPressureException(refused));
+            return future;
+        }
+        SendResult result = count == partitions ? results[partition] : new SendResult(partition, -1);
+        Pending pending = new Pending(exchange, RabbitTopology.routingKey(partition),
+                AmqpHeaders.properties(record, confirms), record.payload(), future, result, window);
+        channels[(int) (Thread.currentThread().getId() % channels.length)].publish(pending);
+        return future;
+    }
+
+    /** A nack is retried unless the queues may be full with reject-publish: then it means "full" and fails at once. */
+    private static boolean retryNacks(RabbitSettings settings) {
+        return !(settings.maxLength > 0 && settings.overflow != null && settings.overflow.startsWith("reject-publish"));
+    }
+
+    private int partition(String key, int count) {
+        if (count == 1) {
+            return 0;
+        }
+        if (key != null) {
+            return RabbitTopology.partitionOf(key, count);
+        }
+        return (roundRobin.getAndIncrement() & 0x7fffffff) % count;
+    }
+
+    /**
+     * Waits, up to the publish timeout in all, while the broker blocks publishers (a resource alarm)
+     * and, with confirms, for room in the window of unconfirmed records.
+     *
+     * @return null when the record may go, or why it may not
+     */
+    private String admit() {
+        boolean held = confirms && window.tryAcquire();
+        boolean room = !confirms || held;
+        if (room && adapter.publishingBlocked() == null) {
+            return null; // the fast path: neither blocked nor full, no clock read
+        }
+        long deadline = System.nanoTime() + publishTimeoutNanos;
+        try {
+            String blocked = adapter.awaitPublishing(deadline);
+            if (blocked != null) {
+                if (held) {
+                    window.release();
+                }
+                return "RabbitMQ at " + adapter.printableUri() + " has blocked publishers for " + millis()
+                        + " ms (" + blocked + "): a memory or disk alarm on a node of the cluster; free memory or disk on "
+                        + "the server, publish again once it clears, or raise rabbitmq.publish-timeout to wait longer";
+            }
+            if (!room && !window.tryAcquire(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                return "RabbitMQ has not confirmed " + windowSize + " records published to '" + destination + "' within "
+                        + millis() + " ms; publish more slowly, or raise rabbitmq.max-outstanding-confirms or "
+                        + "rabbitmq.publish-timeout";
+            }
+            return null;
+        } catch (InterruptedException e) {
+            if (held) {
+                window.release();
+            }
+            Thread.currentThread().interrupt();
+            throw new PublishException("Interrupted while waiting to publish to RabbitMQ ('" + destination + "')", e);
+        }
+    }
+
+    private long millis() {
+        return TimeUnit.NANOSECONDS.toMillis(publishTimeoutNanos);
+    }
+
+    /** Waits until every record sent so far is settled (up to the publish timeout), then closes the channels. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (confirms) {
+            try {
+                if (window.tryAcquire(windowSize, publishTimeoutNanos, TimeUnit.NANOSECONDS)) {
+                    window.release(windowSize);
+                } else {
+                    log.warn("Closing the publisher for '{}' with {} record(s) RabbitMQ has not confirmed after {} ms; they "
+                            + "fail with SwitchboardClosedException", destination, windowSize - window.availablePermits(),
+                            TimeUnit.NANOSECONDS.toMillis(publishTimeoutNanos));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        for (PublishChannel channel : channels) {
+            channel.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RabbitPublisher[" + destination + ", " + (confirms ? "confirms" : "no confirms") + "]";
+    }
+}

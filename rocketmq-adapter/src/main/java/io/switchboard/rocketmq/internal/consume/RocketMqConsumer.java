@@ -1,0 +1,325 @@
+package io.switchboard.rocketmq.internal.consume;
+
+import io.switchboard.Delivery;
+import io.switchboard.SubscriptionException;
+import io.switchboard.rocketmq.internal.RocketMqSettings;
+import io.switchboard.rocketmq.internal.client.ClientShutdown;
+import io.switchboard.rocketmq.internal.client.Producers;
+import io.switchboard.spi.ConsumerSpec;
+import io.switchboard.spi.RawConsumer;
+import io.switchboard.spi.RecordListener;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.rebalance.AllocateMessageQueueAveragely;
+import org.apache.rocketmq.client.consumer.store.OffsetStore;
+import org.apache.rocketmq.client.consumer.store.ReadOffsetType;
+import org.apache.rocketmq.client.impl.MQClientAPIImpl;
+import org.apache.rocketmq.client.impl.consumer.ProcessQueue;
+import org.apache.rocketmq.client.impl.factory.MQClientInstance;
+import org.apache.rocketmq.common.MixAll;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+import org.apache.rocketmq.common.message.MessageQueue;
+import org.apache.rocketmq.remoting.protocol.heartbeat.MessageModel;
+import org.apache.rocketmq.remoting.protocol.route.BrokerData;
+import org.apache.rocketmq.remoting.protocol.route.QueueData;
+import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link DefaultMQPushConsumer} for one destination and one group, with RocketMQ's orderly
+ * listener ({@link OrderlyListener}), or its concurrent one ({@link ConcurrentListener}) for a group
+ * subscription at least once or exactly once with {@code rocketmq.consume-mode=concurrently}.
+ *
+ * <p>A consumer group is RocketMQ's clustering model; a new group starts from the first retained
+ * message, as on every Switchboard broker. A broadcast subscriber uses the broadcasting model,
+ * starts at the end of every queue and keeps its offsets in memory only. A consumer runs in the
+ * client instance it is given: the adapter's consumers' one, never its producers', or one of its
+ * own for a further member of a group.
+ */
+// rocketmq-client 5 deprecates its remoting API in favour of its gRPC client; this adapter is the remoting one
+@SuppressWarnings("deprecation")
+public final class RocketMqConsumer implements RawConsumer {
+
+    private static final Logger log = LoggerFactory.getLogger(RocketMqConsumer.class);
+    private static final int MAX_BATCH = 32;
+
+    private final ConsumerSpec spec;
+    private final RocketMqSettings settings;
+    private final Producers producers;
+    private final MemoryOffsetStore broadcastOffsets;
+    private final String group;
+    private final String clientName;
+    private final Handoff handoff;
+    private final DefaultMQPushConsumer consumer;
+    private final AtomicBoolean started = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final Consumer<RawConsumer> onClose;
+
+    /**
+     * @param clientName the RocketMQ client instance to run in: the one the adapter's consumers share
+     *     (never its producers'), or a name of its own when the adapter already runs a consumer of the
+     *     same group
+     */
+    public RocketMqConsumer(ConsumerSpec spec, String group, String clientName, RocketMqSettings settings, Producers producers,
+            Consumer<RawConsumer> onClose) {
+        this.spec = spec;
+        this.group = group;
+        this.clientName = clientName;
+        this.onClose = onClose;
+        this.settings = settings;
+        this.producers = producers;
+        this.broadcastOffsets = spec.broadcast() ? new MemoryOffsetStore() : null;
+        boolean concurrently = concurrently(spec, settings);
+        this.handoff = new Handoff(spec.destination(), !spec.broadcast(), !concurrently, spec.maxInFlight());
+        this.consumer = configure(new DefaultMQPushConsumer(group));
+        if (concurrently) {
+            consumer.registerMessageListener(new ConcurrentListener(handoff));
+        } else {
+            consumer.registerMessageListener(new OrderlyListener(handoff, spec.delivery() == Delivery.AT_MOST_ONCE));
+        }
+    }
+
+    /**
+     * Concurrent consumption when asked for, where it keeps the guarantee: RocketMQ drops a
+     * broadcast message its concurrent listener gives back, and at-most-once commits each
+     * queue's offset before handing out a batch, which needs one batch of a queue at a time.
+     */
+    private static boolean concurrently(ConsumerSpec spec, RocketMqSettings settings) {
+        if (!settings.consumeConcurrently()) {
+            return false;
+        }
+        if (spec.broadcast() || spec.delivery() == Delivery.AT_MOST_ONCE) {
+            log.info("Subscription to '{}' (group '{}') is consumed orderly although {}=concurrently: concurrent "
+                    + "consumption applies to group subscriptions at least once or exactly once only",
+                    spec.destination(), spec.group(), RocketMqSettings.CONSUME_MODE);
+            return false;
+        }
+        return true;
+    }
+
+    private DefaultMQPushConsumer configure(DefaultMQPushConsumer c) {
+        settings.configure(c, clientName);
+        if (spec.broadcast()) {
+            c.setMessageModel(MessageModel.BROADCASTING);
+            c.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_LAST_OFFSET);
+            c.setOffsetStore(broadcastOffsets);
+        } else {
+            c.setMessageModel(MessageModel.CLUSTERING);
+            c.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        }
+        c.setConsumeThreadMin(settings.consumeThreads());
+        c.setConsumeThreadMax(settings.consumeThreads());
+        c.setConsumeMessageBatchMaxSize(Math.min(MAX_BATCH, spec.maxInFlight()));
+        c.setPullBatchSize(MAX_BATCH);
+        c.setPullThresholdForQueue(Math.max(2 * MAX_BATCH, Math.min(1000, spec.maxInFlight())));
+        c.setMessageQueueListener(new HeartbeatOnRebalance(c.getDefaultMQPushConsumerImpl()));
+        c.setAllocateMessageQueueStrategy(new DistinctClients(new AllocateMessageQueueAveragely()));
+        return c;
+    }
+
+    /**
+     * Agrees to core running the handler on RocketMQ's consume threads, as a native listener does:
+     * they are not network threads, the orderly listener gives each queue to one of them at a time,
+     * and the batch they hand over is theirs to wait for anyway. The pool is sized to the
+     * subscription's concurrency unless {@code rocketmq.consume-threads} says otherwise (then only
+     * a matching concurrency agrees).
+     */
+    @Override
+    public boolean handleOnDeliveryThreads(int concurrency) {
+        if (settings.consumeThreadsConfigured()) {
+            return settings.consumeThreads() == concurrency;
+        }
+        consumer.setConsumeThreadMin(concurrency);
+        consumer.setConsumeThreadMax(concurrency);
+        return true;
+    }
+
+    @Override
+    public CompletionStage<Void> start(RecordListener listener) {
+        if (!started.compareAndSet(false, true)) {
+            return CompletableFuture.failedFuture(new IllegalStateException("RocketMQ consumer of '" + spec.destination()
+                    + "' (group '" + spec.group() + "') was started already"));
+        }
+        handoff.start(consumer, listener);
+        try {
+            if (broadcastOffsets != null) {
+                positionAtEnd(broadcastOffsets);
+            }
+            consumer.subscribe(spec.destination(), spec.filter() == null ? "*" : spec.filter());
+            consumer.start();
+            if (!spec.broadcast()) {
+                awaitRetryTopicRoute();
+            }
+        } catch (Exception e) {
+            consumer.shutdown();
+            return CompletableFuture.failedFuture(new SubscriptionException("Could not subscribe to '" + spec.destination()
+                    + "' as RocketMQ group '" + group + "' on name server " + settings.nameServer() + ": "
+                    + e.getMessage() + "; check that the topic exists and the name server is reachable", e));
+        }
+        log.debug("Subscribed to '{}' as RocketMQ group '{}' ({})", spec.destination(), group,
+                spec.broadcast() ? "broadcast" : "clustering");
+        // A group without offsets starts at the first offset, a broadcast subscriber at the end
+        // found above: a record published from now on is delivered once the queues are assigned.
+        return CompletableFuture.completedFuture(null);
+    }
+
+    /**
+     * The broker creates the group's retry topic when the consumer first registers, after the
+     * consumer looked for its route; without this, a record returned to the broker would wait for
+     * the client's next route refresh (30 seconds) before it is delivered again.
+     *
+     * <p>Done as soon as the consumer has the retry topic's queues (its rebalance needs nothing
+     * more): rocketmq-client's {@code updateTopicRouteInfoFromNameServer} answers true only when
+     * the route <em>changed</em>, so for a group whose retry topic existed already (a second
+     * member, a member subscribing again, a successor of a crashed one), whose route
+     * {@code consumer.start()} found, it answers false every time; waiting for true alone held
+     * such a subscription for the whole {@code rocketmq.admin-timeout} (10 s), then logged a
+     * false warning.
+     */
+    private void awaitRetryTopicRoute() {
+        MQClientInstance client = consumer.getDefaultMQPushConsumerImpl().getmQClientFactory();
+        String retryTopic = MixAll.getRetryTopic(group);
+        long deadline = System.nanoTime() + settings.adminTimeout().toNanos();
+        Map<String, ?> subscribed =
+                consumer.getDefaultMQPushConsumerImpl().getRebalanceImpl().getTopicSubscribeInfoTable();
+        while (!subscribed.containsKey(retryTopic) && !client.updateTopicRouteInfoFromNameServer(retryTopic)) {
+            if (System.nanoTime() - deadline > 0) {
+                log.warn("No route for retry topic {} of group '{}' yet; records returned to the broker are delivered "
+                        + "again once the client refreshes its routes", retryTopic, group);
+                return;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        }
+        client.rebalanceImmediately();
+    }
+
+    /**
+     * Positions a broadcast subscriber at the current end of every queue before it starts, so
+     * that every record published once {@link #start} completed reaches it. (RocketMQ's orderly
+     * consumer would only look up the end at its first pull, missing what came in between.)
+     */
+    private void positionAtEnd(MemoryOffsetStore store) throws Exception {
+        MQClientAPIImpl api = producers.api();
+        long timeout = settings.adminTimeout().toMillis();
+        TopicRouteData route = api.getTopicRouteInfoFromNameServer(spec.destination(), timeout, false);
+        for (QueueData queues : route.getQueueDatas()) {
+            String master = route.getBrokerDatas().stream().filter(b -> b.getBrokerName().equals(queues.getBrokerName()))
+                    .map(BrokerData::selectBrokerAddr).findFirst().orElse(null);
+            if (master == null) {
+                continue;
+            }
+            for (int id = 0; id < queues.getReadQueueNums(); id++) {
+                MessageQueue queue = new MessageQueue(spec.destination(), queues.getBrokerName(), id);
+                store.startAt(queue, api.getMaxOffset(master, queue, timeout));
+            }
+        }
+    }
+
+    /** The RocketMQ client instance this consumer runs in (null before {@link #start}). */
+    MQClientInstance clientInstance() {
+        return consumer.getDefaultMQPushConsumerImpl().getmQClientFactory();
+    }
+
+    private Map<MessageQueue, ProcessQueue> processQueues() {
+        return consumer.getDefaultMQPushConsumerImpl().getRebalanceImpl().getProcessQueueTable();
+    }
+
+    @Override
+    public void stop() {
+        handoff.stop();
+        if (started.get() && !closed.get()) {
+            consumer.suspend();
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        onClose.accept(this);
+        if (!started.get()) {
+            return;
+        }
+        handoff.close(settings.sendTimeout().multipliedBy(2).toMillis());
+        commitOffsets();
+        ClientShutdown.run(consumer.getDefaultMQPushConsumerImpl().getmQClientFactory(), consumer::shutdown);
+    }
+
+    /** Commits the offsets reached so far synchronously (RocketMQ's own shutdown sends them one-way). */
+    private void commitOffsets() {
+        if (spec.broadcast()) {
+            return;
+        }
+        OffsetStore store = consumer.getOffsetStore();
+        for (MessageQueue queue : processQueues().keySet()) {
+            long offset = store.readOffset(queue, ReadOffsetType.READ_FROM_MEMORY);
+            if (offset < 0) {
+                continue;
+            }
+            try {
+                store.updateConsumeOffsetToBroker(queue, offset, false);
+            } catch (Exception e) {
+                log.warn("Could not commit offset {} of {} for group '{}' on close; the rest since the last commit "
+                        + "will be delivered again: {}", offset, queue, group, e.toString());
+            }
+        }
+    }
+
+    @Override
+    public OptionalLong backlog() {
+        if (!started.get() || closed.get()) {
+            return OptionalLong.empty();
+        }
+        try {
+            return OptionalLong.of(spec.broadcast() ? broadcastBacklog() : groupBacklog());
+        } catch (Exception e) {
+            log.debug("Backlog of '{}' for group '{}' unavailable: {}", spec.destination(), group, e.toString());
+            return OptionalLong.empty();
+        }
+    }
+
+    /** The group's diff as RocketMQ's console shows it: max offset minus committed offset, all queues. */
+    private long groupBacklog() throws Exception {
+        MQClientInstance client = consumer.getDefaultMQPushConsumerImpl().getmQClientFactory();
+        TopicRouteData route = client.getTopicRouteTable().get(spec.destination());
+        if (route == null) {
+            throw new IllegalStateException("no route for " + spec.destination());
+        }
+        long total = 0;
+        long timeout = settings.adminTimeout().toMillis();
+        for (BrokerData broker : route.getBrokerDatas()) {
+            String address = broker.selectBrokerAddr();
+            if (address != null) {
+                total += client.getMQClientAPIImpl().getConsumeStats(address, group, spec.destination(), timeout)
+                        .computeTotalDiff();
+            }
+        }
+        return total;
+    }
+
+    private long broadcastBacklog() throws Exception {
+        long total = 0;
+        for (MessageQueue queue : processQueues().keySet()) {
+            long position = consumer.getOffsetStore().readOffset(queue, ReadOffsetType.READ_FROM_MEMORY);
+            if (position >= 0) {
+                total += Math.max(0, consumer.maxOffset(queue) - position);
+            }
+        }
+        return total;
+    }
+
+    @Override
+    public String toString() {
+        return "RocketMqConsumer[" + spec.destination() + ", group " + group + (spec.broadcast() ? ", broadcast" : "")
+                + "]";
+    }
+}

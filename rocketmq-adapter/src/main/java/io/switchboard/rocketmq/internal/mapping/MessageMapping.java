@@ -1,0 +1,149 @@
+package io.switchboard.rocketmq.internal.mapping;
+
+import io.switchboard.Envelope;
+import io.switchboard.InvalidMessageException;
+import io.switchboard.rocketmq.internal.RocketMqSettings;
+import io.switchboard.spi.BindingNames;
+import io.switchboard.spi.OutboundRecord;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiConsumer;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageAccessor;
+import org.apache.rocketmq.common.message.MessageConst;
+
+/**
+ * Envelope headers to RocketMQ user properties and back, following the CloudEvents RocketMQ
+ * binding: {@code ce_<attribute>} is written as {@code CE_<attribute>}, {@code content-type} as
+ * {@code CE_contenttype}; application headers keep their names. The key becomes RocketMQ's
+ * {@code KEYS} (so the console can find a message by key), the tag RocketMQ's {@code TAGS}.
+ */
+public final class MessageMapping {
+
+    static final String BINDING_PREFIX = "CE_";
+    static final String BINDING_CONTENT_TYPE = "CE_contenttype";
+
+    /** RocketMQ stores all properties of a message in at most {@code Short.MAX_VALUE} bytes. */
+    private static final int MAX_PROPERTIES_BYTES = Short.MAX_VALUE - 1024;
+    private static final Set<String> SYSTEM_PROPERTIES = systemProperties();
+    /**
+     * The binding's names of the envelope attributes and their envelope names: a consumed message's
+     * envelope properties map to these constants with one hash of the name, no substring; and the
+     * other way, an envelope header's property name without building it per message.
+     */
+    private static final BindingNames NAMES = new BindingNames(BINDING_PREFIX,
+            Map.of(Envelope.CONTENT_TYPE, BINDING_CONTENT_TYPE), SYSTEM_PROPERTIES::contains);
+
+    private MessageMapping() {}
+
+    /**
+     * The RocketMQ message for a record.
+     *
+     * @param tag the tag when the record carries no {@code rocketmq.tag} header, or null
+     * @param deliverAt the delivery time already rounded to the broker's timer, or 0
+     * @throws InvalidMessageException when a header cannot be carried by RocketMQ
+     */
+    public static Message toMessage(OutboundRecord record, String tag, long deliverAt) {
+        Message message = new Message(record.destination(), record.payload());
+        PropertyWriter writer = new PropertyWriter(message, record.destination(), tag);
+        record.headers().forEach(writer);
+        if (writer.chars > MAX_PROPERTIES_BYTES / 3 && propertyBytes(message) > MAX_PROPERTIES_BYTES) {
+            throw new InvalidMessageException("Headers of the message to '" + record.destination() + "' take more than "
+                    + MAX_PROPERTIES_BYTES + " bytes, RocketMQ's limit for message properties; move large values into "
+                    + "the payload");
+        }
+        if (writer.tag != null && !writer.tag.isEmpty()) {
+            message.setTags(writer.tag);
+        }
+        if (record.key() != null && !record.key().isEmpty()) {
+            message.setKeys(record.key());
+        }
+        if (deliverAt > 0) {
+            message.setDeliverTimeMs(deliverAt);
+        }
+        return message;
+    }
+
+    /** Writes headers as properties while counting their size; iterated with forEach, no entry objects. */
+    private static final class PropertyWriter implements BiConsumer<String, String> {
+        private final Message message;
+        private final String destination;
+        private String tag;
+        private int chars;
+
+        PropertyWriter(Message message, String destination, String tag) {
+            this.message = message;
+            this.destination = destination;
+            this.tag = tag;
+        }
+
+        @Override
+        public void accept(String name, String value) {
+            String property = toProperty(name, destination);
+            MessageAccessor.putProperty(message, property, value);
+            chars += property.length() + value.length() + 2;
+            if (name.equals(RocketMqSettings.TAG)) {
+                tag = value;
+            }
+        }
+    }
+
+    /** The envelope and application headers of a received message; RocketMQ's own properties left out. */
+    public static Map<String, String> headers(Message message) {
+        Map<String, String> properties = message.getProperties();
+        Map<String, String> headers = new HashMap<>(properties.size() * 2);
+        for (Map.Entry<String, String> property : properties.entrySet()) {
+            String name = property.getKey();
+            String envelope = NAMES.knownFromBinding(name);
+            if (envelope != null) {
+                headers.put(envelope, property.getValue());
+            } else if (!isSystemProperty(name)) {
+                headers.put(NAMES.fromBinding(name), property.getValue());
+            }
+        }
+        return headers;
+    }
+
+    private static String toProperty(String header, String destination) {
+        String property = NAMES.toBinding(header);
+        if (property.equals(header) && (header.startsWith(BINDING_PREFIX) || isSystemProperty(header))) {
+            throw new InvalidMessageException("Header '" + header + "' of the message to '" + destination + "' is "
+                    + "reserved on RocketMQ (its own properties and the CloudEvents binding's 'CE_' names); rename it");
+        }
+        return property;
+    }
+
+    private static boolean isSystemProperty(String name) {
+        return SYSTEM_PROPERTIES.contains(name) || name.startsWith("__");
+    }
+
+    private static int propertyBytes(Message message) {
+        int bytes = 0;
+        for (Map.Entry<String, String> e : message.getProperties().entrySet()) {
+            bytes += e.getKey().getBytes(StandardCharsets.UTF_8).length
+                    + e.getValue().getBytes(StandardCharsets.UTF_8).length + 2;
+        }
+        return bytes;
+    }
+
+    /** Every property name RocketMQ defines for itself: the reserved set plus all PROPERTY_ constants. */
+    private static Set<String> systemProperties() {
+        Set<String> names = new HashSet<>(MessageConst.STRING_HASH_SET);
+        for (Field field : MessageConst.class.getFields()) {
+            if (Modifier.isStatic(field.getModifiers()) && field.getType() == String.class
+                    && field.getName().startsWith("PROPERTY_")) {
+                try {
+                    names.add((String) field.get(null));
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException("Cannot read RocketMQ's MessageConst." + field.getName(), e);
+                }
+            }
+        }
+        return Set.copyOf(names);
+    }
+}

@@ -1,0 +1,439 @@
+package io.switchboard.rocketmq.internal.publish;
+
+import io.switchboard.BackPressureException;
+import io.switchboard.Delivery;
+import io.switchboard.PublishException;
+import io.switchboard.SwitchboardClosedException;
+import io.switchboard.rocketmq.internal.RocketMqSettings;
+import io.switchboard.rocketmq.internal.client.Producers;
+import io.switchboard.rocketmq.internal.mapping.MessageMapping;
+import io.switchboard.spi.OutboundRecord;
+import io.switchboard.spi.PublisherSpec;
+import io.switchboard.spi.RawPublisher;
+import io.switchboard.spi.SendResult;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.rocketmq.client.impl.producer.TopicPublishInfo;
+import org.apache.rocketmq.client.producer.MessageQueueSelector;
+import org.apache.rocketmq.client.producer.SendCallback;
+import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes to one RocketMQ topic through the adapter's shared producer.
+ *
+ * <ul>
+ *   <li>At-most-once: one-way send, or for a keyed message an asynchronous send in its key lane
+ *       (below); either way the future completes at once and a failure is only logged.</li>
+ *   <li>At-least-once: asynchronous send; the future completes on the broker's SEND_OK.</li>
+ *   <li>Exactly-once: as at-least-once, or a transactional message when a
+ *       {@link io.switchboard.rocketmq.TransactionHandler} is registered.</li>
+ * </ul>
+ *
+ * <p>A keyed message goes to the queue chosen by the key's hash, so one key keeps one queue, and
+ * {@link KeyLanes} keeps one round of sends per key lane in flight, so the broker stores a key's
+ * messages in publish order; what waited in a lane meanwhile goes as the next round, one batch per
+ * queue, so a busy key still pipelines. Sends in flight are bounded per adapter ({@code rocketmq.max-pending-sends}); when
+ * the bound is reached, {@link #send} waits up to {@code rocketmq.buffer-timeout}, then fails with
+ * {@link BackPressureException}. Callbacks only complete futures: nothing blocks RocketMQ's
+ * threads.
+ */
+public final class RocketMqPublisher implements RawPublisher {
+
+    private static final Logger log = LoggerFactory.getLogger(RocketMqPublisher.class);
+
+    /** Queue by key hash: stateless, one instance for all sends. */
+    static final MessageQueueSelector BY_KEY_HASH = (List<MessageQueue> queues, Message message, Object key) ->
+            queues.get(Math.floorMod(key.hashCode(), queues.size()));
+
+    /** The most messages of one key lane sent as one round. */
+    private static final int MAX_ROUND = 256;
+    /** The most bytes (bodies plus an allowance for properties) in one batch; RocketMQ's limit is 4 MiB. */
+    private static final int MAX_BATCH_BYTES = 1024 * 1024;
+    private static final int PROPERTY_ALLOWANCE = 512;
+
+    private final Producers producers;
+    private final RocketMqSettings settings;
+    private final String destination;
+    private final Delivery delivery;
+    private final String tag;
+    private final Semaphore window;
+    private final long timerPrecisionMillis;
+    private final TransactionalSender transactions;
+    private final KeyLanes<Keyed> keyLanes = new KeyLanes<>(new RoundSender());
+    private final AtomicInteger pending = new AtomicInteger();
+    private volatile boolean closed;
+
+    public RocketMqPublisher(Producers producers, RocketMqSettings settings, PublisherSpec spec, Semaphore window) {
+        this.producers = producers;
+        this.settings = settings;
+        this.destination = spec.destination();
+        this.delivery = spec.delivery();
+        this.tag = spec.properties().get(RocketMqSettings.TAG);
+        this.window = window;
+        this.timerPrecisionMillis = settings.timerPrecision().toMillis();
+        this.transactions = delivery == Delivery.EXACTLY_ONCE ? new TransactionalSender(producers, destination) : null;
+        producers.plain();
+    }
+
+    @Override
+    public CompletableFuture<SendResult> send(OutboundRecord record) {
+        if (closed) {
+            return CompletableFuture.failedFuture(new SwitchboardClosedException("RocketMQ publisher for '" + destination
+                    + "' on broker instance '" + settings.instanceName() + "' is closed; create a new publisher"));
+        }
+        Message message;
+        long deliverAt = deliverAt(record.deliverAtEpochMillis());
+        try {
+            message = MessageMapping.toMessage(record, tag, deliverAt);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        if (delivery == Delivery.AT_MOST_ONCE && record.key() == null) {
+            return sendOneway(message);
+        }
+        if (!acquireWindow()) {
+            return CompletableFuture.failedFuture(new BackPressureException("Message to '" + destination + "' not sent: "
+                    + "broker instance '" + settings.instanceName() + "' has " + settings.maxPendingSends()
+                    + " RocketMQ sends in flight and none finished within "
+                    + settings.bufferTimeout() + "; raise " + RocketMqSettings.MAX_PENDING_SENDS + " or "
+                    + RocketMqSettings.BUFFER_TIMEOUT + ", or publish slower"));
+        }
+        pending.incrementAndGet();
+        CompletableFuture<SendResult> future = new CompletableFuture<>();
+        future.whenComplete((result, error) -> finished());
+        if (transactions != null && producers.handler() != null) {
+            transactions.send(message, future);
+        } else {
+            sendAsync(message, record.key(), deliverAt > 0, future);
+        }
+        if (delivery == Delivery.AT_MOST_ONCE) {
+            // Keyed at-most-once: sequenced in its key lane like at-least-once, so that the key keeps
+            // its order, but the publisher does not wait for the broker (a one-way send cannot be
+            // sequenced: the broker may store two of them in either order).
+            future.whenComplete((result, error) -> {
+                if (error != null) {
+                    log.debug("At-most-once message to '{}' was lost: {}", destination, error.toString());
+                }
+            });
+            return CompletableFuture.completedFuture(SendResult.UNKNOWN);
+        }
+        return future;
+    }
+
+    private void sendAsync(Message message, String key, boolean delayed, CompletableFuture<SendResult> future) {
+        if (key == null) {
+            startSend(message, (String) null, future, null);
+        } else {
+            keyLanes.submit(key, new Keyed(message, key, delayed, future));
+        }
+    }
+
+    /** Starts an asynchronous send; false when it failed at once (the future is then failed). */
+    private boolean startSend(Message message, String key, CompletableFuture<SendResult> future, Runnable done) {
+        return startSend(message, key, null, future, done);
+    }
+
+    private boolean startSend(Message message, MessageQueue queue, CompletableFuture<SendResult> future, Runnable done) {
+        return startSend(message, null, queue, future, done);
+    }
+
+    private boolean startSend(Message message, String key, MessageQueue queue, CompletableFuture<SendResult> future,
+            Runnable done) {
+        SendCallback callback = new SendCallback() {
+            @Override
+            public void onSuccess(org.apache.rocketmq.client.producer.SendResult result) {
+                if (done != null) {
+                    done.run();
+                }
+                complete(future, result, destination);
+            }
+
+            @Override
+            public void onException(Throwable error) {
+                if (done != null) {
+                    done.run();
+                }
+                future.completeExceptionally(SendFailures.of(error, destination, settings.nameServer()));
+            }
+        };
+        try {
+            if (queue != null) {
+                producers.plain().send(message, queue, callback, settings.sendTimeout().toMillis());
+            } else if (key == null) {
+                producers.plain().send(message, callback, settings.sendTimeout().toMillis());
+            } else {
+                producers.plain().send(message, BY_KEY_HASH, key, callback, settings.sendTimeout().toMillis());
+            }
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            future.completeExceptionally(new PublishException("Interrupted while sending to '" + destination + "'", e));
+        } catch (Exception e) {
+            future.completeExceptionally(SendFailures.of(e, destination, settings.nameServer()));
+        }
+        return false;
+    }
+
+    /**
+     * A keyed message waiting in its lane; {@code delayed} when it has a delivery time (RocketMQ's
+     * only delay the adapter sets: headers cannot carry RocketMQ's own properties).
+     */
+    private record Keyed(Message message, String key, boolean delayed, CompletableFuture<SendResult> future) {}
+
+    /**
+     * Sends a lane's round: its messages grouped by the queue their key selects (the same choice
+     * as {@link #BY_KEY_HASH} on the same queue list), each queue's group as consecutive batches
+     * of at most {@value #MAX_BATCH_BYTES} bytes, one after the other; the groups in parallel.
+     * A delayed message travels alone (RocketMQ does not batch them), still in its place.
+     */
+    private final class RoundSender implements KeyLanes.Sender<Keyed> {
+
+        @Override
+        public int maxRound() {
+            return queues() == null ? 1 : MAX_ROUND;
+        }
+
+        @Override
+        public boolean send(List<Keyed> round, Runnable done) {
+            List<MessageQueue> queues = round.size() == 1 ? null : queues();
+            if (queues == null) {
+                Keyed only = round.get(0);
+                if (round.size() == 1) {
+                    return startSend(only.message(), only.key(), only.future(), done);
+                }
+                queues = List.of(); // the route vanished meanwhile: one queue share, sent one message at a time
+            }
+            Map<Integer, List<Chunk>> shares = new LinkedHashMap<>();
+            for (Keyed k : round) {
+                int index = queues.isEmpty() ? -1 : Math.floorMod(k.key().hashCode(), queues.size());
+                List<Chunk> chunks = shares.computeIfAbsent(index, i -> new ArrayList<>());
+                Chunk last = chunks.isEmpty() ? null : chunks.get(chunks.size() - 1);
+                boolean delayed = k.delayed();
+                int bytes = k.message().getBody().length + PROPERTY_ALLOWANCE;
+                if (last == null || index < 0 || !last.accepts(delayed, bytes)) {
+                    last = new Chunk();
+                    chunks.add(last);
+                }
+                last.add(k, delayed, bytes);
+            }
+            AtomicInteger open = new AtomicInteger(1);
+            Runnable shareDone = () -> {
+                if (open.decrementAndGet() == 0) {
+                    done.run();
+                }
+            };
+            for (Map.Entry<Integer, List<Chunk>> share : shares.entrySet()) {
+                MessageQueue queue = share.getKey() < 0 ? null : queues.get(share.getKey());
+                List<List<Keyed>> chunks = new ArrayList<>(share.getValue().size());
+                share.getValue().forEach(c -> chunks.add(c.items));
+                open.incrementAndGet();
+                if (!new QueueShare(queue, chunks, shareDone).start()) {
+                    open.decrementAndGet();
+                }
+            }
+            return open.decrementAndGet() != 0;
+        }
+    }
+
+    /**
+     * One batch being filled: its byte count kept as it grows (a message is sized once), closed by a
+     * delayed message, which travels alone.
+     */
+    private static final class Chunk {
+        final List<Keyed> items = new ArrayList<>();
+        private long bytes;
+        private boolean closed;
+
+        boolean accepts(boolean delayed, int size) {
+            return !closed && !delayed && bytes + size <= MAX_BATCH_BYTES;
+        }
+
+        void add(Keyed k, boolean delayed, int size) {
+            items.add(k);
+            bytes += size;
+            closed |= delayed;
+        }
+    }
+
+    /** One queue's share of a round: its chunks one after another, each in flight alone. */
+    private final class QueueShare {
+        private final MessageQueue queue;
+        private final List<List<Keyed>> chunks;
+        private final Runnable done;
+        private int next;
+
+        QueueShare(MessageQueue queue, List<List<Keyed>> chunks, Runnable done) {
+            this.queue = queue;
+            this.chunks = chunks;
+            this.done = done;
+        }
+
+        /** Starts chunks until one is in flight; false when none could start ({@code done} is then not called). */
+        boolean start() {
+            while (next < chunks.size()) {
+                if (sendChunk(queue, chunks.get(next++), this::answered)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private void answered() {
+            if (!start()) {
+                done.run();
+            }
+        }
+    }
+
+    /** Sends one message (selector or queue) or one batch to {@code queue}; false when it failed at once. */
+    private boolean sendChunk(MessageQueue queue, List<Keyed> chunk, Runnable answered) {
+        if (chunk.size() == 1 || queue == null) {
+            Keyed k = chunk.get(0);
+            if (queue == null) {
+                return startSend(k.message(), k.key(), k.future(), answered);
+            }
+            return startSend(k.message(), queue, k.future(), answered);
+        }
+        List<Message> messages = new ArrayList<>(chunk.size());
+        for (Keyed k : chunk) {
+            messages.add(k.message());
+        }
+        SendCallback callback = new SendCallback() {
+            @Override
+            public void onSuccess(org.apache.rocketmq.client.producer.SendResult result) {
+                answered.run();
+                for (int i = 0; i < chunk.size(); i++) {
+                    completeInBatch(chunk.get(i).future(), result, i);
+                }
+            }
+
+            @Override
+            public void onException(Throwable error) {
+                answered.run();
+                for (Keyed k : chunk) {
+                    k.future().completeExceptionally(SendFailures.of(error, destination, settings.nameServer()));
+                }
+            }
+        };
+        try {
+            producers.plain().send(messages, queue, callback, settings.sendTimeout().toMillis());
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            chunk.forEach(k -> k.future().completeExceptionally(new PublishException("Interrupted while sending to '"
+                    + destination + "'", e)));
+        } catch (Exception e) {
+            chunk.forEach(k -> k.future().completeExceptionally(SendFailures.of(e, destination, settings.nameServer())));
+        }
+        return false;
+    }
+
+    private void completeInBatch(CompletableFuture<SendResult> future, org.apache.rocketmq.client.producer.SendResult result,
+            int index) {
+        if (result.getSendStatus() == SendStatus.SEND_OK) {
+            MessageQueue queue = result.getMessageQueue();
+            long first = result.getQueueOffset();
+            future.complete(new SendResult(queue == null ? -1 : queue.getQueueId(), first < 0 ? -1 : first + index));
+        } else {
+            future.completeExceptionally(SendFailures.notDurable(result.getSendStatus(), destination));
+        }
+    }
+
+    /** The topic's queues as the producer last fetched them, or null before its first send. */
+    private List<MessageQueue> queues() {
+        TopicPublishInfo info = producers.plain().getDefaultMQProducerImpl().getTopicPublishInfoTable().get(destination);
+        return info == null || !info.ok() ? null : info.getMessageQueueList();
+    }
+
+    private CompletableFuture<SendResult> sendOneway(Message message) {
+        try {
+            producers.plain().sendOneway(message);
+            return CompletableFuture.completedFuture(SendResult.UNKNOWN);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return CompletableFuture.failedFuture(new PublishException("Interrupted while sending to '" + destination + "'", e));
+        } catch (Exception e) {
+            return CompletableFuture.failedFuture(SendFailures.of(e, destination, settings.nameServer()));
+        }
+    }
+
+    static void complete(CompletableFuture<SendResult> future, org.apache.rocketmq.client.producer.SendResult result,
+            String destination) {
+        if (result.getSendStatus() == SendStatus.SEND_OK) {
+            MessageQueue queue = result.getMessageQueue();
+            future.complete(new SendResult(queue == null ? -1 : queue.getQueueId(), result.getQueueOffset()));
+        } else {
+            future.completeExceptionally(SendFailures.notDurable(result.getSendStatus(), destination));
+        }
+    }
+
+    /** Rounds up to the broker timer's precision, which would otherwise deliver up to one tick early. */
+    private long deliverAt(long requested) {
+        if (requested <= 0) {
+            return 0;
+        }
+        return Math.floorDiv(requested + timerPrecisionMillis - 1, timerPrecisionMillis) * timerPrecisionMillis;
+    }
+
+    private boolean acquireWindow() {
+        if (window.tryAcquire()) {
+            return true;
+        }
+        try {
+            return window.tryAcquire(settings.bufferTimeout().toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private void finished() {
+        window.release();
+        if (pending.decrementAndGet() == 0 && closed) {
+            synchronized (pending) {
+                pending.notifyAll();
+            }
+        }
+    }
+
+    /** Waits for sends in flight (at most the send time-out and retries), then stops the transactional thread. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        long deadline = System.nanoTime() + settings.sendTimeout().toNanos() * 3 + TimeUnit.SECONDS.toNanos(1);
+        synchronized (pending) {
+            while (pending.get() > 0) {
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (left <= 0) {
+                    break;
+                }
+                try {
+                    pending.wait(left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
+        if (transactions != null) {
+            transactions.close();
+        }
+        if (pending.get() > 0) {
+            log.warn("RocketMQ publisher for '{}' closed with {} send(s) still unanswered; their futures complete when "
+                    + "RocketMQ answers or times out", destination, pending.get());
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package io.switchboard.rocketmq.internal.mapping;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.switchboard.Codec;
+import io.switchboard.Envelope;
+import io.switchboard.InvalidMessageException;
+import io.switchboard.spi.Capabilities;
+import io.switchboard.spi.OutboundRecord;
+import io.switchboard.testkit.CoreRecords;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageAccessor;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+@DisplayName("Envelope headers on RocketMQ")
+class MessageMappingTest {
+
+    private static final byte[] BODY = "x".getBytes(StandardCharsets.UTF_8);
+
+    @Test
+    @DisplayName("follow the CloudEvents RocketMQ binding and come back under Switchboard's names")
+    void roundTrip() {
+        Map<String, String> headers = Map.of(Envelope.ID, "id-1", Envelope.CONTENT_TYPE, "text/plain",
+                Envelope.TIME, "2026-01-01T00:00:00.000001Z", "tenant", "acme", "empty", "");
+        Message message = MessageMapping.toMessage(new OutboundRecord("orders", "k-1", headers, BODY, 0), null, 0);
+
+        assertThat(message.getProperties()).containsEntry("CE_id", "id-1").containsEntry("CE_contenttype", "text/plain")
+                .containsEntry("CE_time", "2026-01-01T00:00:00.000001Z").containsEntry("tenant", "acme")
+                .containsEntry("KEYS", "k-1").doesNotContainKey(Envelope.ID);
+        MessageAccessor.putProperty(message, "UNIQ_KEY", "native-id");
+        assertThat(MessageMapping.headers(message)).isEqualTo(headers);
+    }
+
+    @Test
+    @DisplayName("of a record core made (id and time held as numbers) are its header map's text")
+    void coreRecord() {
+        OutboundRecord record = CoreRecords.published(Capabilities.builder("rocketmq").maxMessageSize(1 << 20).build(),
+                Map.of(), Codec.utf8(), io.switchboard.Message.builder("p").key("k-1").header("tenant", "acme").build());
+        Message message = MessageMapping.toMessage(record, null, 0);
+        assertThat(record.hasIdBits()).isTrue();
+        assertThat(MessageMapping.headers(message)).isEqualTo(Map.copyOf(record.headers()))
+                .containsKeys(Envelope.ID, Envelope.TIME, "tenant");
+    }
+
+    @Test
+    @DisplayName("take the tag from the message header before the publisher's, and the delivery time")
+    void tagAndDeliveryTime() {
+        Message fromPublisher = MessageMapping.toMessage(new OutboundRecord("orders", null, Map.of(), BODY, 0), "TagA", 0);
+        Message fromHeader = MessageMapping.toMessage(
+                new OutboundRecord("orders", null, Map.of("rocketmq.tag", "TagB"), BODY, 0), "TagA", 5_000);
+
+        assertThat(fromPublisher.getTags()).isEqualTo("TagA");
+        assertThat(fromHeader.getTags()).isEqualTo("TagB");
+        assertThat(fromHeader.getDeliverTimeMs()).isEqualTo(5_000);
+        assertThat(fromPublisher.getDeliverTimeMs()).isZero();
+    }
+
+    @Test
+    @DisplayName("refuse headers RocketMQ keeps for itself, naming them")
+    void reservedNames() {
+        assertThatThrownBy(() -> MessageMapping.toMessage(
+                new OutboundRecord("orders", null, Map.of("KEYS", "a"), BODY, 0), null, 0))
+                .isInstanceOf(InvalidMessageException.class).hasMessageContaining("'KEYS'").hasMessageContaining("orders");
+        assertThatThrownBy(() -> MessageMapping.toMessage(
+                new OutboundRecord("orders", null, Map.of("CE_custom", "a"), BODY, 0), null, 0))
+                .isInstanceOf(InvalidMessageException.class).hasMessageContaining("'CE_custom'");
+    }
+}
