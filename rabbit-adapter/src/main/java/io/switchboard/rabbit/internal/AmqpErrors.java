@@ -32,14 +32,14 @@ public final class AmqpErrors {
     }
 
     /** A nack where the queues may be full with reject-publish: the record fails at once. */
-    static PublishException nackedFull(String destination) {
+    public static PublishException nackedFull(String destination) {
         return new PublishException("RabbitMQ refused (nacked) a record for '" + destination + "': a queue bound to it "
                 + "is full with x-overflow=reject-publish, or the broker had an internal error; publish it again later or "
                 + "raise rabbitmq.max-length");
     }
 
     /** A record nacked again and again, on new channels too, for the publish timeout. */
-    static PublishException nackedTooLong(String destination, long millis) {
+    public static PublishException nackedTooLong(String destination, long millis) {
         return new PublishException("RabbitMQ refused (nacked) a record for '" + destination + "' and kept refusing it "
                 + "for " + millis + " ms (rabbitmq.publish-timeout), on new channels too: a queue bound to it had no "
                 + "reachable leader (a node of the cluster down, or an election) or the broker had an internal error; "

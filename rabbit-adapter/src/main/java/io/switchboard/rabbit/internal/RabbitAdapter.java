@@ -245,7 +245,7 @@ public final class RabbitAdapter implements BrokerAdapter {
     }
 
     /** Runs {@code work} on the event thread after {@code delayMillis}; not at all once the adapter is closed. */
-    void onEventThreadLater(Runnable work, long delayMillis) {
+    public void onEventThreadLater(Runnable work, long delayMillis) {
         try {
             events.schedule(work, delayMillis, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {

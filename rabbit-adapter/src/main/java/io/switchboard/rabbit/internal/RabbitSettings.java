@@ -217,4 +217,9 @@ public final class RabbitSettings {
         }
         return List.copyOf(parsed);
     }
+
+    /** Whether a nack can mean "full" (a length limit with reject-publish): then it fails at once instead of going again. */
+    public boolean nackMeansFull() {
+        return maxLength > 0 && overflow != null && overflow.startsWith("reject-publish");
+    }
 }

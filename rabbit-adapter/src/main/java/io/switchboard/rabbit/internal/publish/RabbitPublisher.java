@@ -58,7 +58,7 @@ public final class RabbitPublisher implements RawPublisher {
         }
         this.channels = new PublishChannel[settings.publisherChannels];
         for (int i = 0; i < channels.length; i++) {
-            channels[i] = new PublishChannel(adapter, destination, confirms, retryNacks(settings),
+            channels[i] = new PublishChannel(adapter, destination, confirms, !settings.nackMeansFull(),
                     settings.publishTimeout.toNanos());
         }
         this.windowSize = settings.maxOutstandingConfirms;
@@ -85,11 +85,6 @@ public final class RabbitPublisher implements RawPublisher {
                 AmqpHeaders.properties(record, confirms), record.payload(), future, result, window);
         channels[(int) (Thread.currentThread().getId() % channels.length)].publish(pending);
         return future;
-    }
-
-    /** A nack is retried unless the queues may be full with reject-publish: then it means "full" and fails at once. */
-    private static boolean retryNacks(RabbitSettings settings) {
-        return !(settings.maxLength > 0 && settings.overflow != null && settings.overflow.startsWith("reject-publish"));
     }
 
     private int partition(String key, int count) {

@@ -1,4 +1,4 @@
-package io.switchboard.rabbit.internal;
+package io.switchboard.rabbit.internal.publish;
 
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.ConfirmListener;
