@@ -1,6 +1,7 @@
 package io.switchboard.rabbit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
@@ -18,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
 class RabbitNackTest extends RabbitTestSupport {
 
     @Test
-    @DisplayName("records nacked while a queue is full are published again, in order, once it has room")
+    @DisplayName("records nacked while a queue is full are published again, each once, until it has room")
     void nackedRecordsArePublishedAgain() throws Exception {
         String destination = scratch.exchange("nacked");
         String queue = scratch.queue("nacked");
@@ -47,17 +47,20 @@ class RabbitNackTest extends RabbitTestSupport {
                 sent.add(publisher.publish(Message.of("k", "p" + i)).toCompletableFuture());
             }
             // the queue holds p0; p1..p4 are nacked and published again until each finds room
-            List<String> drained = new ArrayList<>();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(25);
-            while (drained.size() < 5 && System.nanoTime() < deadline) {
-                Thread.sleep(300);
-                GetResponse got = raw.basicGet(queue, true);
-                if (got != null) {
-                    drained.add(new String(got.getBody(), StandardCharsets.UTF_8));
-                }
-            }
+            List<String> drained = new java.util.concurrent.CopyOnWriteArrayList<>();
+            await("the queue's five records, taken one at a time").atMost(Duration.ofSeconds(25))
+                    .pollInterval(Duration.ofMillis(300)).until(() -> {
+                        GetResponse got = raw.basicGet(queue, true);
+                        if (got != null) {
+                            drained.add(new String(got.getBody(), StandardCharsets.UTF_8));
+                        }
+                        return drained.size() >= 5;
+                    });
 
-            assertThat(drained).as("the queue's records, one at a time").containsExactly("p0", "p1", "p2", "p3", "p4");
+            // not in publish order for certain: a record can be nacked (full) while the next, arriving just after a
+            // record was taken, is accepted; the nacked one then goes again behind it
+            assertThat(drained).as("the queue's records, one at a time").startsWith("p0")
+                    .containsExactlyInAnyOrder("p0", "p1", "p2", "p3", "p4");
             assertThat(CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)))
                     .as("every publish confirmed in the end").succeedsWithin(TIMEOUT);
         }
