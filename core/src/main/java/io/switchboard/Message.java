@@ -31,21 +31,24 @@ public final class Message<T> {
     private final String id;
     private final Instant timestamp;
     private final Duration delay;
+    private final Instant deliverAt;
 
-    private Message(T payload, String key, Map<String, String> headers, String id, Instant timestamp, Duration delay) {
+    private Message(T payload, String key, Map<String, String> headers, String id, Instant timestamp, Duration delay,
+            Instant deliverAt) {
         this.payload = payload;
         this.key = key;
         this.headers = headers;
         this.id = id;
         this.timestamp = timestamp;
         this.delay = delay;
+        this.deliverAt = deliverAt;
     }
 
     static {
         MessageAccess.install(new MessageAccess() {
             @Override
             protected <P> Message<P> newReceived(P payload, String key, Map<String, String> headers, String id, Instant timestamp) {
-                return new Message<>(payload, key, Collections.unmodifiableMap(headers), id, timestamp, null);
+                return new Message<>(payload, key, Collections.unmodifiableMap(headers), id, timestamp, null, null);
             }
         });
     }
@@ -57,7 +60,7 @@ public final class Message<T> {
      * @param payload the payload, not null
      */
     public static <T> Message<T> of(T payload) {
-        return new Message<>(payload, null, Map.of(), null, null, null);
+        return new Message<>(payload, null, Map.of(), null, null, null, null);
     }
 
     /**
@@ -68,7 +71,7 @@ public final class Message<T> {
      * @param payload the payload, not null
      */
     public static <T> Message<T> of(String key, T payload) {
-        return new Message<>(payload, key, Map.of(), null, null, null);
+        return new Message<>(payload, key, Map.of(), null, null, null, null);
     }
 
     /**
@@ -112,18 +115,33 @@ public final class Message<T> {
         return delay;
     }
 
+    /** {@return the requested delivery instant, or null} */
+    public Instant deliverAt() {
+        return deliverAt;
+    }
+
+    /**
+     * {@return the tag of this message (header {@value io.switchboard.spi.TagFilter#TAG_HEADER}), or null}
+     * Subscriptions with a {@code filter(..)} receive only messages whose tag it matches.
+     */
+    public String tag() {
+        return headers.get(io.switchboard.spi.TagFilter.TAG_HEADER);
+    }
+
     /** {@return a copy with the id and timestamp filled in when they are absent} */
     public Message<T> stamped() {
         if (id != null && timestamp != null) {
             return this;
         }
         return new Message<>(payload, key, headers, id != null ? id : MessageIds.next(),
-                timestamp != null ? timestamp : MessageIds.now(), delay);
+                timestamp != null ? timestamp : MessageIds.now(), delay, deliverAt);
     }
 
     /** {@return a builder holding this message's fields} */
     public Builder<T> toBuilder() {
-        Builder<T> b = new Builder<>(payload).key(key).id(id).timestamp(timestamp).delay(delay);
+        Builder<T> b = new Builder<>(payload).key(key).id(id).timestamp(timestamp);
+        b.delay = delay;
+        b.deliverAt = deliverAt;
         b.headers.putAll(headers);
         return b;
     }
@@ -141,6 +159,7 @@ public final class Message<T> {
         private String id;
         private Instant timestamp;
         private Duration delay;
+        private Instant deliverAt;
 
         private Builder(T payload) {
             this.payload = payload;
@@ -284,14 +303,53 @@ public final class Message<T> {
             if (delay != null && delay.isNegative()) {
                 throw new InvalidMessageException("Delay " + delay + " is negative; give zero (deliver now) or a positive delay");
             }
+            if (delay != null && deliverAt != null) {
+                throw new InvalidMessageException("Delay " + delay + " given after deliverAt(" + deliverAt + "); give one of "
+                        + "delay(..) and deliverAt(..)");
+            }
             this.delay = delay;
             return this;
+        }
+
+        /**
+         * Deliver no earlier than this instant; an instant already past means now. Needs a broker with delayed
+         * delivery (every built-in adapter has it). One of this and {@link #delay(Duration)}.
+         *
+         * @param instant the earliest delivery time, or null for none
+         * @return this builder
+         */
+        public Builder<T> deliverAt(Instant instant) {
+            if (instant != null && delay != null) {
+                throw new InvalidMessageException("deliverAt(" + instant + ") given after delay " + delay + "; give one of "
+                        + "delay(..) and deliverAt(..)");
+            }
+            this.deliverAt = instant;
+            return this;
+        }
+
+        /**
+         * The message's tag (header {@value io.switchboard.spi.TagFilter#TAG_HEADER}, RocketMQ's tag), which a
+         * subscription's {@code filter("paid || shipped")} selects on, broker-side where the broker can.
+         *
+         * @param tag the tag: printable, without spaces or {@code ||}; null removes it
+         * @return this builder
+         * @throws InvalidMessageException naming the tag when it is not a legal tag
+         */
+        public Builder<T> tag(String tag) {
+            if (tag == null) {
+                headers.remove(io.switchboard.spi.TagFilter.TAG_HEADER);
+                return this;
+            }
+            io.switchboard.spi.TagFilter.checkTag(tag).ifPresent(why -> {
+                throw new InvalidMessageException("Tag '" + printable(tag) + "' " + why);
+            });
+            return header(io.switchboard.spi.TagFilter.TAG_HEADER, tag);
         }
 
         /** {@return the message} */
         public Message<T> build() {
             return new Message<>(payload, key, headers.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(headers)),
-                    id, timestamp, delay);
+                    id, timestamp, delay, deliverAt);
         }
     }
 }

@@ -128,13 +128,19 @@ public final class SubscriberBuilder<T> {
     }
 
     /**
-     * A broker-side filter (RocketMQ tag expression); needs a broker with filtering.
+     * A tag filter: only messages whose tag ({@link Message.Builder#tag(String)}) is one of these reach the handler
+     * ({@code "paid"}, {@code "paid || shipped"}; {@code "*"} or null means every message). Applied broker-side where
+     * the broker can (RocketMQ tags, RabbitMQ bindings), else in the client before decoding (Kafka, memory); a
+     * filtered-out message is never handled nor dead-lettered, and counted in {@code switchboard.filtered} when it
+     * reached the client.
      *
      * @param expression the filter expression
      * @return this builder
+     * @throws ConfigurationException naming the expression when it is malformed
      */
     public SubscriberBuilder<T> filter(String expression) {
-        this.filter = expression;
+        io.switchboard.spi.TagFilter parsed = io.switchboard.spi.TagFilter.parse(expression);
+        this.filter = parsed.matchesAll() ? null : parsed.expression();
         return this;
     }
 

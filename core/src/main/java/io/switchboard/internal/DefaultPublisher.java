@@ -123,7 +123,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     @Override
     public CompletionStage<PublishReceipt> publish(T payload) {
         checkOpen();
-        return withReceipt(record(payload, null, Map.of(), null, null, null));
+        return withReceipt(record(payload, null, Map.of(), null, null, null, null));
     }
 
     @Override
@@ -131,13 +131,13 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         checkOpen();
         checkNotNull(message);
         return withReceipt(record(message.payload(), message.key(), message.headers(), message.id(), message.timestamp(),
-                message.delay()));
+                message.delay(), message.deliverAt()));
     }
 
     @Override
     public void send(T payload) {
         checkOpen();
-        withoutReceipt(record(payload, null, Map.of(), null, null, null));
+        withoutReceipt(record(payload, null, Map.of(), null, null, null, null));
     }
 
     @Override
@@ -145,7 +145,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         checkOpen();
         checkNotNull(message);
         withoutReceipt(record(message.payload(), message.key(), message.headers(), message.id(), message.timestamp(),
-                message.delay()));
+                message.delay(), message.deliverAt()));
     }
 
     private void checkOpen() {
@@ -164,7 +164,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
 
     /** Encodes, stamps the envelope, checks the size and the delay: everything before the adapter's send. */
     private OutboundRecord record(T payload, String key, Map<String, String> userHeaders, String id, Instant timestamp,
-            Duration delay) {
+            Duration delay, Instant at) {
         if (payload == null) {
             throw new InvalidMessageException("Message to '" + destination + "' has a null payload; publish an empty "
                     + "value (for example new byte[0] or \"\") instead of null");
@@ -172,7 +172,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         byte[] bytes = codec.encode(payload);
         EnvelopeHeaders headers = envelope(key, userHeaders, id, timestamp);
         checkSize(headers, bytes, userHeaders);
-        return new OutboundRecord(destination, key, headers, bytes, deliverAt(delay));
+        return new OutboundRecord(destination, key, headers, bytes, deliverAt(delay, at));
     }
 
     /** Starts the publish observation, whose tracer writes the trace headers, and stamps a traceparent when configured. */
@@ -364,8 +364,8 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         }
     }
 
-    private long deliverAt(Duration delay) {
-        if (delay == null || delay.isZero()) {
+    private long deliverAt(Duration delay, Instant at) {
+        if ((delay == null || delay.isZero()) && at == null) {
             return 0;
         }
         if (!capabilities.delayedDelivery()) {
@@ -373,7 +373,9 @@ public final class DefaultPublisher<T> implements Publisher<T> {
                     + ") has no delayed delivery for message to '" + destination + "'; alternative: a broker with "
                     + "delayed delivery (rocketmq), or schedule the publish in the application");
         }
-        return System.currentTimeMillis() + delay.toMillis();
+        long now = System.currentTimeMillis();
+        long due = at != null ? at.toEpochMilli() : now + delay.toMillis();
+        return due > now ? due : 0;
     }
 
     @Override

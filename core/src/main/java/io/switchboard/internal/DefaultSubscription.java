@@ -152,6 +152,14 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
     }
 
     @Override
+    public void onFiltered() {
+        ConsumeRecorder m = meters;
+        if (m != null) {
+            m.filtered();
+        }
+    }
+
+    @Override
     public void onFailure(Throwable error) {
         log.error("Subscription to '{}' (group '{}') on broker '{}' was ended by the broker", spec.destination(),
                 spec.group(), settings.instance(), error);

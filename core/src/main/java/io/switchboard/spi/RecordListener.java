@@ -24,4 +24,14 @@ public interface RecordListener {
      * @param error what failed
      */
     void onFailure(Throwable error);
+
+    /**
+     * The subscription's {@link ConsumerSpec#filter() filter} dropped a record in the client (Kafka, memory, or a
+     * RocketMQ tag-hash collision): it was not passed to {@link #onRecord}, and the adapter has settled it (its offset
+     * is committed with the others, or it is acknowledged). Core counts it ({@code switchboard.filtered}). Records a
+     * broker filters out itself (RabbitMQ bindings, RocketMQ's broker) never reach the client and are not counted.
+     * Never blocks.
+     */
+    default void onFiltered() {
+    }
 }

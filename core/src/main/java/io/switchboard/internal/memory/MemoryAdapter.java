@@ -34,6 +34,8 @@ final class MemoryAdapter implements BrokerAdapter {
         this.capabilities = Capabilities.builder(MemoryAdapterFactory.ID)
                 .orderingPerKey(true)
                 .broadcast(true)
+                .delayedDelivery(true)
+                .filtering(true)
                 .maxMessageSize(config.getInt("memory.max-message-size", 1024 * 1024))
                 .destinationNames(DestinationNameRule.of("[a-zA-Z0-9._-]+", 249,
                         "letters, digits, '.', '_' and '-' (at most 249 characters)", Set.of(".", ".."), Set.of()))

@@ -6,6 +6,7 @@ import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.InboundRecord;
 import io.switchboard.spi.RawConsumer;
 import io.switchboard.spi.RecordListener;
+import io.switchboard.spi.TagFilter;
 import java.util.HashSet;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -27,6 +28,7 @@ final class MemoryConsumer implements RawConsumer {
     private final MemoryTopic topic;
     private final ConsumerSpec spec;
     private final boolean autoAck;
+    private final TagFilter filter;
     private final Set<Long>[] outstanding;
     private MemoryTopic.MemoryGroup group;
     private RecordListener listener;
@@ -41,6 +43,7 @@ final class MemoryConsumer implements RawConsumer {
         this.topic = topic;
         this.spec = spec;
         this.autoAck = spec.delivery() == Delivery.AT_MOST_ONCE;
+        this.filter = TagFilter.parse(spec.filter());
         this.outstanding = new Set[topic.partitionCount];
         for (int p = 0; p < outstanding.length; p++) {
             outstanding[p] = new HashSet<>();
@@ -68,9 +71,14 @@ final class MemoryConsumer implements RawConsumer {
         topic.lock.lock();
         try {
             while (!stopped) {
+                long untilDue = topic.promoteDue();
                 InboundRecord record = next();
                 if (record == null) {
-                    topic.changed.await();
+                    if (untilDue == Long.MAX_VALUE) {
+                        topic.changed.await();
+                    } else {
+                        topic.changed.awaitNanos(untilDue);
+                    }
                     continue;
                 }
                 topic.lock.unlock();
@@ -111,6 +119,13 @@ final class MemoryConsumer implements RawConsumer {
             }
             nextPartition = p + 1;
             MemoryTopic.Stored stored = topic.get(p, offset);
+            if (!filter.matches(stored.headers().get(TagFilter.TAG_HEADER))) {
+                group.ack(p, offset);
+                topic.trim();
+                listener.onFiltered();
+                i = -1; // look again from this partition's successor
+                continue;
+            }
             if (autoAck) {
                 group.ack(p, offset);
                 topic.trim();

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -31,6 +32,9 @@ final class MemoryTopic {
     private int retained;
     private int roundRobin;
     private boolean deleted;
+    /** Delayed records not due yet, earliest first (ties in publish order); counted in {@code retained}. */
+    private final PriorityQueue<Delayed> delayed = new PriorityQueue<>();
+    private long delayedSeq;
 
     MemoryTopic(String name, int partitionCount, int capacity) {
         this.name = name;
@@ -61,17 +65,39 @@ final class MemoryTopic {
             int p = record.key() != null
                     ? (record.key().hashCode() & 0x7fffffff) % partitionCount
                     : (roundRobin++ & 0x7fffffff) % partitionCount;
-            long offset = partitions[p].append(new Stored(record.key(), record.headers(), record.payload(),
-                    System.currentTimeMillis()));
+            long now = System.currentTimeMillis();
+            Stored stored = new Stored(record.key(), record.headers(), record.payload(), now);
             retained++;
             changed.signalAll();
-            return new SendResult(p, offset);
+            if (record.deliverAtEpochMillis() > now) {
+                delayed.add(new Delayed(record.deliverAtEpochMillis(), delayedSeq++, p, stored));
+                return new SendResult(p, -1);
+            }
+            return new SendResult(p, partitions[p].append(stored));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new PublishException("Interrupted while waiting for space in memory destination '" + name + "'", e);
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Under the lock: appends the delayed records that are due to their partitions (in due order).
+     *
+     * @return nanoseconds until the next delayed record is due, or {@code Long.MAX_VALUE} when none waits
+     */
+    long promoteDue() {
+        if (delayed.isEmpty()) {
+            return Long.MAX_VALUE;
+        }
+        long now = System.currentTimeMillis();
+        Delayed head;
+        while ((head = delayed.peek()) != null && head.dueMillis <= now) {
+            delayed.poll();
+            partitions[head.partition].append(head.stored);
+        }
+        return head == null ? Long.MAX_VALUE : TimeUnit.MILLISECONDS.toNanos(head.dueMillis - now);
     }
 
     /** Under the lock: the group, created at the earliest retained offsets (or the end for broadcast). */
@@ -142,6 +168,15 @@ final class MemoryTopic {
 
     /** A stored message. */
     record Stored(String key, Map<String, String> headers, byte[] payload, long timestamp) {}
+
+    /** A delayed message waiting for its time. */
+    private record Delayed(long dueMillis, long seq, int partition, Stored stored) implements Comparable<Delayed> {
+        @Override
+        public int compareTo(Delayed o) {
+            int c = Long.compare(dueMillis, o.dueMillis);
+            return c != 0 ? c : Long.compare(seq, o.seq);
+        }
+    }
 
     /** One partition's log; entries before {@code head} have been dropped. */
     private static final class Partition {

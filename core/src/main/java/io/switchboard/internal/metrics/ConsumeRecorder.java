@@ -45,6 +45,10 @@ public interface ConsumeRecorder extends AutoCloseable {
     /** A record went to the dead-letter destination. */
     void deadLettered(boolean undecodable);
 
+    /** The subscription's filter dropped a record in the client. */
+    default void filtered() {
+    }
+
     /** Releases what belongs only to this subscription. */
     @Override
     void close();
@@ -80,6 +84,12 @@ public interface ConsumeRecorder extends AutoCloseable {
             public void deadLettered(boolean undecodable) {
                 a.deadLettered(undecodable);
                 b.deadLettered(undecodable);
+            }
+
+            @Override
+            public void filtered() {
+                a.filtered();
+                b.filtered();
             }
 
             @Override

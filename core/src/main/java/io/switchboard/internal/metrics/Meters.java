@@ -18,6 +18,8 @@ public final class Meters {
     public static final String HANDLE = "switchboard.handle";
     /** Counter: records the broker delivered again (delivery count above 1). */
     public static final String REDELIVERIES = "switchboard.redeliveries";
+    /** Counter: records a subscription's tag filter dropped in the client (never handled, never dead-lettered). */
+    public static final String FILTERED = "switchboard.filtered";
     /** Counter: records sent to the dead-letter destination; tag {@code reason}. */
     public static final String DEAD_LETTERS = "switchboard.dead.letters";
     /** Gauge: records handed to the subscription and not yet settled. */

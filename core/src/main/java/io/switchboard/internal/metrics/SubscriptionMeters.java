@@ -24,6 +24,7 @@ public final class SubscriptionMeters implements ConsumeRecorder {
     private final Counter redeliveries;
     private final Counter deadLettersFailed;
     private final Counter deadLettersUndecodable;
+    private final Counter filtered;
     private final List<Meter> registered = new ArrayList<>();
     private volatile long backlogReadAt;
     private volatile double backlog = Double.NaN;
@@ -44,6 +45,8 @@ public final class SubscriptionMeters implements ConsumeRecorder {
                 .tags(tags.and("reason", "handler-failed")).register(registry));
         this.deadLettersUndecodable = keep(Counter.builder(Meters.DEAD_LETTERS).description("Records dead-lettered")
                 .tags(tags.and("reason", "undecodable")).register(registry));
+        this.filtered = keep(Counter.builder(Meters.FILTERED).description("Records the subscription's filter dropped in the client")
+                .tags(tags).register(registry));
         keep(Gauge.builder(Meters.IN_FLIGHT, inFlight, AtomicInteger::get).description("Records fetched and not settled")
                 .tags(tags).register(registry));
         keep(Gauge.builder(Meters.BACKLOG, consumer, this::readBacklog)
@@ -78,6 +81,11 @@ public final class SubscriptionMeters implements ConsumeRecorder {
     @Override
     public void deadLettered(boolean undecodable) {
         (undecodable ? deadLettersUndecodable : deadLettersFailed).increment();
+    }
+
+    @Override
+    public void filtered() {
+        filtered.increment();
     }
 
     @Override
