@@ -5,6 +5,8 @@ import io.switchboard.Delivery;
 import io.switchboard.SwitchboardClosedException;
 import io.switchboard.kafka.internal.consume.KafkaRawConsumer;
 import io.switchboard.kafka.internal.control.KafkaControlSupport;
+import io.switchboard.kafka.internal.delay.DelayTopics;
+import io.switchboard.kafka.internal.delay.Forwarders;
 import io.switchboard.kafka.internal.provision.KafkaProvisioner;
 import io.switchboard.kafka.internal.publish.KafkaPublisher;
 import io.switchboard.kafka.internal.publish.ProducerPool;
@@ -60,6 +62,9 @@ public final class KafkaAdapter implements BrokerAdapter {
     private final ProducerPool producers = new ProducerPool();
     private final Set<AutoCloseable> open = ConcurrentHashMap.newKeySet();
     private final Duration closeTimeout;
+    /** The delay topics publishers route delayed records into, and the forwarders that move them on. */
+    private final DelayTopics delays;
+    private final Forwarders forwarders;
     /** The fleet control plane's primitives, made on first use; closed with this adapter. */
     private KafkaControlSupport control;
     private boolean closed;
@@ -78,10 +83,16 @@ public final class KafkaAdapter implements BrokerAdapter {
                 .nativeExactlyOnce(true)
                 .orderingPerKey(true)
                 .broadcast(true)
+                .delayedDelivery(true) // delay topics in tiers, moved on by each subscribing application's forwarder
+                .filtering(true) // tag filter applied by the consumer before decoding
                 .publishTimestamp(true) // CreateTime, stamped by the producer when the record has no timestamp
                 .maxMessageSize(maxMessageSize(brokerConfig))
                 .destinationNames(TOPIC_NAMES)
                 .build();
+        this.forwarders = new Forwarders(config, closeTimeout);
+        this.delays = new DelayTopics(provisioner, brokerConfig.getInt("switchboard.partitions", capabilities.defaultPartitions()),
+                forwarders::created);
+        forwarders.topics(delays);
     }
 
     private static int maxMessageSize(BrokerConfig brokerConfig) {
@@ -109,15 +120,15 @@ public final class KafkaAdapter implements BrokerAdapter {
         RawPublisher publisher;
         try {
             if (Boolean.parseBoolean(spec.properties().get(PipelineTransaction.OUTPUT_PROPERTY))) {
-                publisher = new PipelineTransaction.OutputPublisher(config.brokerConfig(), spec.destination());
+                publisher = new PipelineTransaction.OutputPublisher(config.brokerConfig(), spec.destination(), delays);
             } else if (spec.delivery() == Delivery.EXACTLY_ONCE) {
                 BrokerConfig settings = config.brokerConfig().with(spec.properties());
                 publisher = track(new TransactionalKafkaPublisher(clientConfig, spec.destination(),
                         settings.getInt(KafkaClientConfig.PREFIX + "transaction-max-records", 1, 1000),
                         settings.getInt(KafkaClientConfig.PREFIX + "transaction-queue-capacity", 1, 10_000),
-                        timeout, open::remove));
+                        timeout, open::remove, delays));
             } else {
-                publisher = new KafkaPublisher(producers.acquire(clientConfig), spec.destination(), timeout, open::remove);
+                publisher = new KafkaPublisher(producers.acquire(clientConfig), spec.destination(), timeout, open::remove, delays);
                 track(publisher);
             }
         } catch (KafkaException e) {
@@ -130,7 +141,24 @@ public final class KafkaAdapter implements BrokerAdapter {
 
     @Override
     public RawConsumer createConsumer(ConsumerSpec spec) {
-        return track(new KafkaRawConsumer(spec, config, provisioner, open::remove));
+        AutoCloseable forwarder = forwarders.acquire(spec);
+        try {
+            return track(new KafkaRawConsumer(spec, config, provisioner, closed -> {
+                open.remove(closed);
+                closeQuietly(forwarder);
+            }));
+        } catch (RuntimeException e) {
+            closeQuietly(forwarder);
+            throw e;
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        try {
+            closeable.close();
+        } catch (Exception e) {
+            log.warn("Closing {} failed", closeable, e);
+        }
     }
 
     @Override
@@ -177,13 +205,8 @@ public final class KafkaAdapter implements BrokerAdapter {
         }
         List<AutoCloseable> left = new ArrayList<>(open);
         open.clear();
-        for (AutoCloseable closeable : left) {
-            try {
-                closeable.close();
-            } catch (Exception e) {
-                log.warn("Closing {} failed", closeable, e);
-            }
-        }
+        left.forEach(KafkaAdapter::closeQuietly);
+        forwarders.close();
         producers.closeAll(closeTimeout);
         provisioner.close();
     }

@@ -23,6 +23,8 @@ public final class KafkaInboundRecord extends AbstractInboundRecord {
     private Map<String, String> headers;
     /** Poll thread only: the record no longer counts for commits (its partition was rewound or revoked). */
     boolean stale;
+    /** Poll thread only: records after this one that the filter dropped, up to this offset (exclusive); 0 for none. */
+    long skipThrough;
 
     public KafkaInboundRecord(ConsumerRecord<byte[], byte[]> record, int deliveryCount, Settlement owner, boolean settled) {
         super(record.topic(), record.partition(), record.offset(), KafkaRecords.key(record.key()), null,

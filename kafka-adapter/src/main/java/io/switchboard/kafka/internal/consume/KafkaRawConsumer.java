@@ -48,7 +48,8 @@ import org.slf4j.LoggerFactory;
  * {@code kafka.commit-interval}, the offset of the first unacked record of each partition. A nack
  * rewinds its partition to the nacked record. When partitions are revoked, what was processed is
  * committed first; {@link #close()} commits what was acked and leaves the group, so the rest is
- * delivered again. At-most-once commits the offsets of records before handing them over.
+ * delivered again. At-most-once commits the offsets of records before handing them over. A record the
+ * subscription's tag filter drops ({@link TagMatcher}) is never handed over and counts as processed.
  */
 public final class KafkaRawConsumer implements RawConsumer, ConsumerRebalanceListener, KafkaInboundRecord.Settlement {
 
@@ -62,6 +63,8 @@ public final class KafkaRawConsumer implements RawConsumer, ConsumerRebalanceLis
     private final OffsetCommitter committer;
     private final boolean commitBeforeDelivery;
     private final Consumer<AutoCloseable> onClosed;
+    /** The subscription's tag filter, or null when every record passes. */
+    private final TagMatcher tags;
 
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicBoolean waitingForSettlement = new AtomicBoolean();
@@ -82,6 +85,7 @@ public final class KafkaRawConsumer implements RawConsumer, ConsumerRebalanceLis
         this.admin = admin;
         this.onClosed = onClosed;
         this.commitBeforeDelivery = spec.delivery() == Delivery.AT_MOST_ONCE;
+        this.tags = TagMatcher.of(spec.filter());
         this.pollTimeout = config.duration("poll-timeout", Duration.ofMillis(100), spec.properties());
         this.closeTimeout = config.duration("close-timeout", Duration.ofSeconds(30), spec.properties());
         Map<String, Object> clientConfig = config.consumer(spec.group(), spec.delivery(), spec.broadcast(),
@@ -196,6 +200,11 @@ public final class KafkaRawConsumer implements RawConsumer, ConsumerRebalanceLis
         for (PartitionState state : partitions.values()) {
             while (budget > 0 && state.hasFetched()) {
                 ConsumerRecord<byte[], byte[]> fetched = state.nextFetched();
+                if (tags != null && !tags.matches(fetched)) {
+                    state.filtered(fetched.offset());
+                    listener.onFiltered();
+                    continue;
+                }
                 KafkaInboundRecord record = new KafkaInboundRecord(fetched, state.deliveryCount(fetched.offset()), this, false);
                 state.delivered(record);
                 inFlight.incrementAndGet();
@@ -226,6 +235,10 @@ public final class KafkaRawConsumer implements RawConsumer, ConsumerRebalanceLis
         chunks.forEach((state, records) -> {
             state.committedBeforeDelivery(records.get(records.size() - 1).offset() + 1);
             for (ConsumerRecord<byte[], byte[]> fetched : records) {
+                if (tags != null && !tags.matches(fetched)) {
+                    listener.onFiltered();
+                    continue;
+                }
                 inFlight.incrementAndGet();
                 listener.onRecord(new KafkaInboundRecord(fetched, 1, this, true));
             }

@@ -53,6 +53,19 @@ final class PartitionState {
         delivered.addLast(record);
     }
 
+    /**
+     * The subscription's filter dropped the record at this offset: it counts as processed, so it is committed with
+     * the records around it (at once when nothing is in flight, else once the last record delivered before it is acked).
+     */
+    void filtered(long offset) {
+        KafkaInboundRecord last = delivered.peekLast();
+        if (last == null) {
+            committable = Math.max(committable, offset + 1);
+        } else {
+            last.skipThrough = offset + 1;
+        }
+    }
+
     /** At-most-once: the record was committed before delivery. */
     void committedBeforeDelivery(long nextOffset) {
         committable = nextOffset;
@@ -63,7 +76,7 @@ final class PartitionState {
     void advance() {
         KafkaInboundRecord head;
         while ((head = delivered.peekFirst()) != null && head.state() == KafkaInboundRecord.ACKED) {
-            committable = head.offset() + 1;
+            committable = Math.max(head.offset() + 1, head.skipThrough);
             delivered.pollFirst();
         }
         if (!deliveries.isEmpty()) {

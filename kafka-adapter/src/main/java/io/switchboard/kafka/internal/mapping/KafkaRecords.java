@@ -23,11 +23,16 @@ public final class KafkaRecords {
     private KafkaRecords() {}
 
     public static ProducerRecord<byte[], byte[]> toKafka(OutboundRecord record) {
+        return toKafka(record, record.destination());
+    }
+
+    /** The record as {@link #toKafka(OutboundRecord)} maps it, for another topic (a delay topic). */
+    public static ProducerRecord<byte[], byte[]> toKafka(OutboundRecord record, String topic) {
         HeaderCollector headers = new HeaderCollector();
         // core hands its envelope fields over without entry objects, and the generated id and time as bytes
         record.forEachHeader(headers);
         byte[] key = record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
-        return new ProducerRecord<>(record.destination(), null, null, key, record.payload(), headers.headers);
+        return new ProducerRecord<>(topic, null, null, key, record.payload(), headers.headers);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.switchboard.kafka.internal.publish;
 
 import io.switchboard.SwitchboardClosedException;
+import io.switchboard.kafka.internal.delay.DelayTopics;
 import io.switchboard.kafka.internal.mapping.KafkaRecords;
 import io.switchboard.spi.OutboundRecord;
 import io.switchboard.spi.RawPublisher;
@@ -13,7 +14,7 @@ import java.util.function.Consumer;
 /**
  * Publishes at-most-once (acks=1, no retries) or at-least-once (acks=all, idempotent producer): one
  * {@code send} per record, whose callback completes the returned future. Nothing else runs per
- * record: no flush, no lookup.
+ * record: no flush, no lookup. A delayed record goes to its delay topic ({@link DelayTopics}).
  */
 public final class KafkaPublisher implements RawPublisher {
 
@@ -22,9 +23,12 @@ public final class KafkaPublisher implements RawPublisher {
     private final Duration closeTimeout;
     private final Consumer<AutoCloseable> onClosed;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final DelayTopics delays;
 
-    public KafkaPublisher(ProducerPool.Lease lease, String destination, Duration closeTimeout, Consumer<AutoCloseable> onClosed) {
+    public KafkaPublisher(ProducerPool.Lease lease, String destination, Duration closeTimeout, Consumer<AutoCloseable> onClosed,
+            DelayTopics delays) {
         this.lease = lease;
+        this.delays = delays;
         this.destination = destination;
         this.closeTimeout = closeTimeout;
         this.onClosed = onClosed;
@@ -38,7 +42,8 @@ public final class KafkaPublisher implements RawPublisher {
             return future;
         }
         try {
-            lease.producer().send(KafkaRecords.toKafka(record), future);
+            lease.producer().send(record.deliverAtEpochMillis() == 0 ? KafkaRecords.toKafka(record) : delays.toKafka(record),
+                    future);
         } catch (RuntimeException e) {
             future.failed(e);
         }

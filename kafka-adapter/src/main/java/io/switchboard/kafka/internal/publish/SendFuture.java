@@ -3,6 +3,7 @@ package io.switchboard.kafka.internal.publish;
 import io.switchboard.BackPressureException;
 import io.switchboard.PublishException;
 import io.switchboard.SwitchboardClosedException;
+import io.switchboard.SwitchboardException;
 import io.switchboard.spi.SendResult;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.BufferExhaustedException;
@@ -33,12 +34,15 @@ public final class SendFuture extends CompletableFuture<SendResult> implements C
     }
 
     /** Fails the future with what send() threw. */
-    SendFuture failed(RuntimeException exception) {
+    public SendFuture failed(RuntimeException exception) {
         completeExceptionally(translate(exception, topic));
         return this;
     }
 
     public static RuntimeException translate(Throwable error, String topic) {
+        if (error instanceof SwitchboardException own) {
+            return own; // the adapter's own refusal (a delay too long, a name too long for a delay topic), as it is
+        }
         if (error instanceof BufferExhaustedException) {
             return new BackPressureException("The Kafka producer's buffer stayed full for max.block.ms while publishing to '"
                     + topic + "'; publish more slowly, or raise kafka.buffer.memory or kafka.max.block.ms", error);

@@ -1,8 +1,10 @@
 package io.switchboard.kafka.internal.tx;
 
+import io.switchboard.kafka.internal.delay.DelayTopics;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
 import io.switchboard.PublishException;
 import io.switchboard.kafka.internal.KafkaClientConfig;
-import io.switchboard.kafka.internal.mapping.KafkaRecords;
 import io.switchboard.kafka.internal.publish.SendFuture;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.OutboundRecord;
@@ -53,10 +55,12 @@ public final class PipelineTransaction {
     public static final class OutputPublisher implements RawPublisher {
         private final BrokerConfig owner;
         private final String destination;
+        private final DelayTopics delays;
 
-        public OutputPublisher(BrokerConfig owner, String destination) {
+        public OutputPublisher(BrokerConfig owner, String destination, DelayTopics delays) {
             this.owner = owner;
             this.destination = destination;
+            this.delays = delays;
         }
 
         @Override
@@ -68,9 +72,15 @@ public final class PipelineTransaction {
                         + "a resilience time limit, retry or bulkhead for '" + destination + "' does that: switch them "
                         + "off for this destination"));
             }
-            transaction.sends++;
             SendFuture future = new SendFuture(record.destination());
-            transaction.producer.send(KafkaRecords.toKafka(record), future);
+            ProducerRecord<byte[], byte[]> kafkaRecord;
+            try {
+                kafkaRecord = delays.toKafka(record);
+            } catch (RuntimeException e) {
+                return future.failed(e);
+            }
+            transaction.sends++;
+            transaction.producer.send(kafkaRecord, future);
             return future;
         }
 

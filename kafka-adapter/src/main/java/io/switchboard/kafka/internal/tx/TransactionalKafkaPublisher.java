@@ -3,7 +3,7 @@ package io.switchboard.kafka.internal.tx;
 import io.switchboard.BackPressureException;
 import io.switchboard.PublishException;
 import io.switchboard.SwitchboardClosedException;
-import io.switchboard.kafka.internal.mapping.KafkaRecords;
+import io.switchboard.kafka.internal.delay.DelayTopics;
 import io.switchboard.kafka.internal.publish.SendFuture;
 import io.switchboard.spi.DaemonThreads;
 import io.switchboard.spi.OutboundRecord;
@@ -24,6 +24,7 @@ import java.util.function.Consumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.AuthorizationException;
@@ -52,13 +53,15 @@ public final class TransactionalKafkaPublisher implements RawPublisher {
     private final Duration closeTimeout;
     private final Consumer<AutoCloseable> onClosed;
     private final BlockingQueue<Pending> queue;
+    private final DelayTopics delays;
     private final Thread committer;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile boolean finished;
     private Producer<byte[], byte[]> producer;
 
     public TransactionalKafkaPublisher(Map<String, Object> config, String destination, int maxRecordsPerTransaction,
-            int queueCapacity, Duration closeTimeout, Consumer<AutoCloseable> onClosed) {
+            int queueCapacity, Duration closeTimeout, Consumer<AutoCloseable> onClosed, DelayTopics delays) {
+        this.delays = delays;
         this.config = config;
         this.destination = destination;
         this.maxRecordsPerTransaction = maxRecordsPerTransaction;
@@ -72,7 +75,12 @@ public final class TransactionalKafkaPublisher implements RawPublisher {
 
     @Override
     public CompletableFuture<SendResult> send(OutboundRecord record) {
-        Pending pending = new Pending(record);
+        Pending pending;
+        try {
+            pending = new Pending(record.destination(), delays.toKafka(record));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(SendFuture.translate(e, record.destination()));
+        }
         if (closed.get()) {
             pending.fail(new SwitchboardClosedException("Kafka publisher for '" + destination + "' is closed"));
             return pending.future;
@@ -124,7 +132,7 @@ public final class TransactionalKafkaPublisher implements RawPublisher {
             Producer<byte[], byte[]> client = producer();
             client.beginTransaction();
             for (Pending pending : batch) {
-                sent.add(client.send(KafkaRecords.toKafka(pending.record)));
+                sent.add(client.send(pending.record));
             }
             client.commitTransaction();
         } catch (RuntimeException e) {
@@ -212,10 +220,12 @@ public final class TransactionalKafkaPublisher implements RawPublisher {
 
     /** A record waiting for its transaction. */
     private static final class Pending {
-        final OutboundRecord record;
+        final String destination;
+        final ProducerRecord<byte[], byte[]> record;
         final CompletableFuture<SendResult> future = new CompletableFuture<>();
 
-        Pending(OutboundRecord record) {
+        Pending(String destination, ProducerRecord<byte[], byte[]> record) {
+            this.destination = destination;
             this.record = record;
         }
 
@@ -225,10 +235,10 @@ public final class TransactionalKafkaPublisher implements RawPublisher {
                 RecordMetadata metadata = sent.get();
                 future.complete(new SendResult(metadata.partition(), metadata.offset()));
             } catch (ExecutionException e) {
-                fail(SendFuture.translate(e.getCause(), record.destination()));
+                fail(SendFuture.translate(e.getCause(), destination));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                fail(new PublishException("Interrupted while completing a publish to '" + record.destination() + "'", e));
+                fail(new PublishException("Interrupted while completing a publish to '" + destination + "'", e));
             }
         }
 

@@ -1,0 +1,123 @@
+package io.switchboard.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.switchboard.Codec;
+import io.switchboard.Publisher;
+import io.switchboard.Subscription;
+import io.switchboard.Switchboard;
+import io.switchboard.testkit.kafka.EmbeddedKafka;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Delayed delivery through the delay topics and their forwarder, on a broker of this class's own (one test restarts
+ * it). Each test prints {@code capability=delay broker=kafka ... early=0 ... lost=0}.
+ */
+@DisplayName("Kafka delayed delivery")
+class KafkaDelayTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    private static EmbeddedKafka broker;
+
+    @BeforeAll
+    static void startBroker() {
+        broker = EmbeddedKafka.builder().brokerProperty("num.io.threads", "2").brokerProperty("num.network.threads", "2")
+                .start();
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    private static Switchboard switchboard() {
+        return Switchboard.builder().broker("kafka").property("kafka.bootstrap.servers", broker.bootstrapServers())
+                .property("kafka.max.block.ms", "20000").build();
+    }
+
+    @Test
+    @DisplayName("short delays published after long ones arrive first, through tiers 1s and 10s; none early")
+    void tiersInterleaved() {
+        String topic = KafkaTestSupport.topic("delay-tiers");
+        DelayLedger ledger = new DelayLedger("tiers-interleaved");
+        try (Switchboard sb = switchboard()) {
+            subscribed(sb, topic, ledger);
+            Publisher<String> publisher = sb.publisher(topic, Codec.utf8()).build();
+            ledger.publishAll(publisher, "long-", 10, 11_000, 150); // 10s tier, then the 1s tier
+            ledger.publishAll(publisher, "mid-", 10, 2_000, 150); // 1s tier, hopping back into it
+            ledger.publishAll(publisher, "short-", 10, 200, 70); // shorter than the shortest tier
+            ledger.awaitAll(TIMEOUT);
+            long firstLong = java.util.stream.IntStream.range(0, 10).mapToLong(i -> ledger.arrivedAt("long-" + i)).min().orElseThrow();
+            for (int i = 0; i < 10; i++) {
+                assertThat(ledger.arrivedAt("mid-" + i)).as("mid-" + i + " before the first long one").isLessThan(firstLong);
+                assertThat(ledger.arrivedAt("short-" + i)).as("short-" + i + " before the first long one").isLessThan(firstLong);
+            }
+            ledger.report("tiers=1s,10s");
+        }
+    }
+
+    @Test
+    @DisplayName("delayed messages wait in Kafka while no application runs, and arrive after a new one starts; none early")
+    void survivesTheApplicationClosing() {
+        String topic = KafkaTestSupport.topic("delay-restart");
+        DelayLedger ledger = new DelayLedger("application-closed");
+        try (Switchboard first = switchboard()) {
+            subscribed(first, topic, ledger);
+            ledger.publishAll(first.publisher(topic, Codec.utf8()).build(), "m-", 20, 3_000, 250);
+        }
+        try (Switchboard second = switchboard()) {
+            second.subscriber(topic, Codec.utf8()).group("g").subscribe(ledger);
+            ledger.awaitAll(TIMEOUT);
+            ledger.report("application=closed-and-reopened");
+        }
+    }
+
+    @Test
+    @DisplayName("delayed messages survive a broker restart while they wait; none early")
+    void survivesABrokerRestart() {
+        String topic = KafkaTestSupport.topic("delay-broker");
+        DelayLedger ledger = new DelayLedger("broker-restart");
+        try (Switchboard sb = switchboard()) {
+            subscribed(sb, topic, ledger);
+            ledger.publishAll(sb.publisher(topic, Codec.utf8()).build(), "m-", 20, 1_500, 400);
+            broker.stop();
+            broker.restart();
+            ledger.awaitAll(TIMEOUT);
+            ledger.report("broker=stopped-and-restarted");
+        }
+    }
+
+    @Test
+    @DisplayName("the forwarder's thread ends when the destination's last subscription here closes")
+    void forwarderStopsWithTheLastSubscription() {
+        String topic = KafkaTestSupport.topic("delay-life");
+        String thread = "switchboard-kafka-delay-" + topic;
+        try (Switchboard sb = switchboard()) {
+            Subscription a = sb.subscriber(topic, Codec.utf8()).group("a").subscribe((m, c) -> { });
+            Subscription b = sb.subscriber(topic, Codec.utf8()).group("b").subscribe((m, c) -> { });
+            assertThat(threads(thread)).as("one forwarder for both groups").isEqualTo(1);
+            a.close();
+            assertThat(threads(thread)).as("after the first of two subscriptions closed").isEqualTo(1);
+            b.close();
+            await().atMost(TIMEOUT).until(() -> threads(thread) == 0);
+        }
+    }
+
+    /** Group {@code g} of the topic, once ready. */
+    private static Subscription subscribed(Switchboard sb, String topic, DelayLedger ledger) {
+        Subscription subscription = sb.subscriber(topic, Codec.utf8()).group("g").subscribe(ledger);
+        subscription.ready().toCompletableFuture().join();
+        return subscription;
+    }
+
+    private static long threads(String name) {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals(name) && t.isAlive()).count();
+    }
+}
