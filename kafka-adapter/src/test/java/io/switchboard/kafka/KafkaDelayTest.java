@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.switchboard.Codec;
+import io.switchboard.Delivery;
 import io.switchboard.Publisher;
 import io.switchboard.Subscription;
 import io.switchboard.Switchboard;
 import io.switchboard.testkit.kafka.EmbeddedKafka;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -91,6 +93,22 @@ class KafkaDelayTest {
             broker.restart();
             ledger.awaitAll(TIMEOUT);
             ledger.report("broker=stopped-and-restarted");
+        }
+    }
+
+    @Test
+    @DisplayName("an EXACTLY_ONCE subscription's forwarder forwards in transactions: each delayed message once in the topic")
+    void exactlyOnceForwarding() {
+        String topic = KafkaTestSupport.topic("delay-eos");
+        DelayLedger ledger = new DelayLedger("exactly-once");
+        try (Switchboard sb = KafkaTestSupport.switchboard()) {
+            sb.subscriber(topic, Codec.utf8()).group("g").delivery(Delivery.EXACTLY_ONCE).subscribe(ledger).ready()
+                    .toCompletableFuture().join();
+            ledger.publishAll(sb.publisher(topic, Codec.utf8()).delivery(Delivery.EXACTLY_ONCE).build(), "m-", 10, 1_500, 150);
+            ledger.awaitAll(TIMEOUT);
+            List<String> inTopic = KafkaTestSupport.values(topic, 4, true);
+            ledger.report("delivery=EXACTLY_ONCE forwarded=" + inTopic.size());
+            assertThat(inTopic).as("read_committed records in the destination").hasSize(10).doesNotHaveDuplicates();
         }
     }
 
