@@ -90,8 +90,8 @@ public final class KafkaAdapter implements BrokerAdapter {
                 .destinationNames(TOPIC_NAMES)
                 .build();
         this.forwarders = new Forwarders(config, closeTimeout);
-        this.delays = new DelayTopics(provisioner, brokerConfig.getInt("switchboard.partitions", capabilities.defaultPartitions()),
-                forwarders::created);
+        this.delays = new DelayTopics(provisioner,
+                () -> brokerConfig.getInt("switchboard.partitions", capabilities.defaultPartitions()), forwarders::created);
         forwarders.topics(delays);
     }
 

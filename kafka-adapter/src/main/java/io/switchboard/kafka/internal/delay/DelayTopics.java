@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
@@ -28,17 +29,17 @@ public final class DelayTopics {
             "retention.ms", Long.toString(DelayTiers.RETENTION_MILLIS));
 
     private final Provisioner provisioner;
-    private final int partitions;
+    private final IntSupplier partitions;
     private final Consumer<String> onCreated;
     private final Set<String> ensured = ConcurrentHashMap.newKeySet();
 
     /**
      * @param provisioner creates the delay topics
-     * @param partitions the partitions of a delay topic
+     * @param partitions the partitions of a delay topic, read when one is first made (a malformed setting fails that use)
      * @param onCreated told the destination whose delay topic this adapter made or found first, so that its
      *     forwarders here see the topic at once
      */
-    public DelayTopics(Provisioner provisioner, int partitions, Consumer<String> onCreated) {
+    public DelayTopics(Provisioner provisioner, IntSupplier partitions, Consumer<String> onCreated) {
         this.provisioner = provisioner;
         this.partitions = partitions;
         this.onCreated = onCreated;
@@ -97,7 +98,7 @@ public final class DelayTopics {
         String topic = DelayTiers.topic(destination, tier);
         if (!ensured.contains(topic)) {
             DelayTiers.checkName(destination);
-            provisioner.ensureDestination(new DestinationSpec(topic, partitions, TOPIC_SETTINGS));
+            provisioner.ensureDestination(new DestinationSpec(topic, partitions.getAsInt(), TOPIC_SETTINGS));
             if (ensured.add(topic)) {
                 onCreated.accept(destination);
             }
