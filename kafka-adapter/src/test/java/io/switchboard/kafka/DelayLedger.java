@@ -61,6 +61,11 @@ final class DelayLedger implements MessageHandler<String> {
         return at == null ? Long.MAX_VALUE : at;
     }
 
+    /** {@return the earliest due time of the messages published} */
+    long firstDue() {
+        return due.values().stream().mapToLong(Long::longValue).min().orElseThrow();
+    }
+
     void awaitAll(Duration timeout) {
         await().atMost(timeout).until(() -> arrived.keySet().containsAll(due.keySet()));
     }

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 class KafkaDelayTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration OUTAGE = Duration.ofSeconds(3);
     private static EmbeddedKafka broker;
 
     @BeforeAll
@@ -82,17 +83,22 @@ class KafkaDelayTest {
     }
 
     @Test
-    @DisplayName("delayed messages survive a broker restart while they wait; none early")
+    @DisplayName("delayed messages survive a broker restart while they wait, some coming due while it is down; none early")
     void survivesABrokerRestart() {
         String topic = KafkaTestSupport.topic("delay-broker");
         DelayLedger ledger = new DelayLedger("broker-restart");
         try (Switchboard sb = switchboard()) {
             subscribed(sb, topic, ledger);
             ledger.publishAll(sb.publisher(topic, Codec.utf8()).build(), "m-", 20, 1_500, 400);
+            long stoppedAt = System.currentTimeMillis();
             broker.stop();
+            // down for 3 s: the first messages come due while it is, and are forwarded once it is back
+            await().pollDelay(OUTAGE).atMost(OUTAGE.plusSeconds(1)).until(() -> true);
             broker.restart();
+            long downMillis = System.currentTimeMillis() - stoppedAt;
             ledger.awaitAll(TIMEOUT);
-            ledger.report("broker=stopped-and-restarted");
+            ledger.report("broker=stopped-and-restarted down_ms=" + downMillis + " first_due_after_stop_ms="
+                    + (ledger.firstDue() - stoppedAt));
         }
     }
 
