@@ -371,7 +371,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         if (!capabilities.delayedDelivery()) {
             throw new UnsupportedCapabilityException("Broker '" + instance + "' (" + capabilities.brokerId()
                     + ") has no delayed delivery for message to '" + destination + "'; alternative: a broker with "
-                    + "delayed delivery (rocketmq), or schedule the publish in the application");
+                    + "delayed delivery (every built-in adapter has it), or schedule the publish in the application");
         }
         long now = System.currentTimeMillis();
         long due = at != null ? at.toEpochMilli() : now + delay.toMillis();

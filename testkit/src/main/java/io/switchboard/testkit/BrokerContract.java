@@ -168,6 +168,14 @@ public abstract class BrokerContract extends ContractSupport {
     }
 
     @Nested
+    @DisplayName("Filtering")
+    class Filtering extends FilterCases {
+        Filtering() {
+            super(BrokerContract.this);
+        }
+    }
+
+    @Nested
     @DisplayName("Metrics")
     class Metrics extends MetricsCases {
         Metrics() {

@@ -12,6 +12,14 @@ final class RouteBinding {
 
     /** A publisher or subscription following the route. */
     interface Participant {
+        /**
+         * Checks, without side effects, that {@code next} can keep what this participant uses (a filter, delayed
+         * messages); throws {@link io.switchboard.UnsupportedCapabilityException} naming the capability and the
+         * instance when it cannot, and the change is refused before anything is made.
+         */
+        default void check(RouteState next) {
+        }
+
         /** Makes what {@code next} needs; throws when it cannot, and the change is refused. */
         void prepare(RouteState next);
 
@@ -47,8 +55,16 @@ final class RouteBinding {
         return participants;
     }
 
-    /** Prepares everyone, then switches; returns the previous state. Callers serialise changes. */
+    /** Checks everyone without side effects. */
+    void check(RouteState next) {
+        for (Participant p : participants) {
+            p.check(next);
+        }
+    }
+
+    /** Checks everyone, prepares everyone, then switches; returns the previous state. Callers serialise changes. */
     RouteState change(RouteState next) {
+        check(next);
         for (Participant p : participants) {
             p.prepare(next);
         }

@@ -178,6 +178,16 @@ public final class Router implements Routing, GateRunner.Host, FleetControl.Rout
         }
     }
 
+    /** Refuses, before the fleet hears of it, a route to an instance lacking what a live participant uses. */
+    private void checkUse(String destination, Route route) {
+        synchronized (changes) {
+            RouteBinding b = bindings.get(destination);
+            if (b != null) {
+                b.check(new RouteState(route, index));
+            }
+        }
+    }
+
     private RouteBinding binding(String destination) {
         return bindings.computeIfAbsent(destination, d -> {
             RouteBinding b = new RouteBinding(d, new RouteState(route(d), index), settings.shadowGraceMillis());
@@ -250,6 +260,7 @@ public final class Router implements Routing, GateRunner.Host, FleetControl.Rout
     @Override
     public void update(String destination, Route route) {
         validate("route of '" + destination + "'", route);
+        checkUse(destination, route);
         if (fleet != null) {
             fleet.cancelGate(destination, "replaced by route " + route + " set by the application");
             fleet.writeRoute(destination, route);
@@ -309,6 +320,10 @@ public final class Router implements Routing, GateRunner.Host, FleetControl.Rout
     @Override
     public void updateDefault(Route route) {
         validate("default route", route);
+        synchronized (changes) {
+            RouteState next = new RouteState(route, index);
+            bindings.values().stream().filter(b -> !routes.containsKey(b.destination)).forEach(b -> b.check(next));
+        }
         if (fleet != null) {
             fleet.writeDefault(route);
             return;
@@ -347,6 +362,7 @@ public final class Router implements Routing, GateRunner.Host, FleetControl.Rout
             }
         }
         comparison.requireEnabled("a promotion gate");
+        checkUse(destination, Route.single(gate.target())); // the gate ends there: refuse it now, not at a step
         if (fleet != null) {
             return fleet.promote(destination, gate);
         }

@@ -9,6 +9,7 @@ import io.switchboard.Message;
 import io.switchboard.PublishReceipt;
 import io.switchboard.Publisher;
 import io.switchboard.SwitchboardClosedException;
+import io.switchboard.UnsupportedCapabilityException;
 import io.switchboard.internal.DefaultPublisher;
 import io.switchboard.internal.Instance;
 import io.switchboard.internal.resilience.ResilienceSettings;
@@ -45,6 +46,8 @@ final class RoutingPublisher<T> implements Publisher<T>, RouteBinding.Participan
     private final DefaultPublisher<T>[] publishers;
     private final CircuitBreaker[] breakers;
     private final boolean[] ownBreaker;
+    /** Whether this publisher has published a delayed message: routes must then keep delayed delivery. */
+    private volatile boolean delays;
     private final Counter[] decisions;
     private final Counter[] fallbacks;
     private volatile ShadowMirror<T> shadow;
@@ -72,6 +75,23 @@ final class RoutingPublisher<T> implements Publisher<T>, RouteBinding.Participan
     }
 
     // ---- following the route ----
+
+    @Override
+    public void check(RouteState next) {
+        if (!delays) {
+            return;
+        }
+        for (int i : next.reads) {
+            Instance instance = instances.get(i);
+            if (!instance.capabilities().delayedDelivery()) {
+                throw new UnsupportedCapabilityException("Route " + next.route + " of '" + destination + "' is refused: "
+                        + "broker instance '" + instance.name() + "' (" + instance.capabilities().brokerId() + ") has no "
+                        + "delayed delivery, which a live publisher of '" + destination + "' uses (it has published delayed "
+                        + "messages); route '" + destination + "' only to instances with delayed delivery, or close that "
+                        + "publisher first");
+            }
+        }
+    }
 
     @Override
     public void prepare(RouteState next) {
@@ -173,6 +193,9 @@ final class RoutingPublisher<T> implements Publisher<T>, RouteBinding.Participan
         }
         if (message == null) {
             throw new InvalidMessageException("Message to '" + destination + "' is null; publish a message with a payload");
+        }
+        if (!delays && (message.delay() != null || message.deliverAt() != null)) {
+            delays = true; // from now on a route towards an instance without delayed delivery is refused
         }
         RouteState s = binding.state();
         switch (s.mode) {

@@ -5,6 +5,7 @@ import io.switchboard.Message;
 import io.switchboard.MessageHandler;
 import io.switchboard.Subscription;
 import io.switchboard.SubscriptionException;
+import io.switchboard.UnsupportedCapabilityException;
 import io.switchboard.internal.DefaultSubscription;
 import io.switchboard.internal.Instance;
 import io.switchboard.internal.SubscriptionBase;
@@ -168,6 +169,21 @@ final class RoutingSubscription<T> extends SubscriptionBase implements RouteBind
     }
 
     // ---- following the route ----
+
+    @Override
+    public void check(RouteState next) {
+        for (int i : next.reads) {
+            if (subscriptions[i] == null) {
+                try {
+                    instances.get(i).check(request);
+                } catch (UnsupportedCapabilityException e) {
+                    throw new UnsupportedCapabilityException("Route " + next.route + " of '" + request.destination()
+                            + "' is refused before any message goes there: a live subscription (group '" + request.group()
+                            + "') needs what broker instance '" + instances.get(i).name() + "' lacks. " + e.getMessage(), e);
+                }
+            }
+        }
+    }
 
     @Override
     public void prepare(RouteState next) {

@@ -190,7 +190,7 @@ public class SwitchboardEndpoint {
                 from, to);
         try {
             switchboard.routing().updateDefault(route);
-        } catch (ConfigurationException e) {
+        } catch (io.switchboard.SwitchboardException e) {
             throw rejected("switchboard.default-route", route, e);
         }
         return switchboard();
