@@ -121,7 +121,7 @@ public final class RabbitConsumer implements RawConsumer {
         }
         String queue = destination + "." + spec.group();
         channel.queueDeclare(queue, false, true, true, settings.broadcastQueueArguments());
-        adapter.topology().bindBroadcast(channel, destination, queue, filter);
+        adapter.topology().bindBroadcast(channel, destination, queue, filter, settings);
         return List.of(queue);
     }
 

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -76,16 +77,39 @@ public final class RabbitProvisioner implements Provisioner {
             names.add(queue);
         }
         String filterExchange = GroupBindings.filterExchange(destination, group);
-        GroupBindings.bind(channel, destination, group, names, filter, filter == null && exchangeExists(filterExchange));
         Set<String> declared = queues.computeIfAbsent(destination, d -> ConcurrentHashMap.newKeySet());
+        if (filter != null && !filter.matchesAll()) {
+            declared.add(declareFilteredOut(channel, destination, queueSettings));
+        }
+        GroupBindings.bind(channel, destination, group, names, filter, filter == null && exchangeExists(filterExchange));
         declared.addAll(names);
         declared.add(FILTER_MARK + filterExchange);
         return names;
     }
 
     /** Binds a broadcast subscriber's exclusive queue to the destination, for its filter. */
-    public void bindBroadcast(Channel channel, String destination, String queue, TagFilter filter) throws IOException {
+    public void bindBroadcast(Channel channel, String destination, String queue, TagFilter filter, RabbitSettings queueSettings)
+            throws IOException {
+        if (!filter.matchesAll()) {
+            queues.computeIfAbsent(destination, d -> ConcurrentHashMap.newKeySet())
+                    .add(declareFilteredOut(channel, destination, queueSettings));
+        }
         GroupBindings.bindBroadcast(channel, destination, queue, filter);
+    }
+
+    /**
+     * Declares the destination's filtered-out queue {@code <destination>:filtered-out}, bound with {@code #} and
+     * holding nothing ({@code x-max-length=0}): once a subscription filters a destination, a message that no
+     * filter selects is still routed (to this queue, which drops it), so its publish succeeds as on a broker that
+     * stores it and filters on delivery, instead of failing as unroutable.
+     */
+    private static String declareFilteredOut(Channel channel, String destination, RabbitSettings queueSettings)
+            throws IOException {
+        String queue = destination + ":filtered-out";
+        channel.queueDeclare(queue, true, false, false, Map.of("x-queue-type", queueSettings.quorumQueues() ? "quorum"
+                : "classic", "x-max-length", 0));
+        channel.queueBind(queue, destination, RabbitTopology.ALL);
+        return queue;
     }
 
     /** The delayed-delivery chain of this broker, declared on first use. */
