@@ -3,7 +3,9 @@ package io.switchboard.rabbit;
 import io.switchboard.Message;
 import io.switchboard.PublishReceipt;
 import io.switchboard.Publisher;
+import io.switchboard.SubscriberBuilder;
 import io.switchboard.Switchboard;
+import io.switchboard.testkit.Recorder;
 import io.switchboard.testkit.rabbit.RabbitMqServer;
 import io.switchboard.testkit.rabbit.RabbitScratch;
 import java.time.Duration;
@@ -55,6 +57,13 @@ abstract class RabbitTestSupport {
         Switchboard sb = Switchboard.builder().broker("rabbitmq").properties(properties).build();
         switchboards.add(sb);
         return sb;
+    }
+
+    /** Subscribes a new recorder and waits until the subscription is ready. */
+    static Recorder<String> recorded(SubscriberBuilder<String> subscriber) throws Exception {
+        Recorder<String> recorder = new Recorder<>(TIMEOUT);
+        join(subscriber.subscribe(recorder).ready());
+        return recorder;
     }
 
     static <T> T join(CompletionStage<T> stage) throws Exception {

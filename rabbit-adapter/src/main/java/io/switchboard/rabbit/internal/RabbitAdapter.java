@@ -8,6 +8,7 @@ import io.switchboard.SwitchboardException;
 import io.switchboard.rabbit.internal.connection.RabbitConnections;
 import io.switchboard.rabbit.internal.consume.RabbitConsumer;
 import io.switchboard.rabbit.internal.control.RabbitControlSupport;
+import io.switchboard.rabbit.internal.mapping.DelayLevels;
 import io.switchboard.rabbit.internal.provision.RabbitProvisioner;
 import io.switchboard.rabbit.internal.publish.RabbitPublisher;
 import io.switchboard.spi.BrokerAdapter;
@@ -71,11 +72,13 @@ public final class RabbitAdapter implements BrokerAdapter {
         this.capabilities = Capabilities.builder(ID)
                 .orderingPerKey(true)
                 .broadcast(true)
+                .delayedDelivery(true)
+                .filtering(true)
                 .maxMessageSize(settings.maxMessageSize)
                 .defaultPartitions(RabbitSettings.DEFAULT_PARTITIONS)
                 .destinationNames(DestinationNameRule.of("[a-zA-Z0-9._-]+", MAX_NAME,
                         "letters, digits, '.', '_' and '-', at most " + MAX_NAME + " characters (queue names derived "
-                                + "from it must fit RabbitMQ's 255 bytes)", Set.of(), Set.of("amq.")))
+                                + "from it must fit RabbitMQ's 255 bytes)", Set.of(), Set.of("amq.", DelayLevels.PREFIX)))
                 .build();
         this.connections = new RabbitConnections(settings, () -> ensureOpen("(connection)"));
         this.events = new ScheduledThreadPoolExecutor(1, DaemonThreads.numbered("switchboard-rabbit-events-" + config.instanceName()));

@@ -218,6 +218,11 @@ public final class RabbitSettings {
         return List.copyOf(parsed);
     }
 
+    /** Whether group queues (and the delay levels) are quorum queues. */
+    public boolean quorumQueues() {
+        return queueType.equals("quorum");
+    }
+
     /** Whether a nack can mean "full" (a length limit with reject-publish): then it fails at once instead of going again. */
     public boolean nackMeansFull() {
         return maxLength > 0 && overflow != null && overflow.startsWith("reject-publish");

@@ -11,10 +11,11 @@ import io.switchboard.SwitchboardException;
 import io.switchboard.rabbit.internal.AmqpErrors;
 import io.switchboard.rabbit.internal.RabbitAdapter;
 import io.switchboard.rabbit.internal.RabbitSettings;
-import io.switchboard.rabbit.internal.provision.RabbitTopology;
+import io.switchboard.rabbit.internal.mapping.AmqpHeaders;
 import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.RawConsumer;
 import io.switchboard.spi.RecordListener;
+import io.switchboard.spi.TagFilter;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,6 +53,8 @@ public final class RabbitConsumer implements RawConsumer {
     private final ConsumerSpec spec;
     private final RabbitSettings settings;
     private final boolean autoAck;
+    /** The subscription's tag filter: the bindings apply it; the client checks it too (see dropFiltered). */
+    private final TagFilter filter;
     private final AtomicInteger unsettled = new AtomicInteger();
     private final AtomicBoolean failed = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -66,6 +69,7 @@ public final class RabbitConsumer implements RawConsumer {
         this.spec = spec;
         this.settings = settings;
         this.autoAck = spec.delivery() == Delivery.AT_MOST_ONCE;
+        this.filter = TagFilter.parse(spec.filter());
     }
 
     String destination() {
@@ -113,12 +117,27 @@ public final class RabbitConsumer implements RawConsumer {
         String destination = spec.destination();
         if (!spec.broadcast()) {
             return adapter.topology().declareGroup(channel, destination, spec.group(),
-                    adapter.partitions(destination, spec.properties(), settings), settings);
+                    adapter.partitions(destination, spec.properties(), settings), settings, filter);
         }
         String queue = destination + "." + spec.group();
         channel.queueDeclare(queue, false, true, true, settings.broadcastQueueArguments());
-        channel.queueBind(queue, destination, RabbitTopology.ALL);
+        adapter.topology().bindBroadcast(channel, destination, queue, filter, settings);
         return List.of(queue);
+    }
+
+    /**
+     * A record the filter does not select reached the queue while a group was being rebound from another filter
+     * (or from a plain publisher whose routing key happened to match): acknowledged and counted, never handled.
+     */
+    private void dropFiltered(Channel ch, long deliveryTag) {
+        if (!autoAck) {
+            try {
+                ch.basicAck(deliveryTag, false);
+            } catch (IOException | RuntimeException e) {
+                log.debug("Ack of a filtered-out record of '{}' not sent: {}", spec.destination(), e.toString());
+            }
+        }
+        listener.onFiltered();
     }
 
     void settled() {
@@ -195,6 +214,10 @@ public final class RabbitConsumer implements RawConsumer {
 
         @Override
         public void handleDelivery(String consumerTag, Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
+            if (!filter.matchesAll() && !filter.matches(AmqpHeaders.tag(properties))) {
+                dropFiltered(getChannel(), envelope.getDeliveryTag());
+                return;
+            }
             if (!autoAck) {
                 unsettled.incrementAndGet();
             }

@@ -42,9 +42,22 @@ public final class AmqpHeaders {
      * @param persistent delivery mode 2 (written to disk) rather than 1
      */
     public static AMQP.BasicProperties properties(OutboundRecord record, boolean persistent) {
+        return properties(record, persistent, 0);
+    }
+
+    /**
+     * The AMQP properties of an outbound record that goes through the delay levels first.
+     *
+     * @param persistent delivery mode 2 (written to disk) rather than 1; a delayed record is always persistent
+     * @param delayUnits the delay in {@link DelayLevels} units, or 0 for none
+     */
+    public static AMQP.BasicProperties properties(OutboundRecord record, boolean persistent, long delayUnits) {
         Map<String, String> envelope = record.headers();
-        Outbound out = new Outbound(envelope.size());
+        Outbound out = new Outbound(envelope.size() + (delayUnits > 0 ? DelayLevels.LEVELS + 1 : 0));
         envelope.forEach(out); // core's envelope map iterates without entry objects
+        if (delayUnits > 0) {
+            DelayLevels.write(delayUnits, record.destination(), out.headers);
+        }
         String key = record.key();
         if (key != null && !envelope.containsKey(Envelope.SUBJECT)) {
             out.headers.put(outboundName(Envelope.SUBJECT), key);
@@ -58,7 +71,7 @@ public final class AmqpHeaders {
                 .contentType(out.contentType)
                 .messageId(out.id)
                 .timestamp(timestamp)
-                .deliveryMode(persistent ? 2 : 1)
+                .deliveryMode(persistent || delayUnits > 0 ? 2 : 1)
                 .build();
     }
 
@@ -111,6 +124,13 @@ public final class AmqpHeaders {
         return headers;
     }
 
+    /** The record's tag ({@link io.switchboard.spi.TagFilter#TAG_HEADER}), or null. */
+    public static String tag(AMQP.BasicProperties properties) {
+        Map<String, Object> amqp = properties.getHeaders();
+        Object tag = amqp == null ? null : amqp.get(io.switchboard.spi.TagFilter.TAG_HEADER);
+        return tag == null ? null : text(tag);
+    }
+
     /** Earlier delivery attempts counted by a quorum queue, or -1 when the header is absent. */
     public static int earlierDeliveries(AMQP.BasicProperties properties) {
         Map<String, Object> amqp = properties.getHeaders();
@@ -131,7 +151,7 @@ public final class AmqpHeaders {
 
     private static boolean isBrokerHeader(String name) {
         if (!name.startsWith("x-")) {
-            return false;
+            return name.startsWith(DelayLevels.HEADER_PREFIX); // the delay levels' routing, not the application's
         }
         for (String prefix : BROKER_HEADER_PREFIXES) {
             if (name.startsWith(prefix)) {

@@ -2,14 +2,17 @@ package io.switchboard.rabbit.internal.provision;
 
 import com.rabbitmq.client.BuiltinExchangeType;
 import com.rabbitmq.client.Channel;
+import io.switchboard.rabbit.internal.AmqpErrors;
 import io.switchboard.rabbit.internal.RabbitAdapter;
 import io.switchboard.rabbit.internal.RabbitSettings;
 import io.switchboard.spi.DestinationSpec;
 import io.switchboard.spi.Provisioner;
+import io.switchboard.spi.TagFilter;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -29,14 +32,18 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class RabbitProvisioner implements Provisioner {
 
     static final String DEAD_LETTER_GROUP = "default";
+    /** Marks a group's filter exchange among the names {@link #deleteDestination} deletes. */
+    private static final String FILTER_MARK = "exchange:";
 
     private final RabbitAdapter adapter;
     private final RabbitSettings settings;
     private final ConcurrentHashMap<String, Set<String>> queues = new ConcurrentHashMap<>();
+    private final DelayChain delays;
 
     public RabbitProvisioner(RabbitAdapter adapter, RabbitSettings settings) {
         this.adapter = adapter;
         this.settings = settings;
+        this.delays = new DelayChain(adapter, settings);
     }
 
     @Override
@@ -47,30 +54,81 @@ public final class RabbitProvisioner implements Provisioner {
         adapter.withChannel("declare destination '" + name + "'", channel -> {
             channel.exchangeDeclare(name, BuiltinExchangeType.TOPIC, true);
             for (String group : requiredGroups(name, effective)) {
-                declareGroup(channel, name, group, partitions, effective);
+                declareGroup(channel, name, group, partitions, effective, null);
             }
             return null;
         });
     }
 
     /**
-     * Declares a consumer group's durable queues and binds them, on the given channel (the
-     * consumer's own, so that amqp-client re-declares them after a connection loss).
+     * Declares a consumer group's durable queues and binds them for the filter (see {@link GroupBindings}),
+     * on the given channel (the consumer's own, so that amqp-client re-declares them after a connection loss).
      *
+     * @param filter the subscription's filter, or null to keep the group's current one (a required group)
      * @return the queue names, partition by partition
      */
-    public List<String> declareGroup(Channel channel, String destination, String group, int partitions, RabbitSettings queueSettings)
-            throws IOException {
+    public List<String> declareGroup(Channel channel, String destination, String group, int partitions,
+            RabbitSettings queueSettings, TagFilter filter) throws IOException {
         List<String> names = new ArrayList<>(partitions);
         var arguments = queueSettings.groupQueueArguments(adapter.deadLetterExchangeOf(destination));
         for (int p = 0; p < partitions; p++) {
             String queue = RabbitTopology.groupQueue(destination, group, partitions, p);
             channel.queueDeclare(queue, true, false, false, arguments);
-            channel.queueBind(queue, destination, RabbitTopology.bindingKey(partitions, p));
             names.add(queue);
         }
-        queues.computeIfAbsent(destination, d -> ConcurrentHashMap.newKeySet()).addAll(names);
+        String filterExchange = GroupBindings.filterExchange(destination, group);
+        Set<String> declared = queues.computeIfAbsent(destination, d -> ConcurrentHashMap.newKeySet());
+        if (filter != null && !filter.matchesAll()) {
+            declared.add(declareFilteredOut(channel, destination, queueSettings));
+        }
+        GroupBindings.bind(channel, destination, group, names, filter, filter == null && exchangeExists(filterExchange));
+        declared.addAll(names);
+        declared.add(FILTER_MARK + filterExchange);
         return names;
+    }
+
+    /** Binds a broadcast subscriber's exclusive queue to the destination, for its filter. */
+    public void bindBroadcast(Channel channel, String destination, String queue, TagFilter filter, RabbitSettings queueSettings)
+            throws IOException {
+        if (!filter.matchesAll()) {
+            queues.computeIfAbsent(destination, d -> ConcurrentHashMap.newKeySet())
+                    .add(declareFilteredOut(channel, destination, queueSettings));
+        }
+        GroupBindings.bindBroadcast(channel, destination, queue, filter);
+    }
+
+    /**
+     * Declares the destination's filtered-out queue {@code <destination>:filtered-out}, bound with {@code #} and
+     * holding nothing ({@code x-max-length=0}): once a subscription filters a destination, a message that no
+     * filter selects is still routed (to this queue, which drops it), so its publish succeeds as on a broker that
+     * stores it and filters on delivery, instead of failing as unroutable.
+     */
+    private static String declareFilteredOut(Channel channel, String destination, RabbitSettings queueSettings)
+            throws IOException {
+        String queue = destination + ":filtered-out";
+        channel.queueDeclare(queue, true, false, false, Map.of("x-queue-type", queueSettings.quorumQueues() ? "quorum"
+                : "classic", "x-max-length", 0));
+        channel.queueBind(queue, destination, RabbitTopology.ALL);
+        return queue;
+    }
+
+    /** The delayed-delivery chain of this broker, declared on first use. */
+    public DelayChain delays() {
+        return delays;
+    }
+
+    private boolean exchangeExists(String exchange) {
+        return adapter.withChannel("look for exchange '" + exchange + "'", ch -> {
+            try {
+                ch.exchangeDeclarePassive(exchange);
+                return true;
+            } catch (IOException e) {
+                if (AmqpErrors.replyCode(e) == AmqpErrors.NOT_FOUND) {
+                    return false;
+                }
+                throw e;
+            }
+        });
     }
 
     @Override
@@ -88,12 +146,17 @@ public final class RabbitProvisioner implements Provisioner {
         }
         adapter.withChannel("delete destination '" + name + "'", channel -> {
             for (String queue : toDelete) {
-                channel.queueDelete(queue);
+                if (queue.startsWith(FILTER_MARK)) {
+                    channel.exchangeDelete(queue.substring(FILTER_MARK.length()));
+                } else {
+                    channel.queueDelete(queue);
+                }
             }
             channel.exchangeDelete(name);
             return null;
         });
         adapter.forgetPartitions(name);
+        delays.forget(name);
     }
 
     private Set<String> requiredGroups(String destination, RabbitSettings effective) {

@@ -8,13 +8,17 @@ package io.switchboard.rabbit.internal.provision;
  *   <li>A destination has N partitions: 1 (not partitioned) unless {@code switchboard.partitions}
  *       or a {@code DestinationSpec} asks for more. A publisher routes a record with routing key
  *       {@code "<p>"}, p = hash(key) mod N (round robin without a key; always {@code "0"} when
- *       N = 1).</li>
+ *       N = 1), followed by {@code ".<tag>"} when the record has a tag ({@code "0.paid"}).</li>
  *   <li>A consumer group is one durable queue {@code <destination>.<group>} bound with {@code #}
  *       when N = 1, so that a plain AMQP publisher reaches it with any routing key; else N queues
- *       {@code <destination>.<group>.<p>} bound with {@code "<p>"}, which a plain publisher reaches
- *       only with routing key {@code "<p>"}.</li>
+ *       {@code <destination>.<group>.<p>} bound with {@code "<p>.#"}, which a plain publisher reaches
+ *       only with a routing key that starts with {@code "<p>"}. A group with a tag filter is bound
+ *       through its filter exchange instead (see {@link GroupBindings}).</li>
  *   <li>A broadcast subscriber has one exclusive, auto-delete queue
- *       {@code <destination>.<group>} (core makes the group name unique) bound with {@code #}.</li>
+ *       {@code <destination>.<group>} (core makes the group name unique) bound with {@code #}, or
+ *       with {@code *.<tag>} per tag of its filter.</li>
+ *   <li>Delayed records wait in the delay levels {@code switchboard.delay.<n>} first (see
+ *       {@link DelayChain}) and reach the destination with the routing key above.</li>
  * </ul>
  */
 public final class RabbitTopology {
@@ -36,6 +40,11 @@ public final class RabbitTopology {
         return partition < ROUTING_KEYS.length ? ROUTING_KEYS[partition] : Integer.toString(partition);
     }
 
+    /** The routing key of a record of partition {@code p} with this tag, or of the partition when the tag is null. */
+    public static String routingKey(int partition, String tag) {
+        return tag == null ? routingKey(partition) : routingKey(partition) + "." + tag;
+    }
+
     /** The partition a record with this key goes to. */
     public static int partitionOf(String key, int partitions) {
         return (key.hashCode() & 0x7fffffff) % partitions;
@@ -47,8 +56,8 @@ public final class RabbitTopology {
         return partitions == 1 ? base : base + "." + partition;
     }
 
-    /** The binding key of a consumer group's partition queue. */
+    /** The binding key of every record of a consumer group's partition queue, tagged or not. */
     static String bindingKey(int partitions, int partition) {
-        return partitions == 1 ? ALL : routingKey(partition);
+        return partitions == 1 ? ALL : routingKey(partition) + ".#";
     }
 }

@@ -2,15 +2,19 @@ package io.switchboard.rabbit.internal.publish;
 
 import io.switchboard.BackPressureException;
 import io.switchboard.Delivery;
+import io.switchboard.InvalidMessageException;
 import io.switchboard.PublishException;
+import io.switchboard.SwitchboardException;
 import io.switchboard.rabbit.internal.RabbitAdapter;
 import io.switchboard.rabbit.internal.RabbitSettings;
 import io.switchboard.rabbit.internal.mapping.AmqpHeaders;
+import io.switchboard.rabbit.internal.mapping.DelayLevels;
 import io.switchboard.rabbit.internal.provision.RabbitTopology;
 import io.switchboard.spi.OutboundRecord;
 import io.switchboard.spi.PublisherSpec;
 import io.switchboard.spi.RawPublisher;
 import io.switchboard.spi.SendResult;
+import io.switchboard.spi.TagFilter;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -27,6 +31,9 @@ import org.slf4j.LoggerFactory;
  * publisher ({@link #send} waits up to {@code rabbitmq.publish-timeout} for room, then fails with
  * {@link BackPressureException}), {@code mandatory} so an unroutable record fails its future.
  * At-most-once: transient records, no confirms; the future completes when the client wrote it.
+ * A record with a tag goes with routing key {@code "<partition>.<tag>"}, so that filtered groups' bindings
+ * select it. A delayed record goes to the delay level of its delay's highest bit instead (persistent, and
+ * with confirms "stored in that level's queue"), see {@link io.switchboard.rabbit.internal.provision.DelayChain}.
  * While the broker blocks publishers (a memory or disk alarm anywhere in the cluster), {@link #send}
  * waits for it to unblock, within the same {@code rabbitmq.publish-timeout}, as a native client's
  * write would, instead of failing records over an alarm that passes in seconds.
@@ -72,6 +79,21 @@ public final class RabbitPublisher implements RawPublisher {
             return CompletableFuture.failedFuture(adapter.closedError(destination));
         }
         String exchange = record.destination();
+        long delayUnits = 0;
+        if (record.deliverAtEpochMillis() != 0) {
+            try {
+                delayUnits = DelayLevels.units(record.deliverAtEpochMillis(), System.currentTimeMillis());
+                if (delayUnits > 0) {
+                    adapter.topology().delays().ensure(exchange);
+                }
+            } catch (IllegalArgumentException e) {
+                return CompletableFuture.failedFuture(new InvalidMessageException("Message to '" + exchange + "': "
+                        + e.getMessage()));
+            } catch (SwitchboardException e) {
+                return CompletableFuture.failedFuture(new PublishException("Cannot publish a delayed message to '" + exchange
+                        + "': " + e.getMessage(), e));
+            }
+        }
         int count = exchange.equals(destination) ? partitions : adapter.partitions(exchange);
         int partition = partition(record.key(), count);
         CompletableFuture<SendResult> future = new CompletableFuture<>();
@@ -81,8 +103,12 @@ public final class RabbitPublisher implements RawPublisher {
             return future;
         }
         SendResult result = count == partitions ? results[partition] : new SendResult(partition, -1);
-        Pending pending = new Pending(exchange, RabbitTopology.routingKey(partition),
-                AmqpHeaders.properties(record, confirms), record.payload(), future, result, window);
+        String routingKey = RabbitTopology.routingKey(partition, record.headers().get(TagFilter.TAG_HEADER));
+        Pending pending = delayUnits == 0
+                ? new Pending(exchange, routingKey, AmqpHeaders.properties(record, confirms), record.payload(), future, result,
+                        window)
+                : new Pending(adapter.topology().delays().entry(delayUnits), routingKey,
+                        AmqpHeaders.properties(record, confirms, delayUnits), record.payload(), future, result, window);
         channels[(int) (Thread.currentThread().getId() % channels.length)].publish(pending);
         return future;
     }
