@@ -25,6 +25,8 @@ final class DelayLedger implements MessageHandler<String> {
     private final String name;
     private final Map<String, Long> due = new ConcurrentHashMap<>();
     private final Map<String, Long> arrived = new ConcurrentHashMap<>();
+    /** Messages that arrived with a delay header, or stamped later than published (the forwarder's time). */
+    private final Map<String, String> wrong = new ConcurrentHashMap<>();
 
     DelayLedger(String name) {
         this.name = name;
@@ -53,6 +55,11 @@ final class DelayLedger implements MessageHandler<String> {
         String[] parts = message.payload().split(":");
         if (arrived.putIfAbsent(parts[0], now) == null) {
             due.putIfAbsent(parts[0], Long.parseLong(parts[1]));
+        }
+        if (message.headers().keySet().stream().anyMatch(name -> name.startsWith("sb_delay_"))) {
+            wrong.put(parts[0], "delay headers " + message.headers().keySet());
+        } else if (message.timestamp().toEpochMilli() >= Long.parseLong(parts[1])) {
+            wrong.put(parts[0], "timestamp " + message.timestamp() + " is not the publish time");
         }
     }
 
@@ -92,6 +99,7 @@ final class DelayLedger implements MessageHandler<String> {
                 + arrived.size() + " early=" + early + " late_p99_ms=" + p99 + " late_max_ms=" + max + " lost=" + lost
                 + (extra.isEmpty() ? "" : " " + extra));
         assertThat(early).as("messages that arrived before their due time").isZero();
+        assertThat(wrong).as("messages with delay headers or the forwarding time as their timestamp").isEmpty();
         assertThat(lost).as("messages never received").isZero();
     }
 }

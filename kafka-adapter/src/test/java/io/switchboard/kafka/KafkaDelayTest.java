@@ -83,6 +83,22 @@ class KafkaDelayTest {
     }
 
     @Test
+    @DisplayName("two applications share the forwarding; when one closes while messages wait, the other forwards them all")
+    void aClosedReplicasShareMoves() {
+        String topic = KafkaTestSupport.topic("delay-fleet");
+        DelayLedger ledger = new DelayLedger("replica-closed");
+        try (Switchboard survivor = switchboard()) {
+            subscribed(survivor, topic, ledger);
+            try (Switchboard leaving = switchboard()) {
+                subscribed(leaving, topic, ledger);
+                ledger.publishAll(leaving.publisher(topic, Codec.utf8()).build(), "m-", 20, 2_500, 200);
+            }
+            ledger.awaitAll(TIMEOUT);
+            ledger.report("replicas=2 closed=1");
+        }
+    }
+
+    @Test
     @DisplayName("delayed messages survive a broker restart while they wait, some coming due while it is down; none early")
     void survivesABrokerRestart() {
         String topic = KafkaTestSupport.topic("delay-broker");

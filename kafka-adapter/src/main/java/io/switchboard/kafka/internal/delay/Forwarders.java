@@ -1,5 +1,6 @@
 package io.switchboard.kafka.internal.delay;
 
+import io.switchboard.ConfigurationException;
 import io.switchboard.Delivery;
 import io.switchboard.kafka.internal.KafkaClientConfig;
 import io.switchboard.spi.ConsumerSpec;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.KafkaException;
 
 /**
  * The delay forwarders of one adapter, one per destination that has a subscription here: the first subscription of
@@ -96,7 +98,13 @@ public final class Forwarders implements AutoCloseable {
         Map<String, Object> producer = config.producer(transactional ? Delivery.EXACTLY_ONCE : Delivery.AT_LEAST_ONCE,
                 destination + ".delay", properties);
         producer.put(ProducerConfig.LINGER_MS_CONFIG, "0");
-        return new DelayForwarder(destination, topics, consumer, producer, transactional, closeTimeout);
+        try {
+            return new DelayForwarder(destination, topics, consumer, producer, transactional, closeTimeout);
+        } catch (KafkaException e) {
+            throw new ConfigurationException("Broker instance '" + config.brokerConfig().instanceName() + "' (kafka): "
+                    + "cannot create the delay forwarder's consumer for topic '" + destination + "': " + e.getMessage()
+                    + "; check the kafka.* properties", e);
+        }
     }
 
     /** Stops every forwarder still running (subscriptions that were never closed). */
