@@ -1,6 +1,7 @@
 package io.switchboard.kafka;
 
 import io.switchboard.testkit.BrokerContract;
+import io.switchboard.testkit.ThreadLeaks;
 import io.switchboard.testkit.kafka.EmbeddedKafka;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
@@ -16,5 +17,11 @@ class KafkaContractTest extends BrokerContract {
     @Override
     protected Map<String, String> brokerProperties() {
         return Map.of("kafka.bootstrap.servers", EmbeddedKafka.shared().bootstrapServers());
+    }
+
+    /** The embedded broker's threads, some of which start only once clients use it. */
+    @Override
+    protected ThreadLeaks threadsBefore() {
+        return super.threadsBefore().ignoring(EmbeddedKafka.THREADS);
     }
 }

@@ -1,6 +1,7 @@
 package io.switchboard.rocketmq;
 
 import io.switchboard.testkit.BrokerContract;
+import io.switchboard.testkit.ThreadLeaks;
 import io.switchboard.testkit.rocketmq.EmbeddedRocketMq;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
@@ -16,6 +17,21 @@ class RocketMqContractTest extends BrokerContract {
     @Override
     protected Map<String, String> brokerProperties() {
         return embeddedBroker();
+    }
+
+    /** The embedded name server's and broker's threads, some of which start only once clients use them. */
+    @Override
+    protected ThreadLeaks threadsBefore() {
+        return super.threadsBefore().ignoring(EmbeddedRocketMq.THREADS);
+    }
+
+    /**
+     * A client instance's Netty worker group (4 threads) and its scan pool start threads as they need them:
+     * seen while a subscription came and went on a client instance that stayed open.
+     */
+    @Override
+    protected String poolThreadsOfOpenClients() {
+        return "NettyClientScan_thread_\\d+|NettyClientWorkerThread_\\d+";
     }
 
     /** The adapter's properties for the JVM's shared embedded RocketMQ. */

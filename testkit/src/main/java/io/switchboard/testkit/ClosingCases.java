@@ -9,6 +9,7 @@ import io.switchboard.Publisher;
 import io.switchboard.Subscription;
 import io.switchboard.Switchboard;
 import io.switchboard.SwitchboardClosedException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -17,10 +18,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The contract's "Closing" cases; {@link BrokerContract} runs them as a nested group. */
 abstract class ClosingCases extends ContractCases {
+
+    /** How long the threads of what closed may take to end. */
+    private static final Duration LEAK_DEADLINE = Duration.ofSeconds(30);
 
     ClosingCases(ContractSupport contract) {
         super(contract);
@@ -64,6 +69,59 @@ abstract class ClosingCases extends ContractCases {
             return all.stream().distinct().count() == 40;
         });
         assertThat(second.payloads()).doesNotContain("m0");
+    }
+
+    @Test
+    @Tag("threads")
+    @DisplayName("closing a subscription, a publisher and the Switchboard ends every thread they started")
+    void closingEndsEveryThread() {
+        ThreadLeaks before = contract().threadsBefore();
+        Switchboard sb = newSwitchboard();
+        Delivery[] deliveries = {Delivery.AT_LEAST_ONCE, Delivery.AT_MOST_ONCE, Delivery.EXACTLY_ONCE};
+        List<Recorder<String>> recorders = new ArrayList<>();
+        for (int i = 0; i < deliveries.length; i++) {
+            String dest = destination();
+            Delivery delivery = deliveries[i];
+            int concurrency = i + 1;
+            Recorder<String> group = recorder();
+            subscribe(sb, dest, TEXT, b -> b.group("g").delivery(delivery).concurrency(concurrency), group);
+            recorders.add(group);
+            if (i == 0 && capabilities().broadcast()) {
+                Recorder<String> all = recorder();
+                subscribe(sb, dest, TEXT, b -> b.broadcast(), all);
+                recorders.add(all);
+            }
+            publishFive(sb, dest, delivery);
+        }
+        recorders.forEach(r -> r.awaitCount(5));
+
+        // A first subscription and publisher that come and go start what the instance shares and
+        // starts on first use (an event thread, a pooled delivery thread); the second must add nothing.
+        subscribeAndLeave(sb);
+        ThreadLeaks running = contract().threadsBefore().ignoring(contract().poolThreadsOfOpenClients());
+        subscribeAndLeave(sb);
+        running.assertAllEnded(LEAK_DEADLINE, "after a subscription and a publisher came and went, the Switchboard open");
+
+        sb.close();
+        before.assertAllEnded(LEAK_DEADLINE, "after the Switchboard closed");
+    }
+
+    private void subscribeAndLeave(Switchboard sb) {
+        String leaving = destination();
+        Recorder<String> once = recorder();
+        Subscription subscription = subscribe(sb, leaving, TEXT, b -> b.group("leaving").concurrency(2), once);
+        Publisher<String> publisher = publishFive(sb, leaving, Delivery.AT_LEAST_ONCE);
+        once.awaitCount(5);
+        subscription.close();
+        publisher.close();
+    }
+
+    private Publisher<String> publishFive(Switchboard sb, String dest, Delivery delivery) {
+        Publisher<String> pub = sb.publisher(dest, TEXT).delivery(delivery).build();
+        for (int m = 0; m < 5; m++) {
+            join(pub.publish(keyed("k" + m, "m" + m)));
+        }
+        return pub;
     }
 
     @Test

@@ -53,6 +53,24 @@ public abstract class ContractSupport {
         return Duration.ofSeconds(60);
     }
 
+    /**
+     * {@return the threads alive before a test starts a Switchboard of its own, to check that closing it ends
+     * every thread it started} An adapter's test whose in-process broker starts threads of its own later (for a
+     * new topic, say) ignores those here with {@link ThreadLeaks#ignoring}.
+     */
+    protected ThreadLeaks threadsBefore() {
+        return ThreadLeaks.snapshot();
+    }
+
+    /**
+     * {@return the names of threads that bounded pools of the client library's still open clients start on their
+     * own, when they need them, up to their size} The closing case ignores them while the Switchboard is open (they
+     * do not grow with the subscriptions that come and go), never once it closed. Default: none.
+     */
+    protected String poolThreadsOfOpenClients() {
+        return "$^";
+    }
+
     @BeforeEach
     void openSwitchboard(TestInfo info) {
         testName = info.getTestMethod().map(m -> m.getName()).orElse("test");

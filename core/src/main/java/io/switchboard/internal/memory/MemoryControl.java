@@ -2,6 +2,7 @@ package io.switchboard.internal.memory;
 
 import io.switchboard.spi.ControlLog;
 import io.switchboard.spi.ControlSupport;
+import io.switchboard.spi.DaemonThreads;
 import io.switchboard.spi.Leadership;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,6 +14,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The in-memory broker's control primitives, shared by every adapter on the same named broker in
@@ -23,11 +27,16 @@ final class MemoryControl {
 
     private final Map<String, Log> logs = new ConcurrentHashMap<>();
     private final Map<String, List<Campaign>> campaigns = new LinkedHashMap<>();
-    private final ExecutorService events = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "switchboard-memory-control");
-        t.setDaemon(true);
-        return t;
-    });
+    /**
+     * Tells campaigners they were elected, in order. The broker lives as long as the JVM, so its
+     * thread ends when idle for a second: a closed Switchboard leaves no thread of it.
+     */
+    private final ThreadPoolExecutor events = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(), DaemonThreads.named("switchboard-memory-control"));
+
+    MemoryControl() {
+        events.allowCoreThreadTimeOut(true);
+    }
 
     /** One adapter's view: what it opened is closed with it. */
     ControlSupport support(List<AutoCloseable> owned) {

@@ -116,6 +116,20 @@ public final class ChildJvms {
     }
 
     /**
+     * {@return node {@code id}'s JVM process, to wait for its exit or read its pid}
+     *
+     * @param id the node id
+     * @throws IllegalStateException if the node was never launched
+     */
+    public synchronized Process process(int id) {
+        Process p = processes.get(id);
+        if (p == null) {
+            throw new IllegalStateException(what + " " + id + " was not launched");
+        }
+        return p;
+    }
+
+    /**
      * {@return true while node {@code id}'s JVM runs (frozen counts as running)}
      *
      * @param id the node id

@@ -78,6 +78,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class EmbeddedRocketMq implements AutoCloseable {
 
+    /**
+     * The names of the name server's and broker's request executors and other pools whose threads
+     * start only once clients use them, for {@link io.switchboard.testkit.ThreadLeaks#ignoring}
+     * (from rocketmq's broker, store and remoting sources; none is a client's thread name).
+     */
+    public static final String THREADS = "(AckMessage|AdminBroker|ClientManage|ClientRequestExecutor|ConsumerManage|EndTransaction|Heartbeat|LitePullMessage|LoadBalanceProcessor|ProcessReplyMessage|PullMessage|PutMessage|QueryMessage|SendMessage|RemotingExecutor)Thread_\\d+|compactionSchedule_\\d+|brokerOutApi_thread_\\d+|NettyServer.*|NettyEPOLLBoss_.*|NettyNIOBoss_.*";
+
     /** How long after a transactional half message the broker first asks the producer to resolve it. */
     public static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(4);
 

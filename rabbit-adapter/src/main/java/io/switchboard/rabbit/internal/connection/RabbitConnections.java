@@ -22,7 +22,8 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -38,6 +39,8 @@ public final class RabbitConnections {
 
     private static final Logger log = LoggerFactory.getLogger(RabbitAdapter.class);
 
+    private static final long DELIVERY_IDLE_SECONDS = 5;
+
     private final RabbitSettings settings;
     private final ConnectionFactory factory;
     /** Throws when the adapter is closed: nothing is opened then. */
@@ -45,7 +48,9 @@ public final class RabbitConnections {
     /**
      * Runs the consume connection's deliveries: one thread per busy channel (amqp-client hands a
      * channel's deliveries to one thread at a time), so a handler that core runs on a delivery
-     * thread holds back only its own channel, never another subscription's.
+     * thread holds back only its own channel, never another subscription's. A thread idle for
+     * {@link #DELIVERY_IDLE_SECONDS} ends (a cached pool's 60 s kept a closed subscription's
+     * thread alive for a minute); a channel that receives again takes another.
      */
     private final ExecutorService deliveries;
     private volatile Connection publishConnection;
@@ -61,7 +66,8 @@ public final class RabbitConnections {
         this.whileOpen = whileOpen;
         String instance = settings.config.instanceName();
         this.factory = connectionFactory(settings, instance);
-        this.deliveries = Executors.newCachedThreadPool(DaemonThreads.numbered("switchboard-rabbit-deliver-" + instance));
+        this.deliveries = new ThreadPoolExecutor(0, Integer.MAX_VALUE, DELIVERY_IDLE_SECONDS, TimeUnit.SECONDS,
+                new SynchronousQueue<>(), DaemonThreads.numbered("switchboard-rabbit-deliver-" + instance));
     }
 
     public ConnectionFactory factory() {
@@ -188,7 +194,9 @@ public final class RabbitConnections {
             String name = settings.connectionName + (publishing ? "-publish" : "-consume");
             Connection connection;
             try {
-                connection = open(factory, publishing ? null : deliveries, name);
+                // the publish connection too: without an executor amqp-client gives each connection a
+                // fixed pool whose threads, started by channel closes, stay until the connection closes
+                connection = open(factory, deliveries, name);
             } catch (AuthenticationFailureException e) {
                 throw new SwitchboardException("RabbitMQ at " + settings.printableUri() + " refused the login of user '"
                         + factory.getUsername() + "': " + AmqpErrors.sentence(AmqpErrors.describe(e))

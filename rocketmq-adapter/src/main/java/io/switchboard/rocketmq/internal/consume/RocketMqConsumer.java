@@ -3,8 +3,8 @@ package io.switchboard.rocketmq.internal.consume;
 import io.switchboard.Delivery;
 import io.switchboard.SubscriptionException;
 import io.switchboard.rocketmq.internal.RocketMqSettings;
-import io.switchboard.rocketmq.internal.client.ClientShutdown;
 import io.switchboard.rocketmq.internal.client.Producers;
+import io.switchboard.rocketmq.internal.client.PushConsumerShutdown;
 import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.RawConsumer;
 import io.switchboard.spi.RecordListener;
@@ -159,7 +159,7 @@ public final class RocketMqConsumer implements RawConsumer {
                 awaitRetryTopicRoute();
             }
         } catch (Exception e) {
-            consumer.shutdown();
+            PushConsumerShutdown.run(consumer);
             return CompletableFuture.failedFuture(new SubscriptionException("Could not subscribe to '" + spec.destination()
                     + "' as RocketMQ group '" + group + "' on name server " + settings.nameServer() + ": "
                     + e.getMessage() + "; check that the topic exists and the name server is reachable", e));
@@ -251,7 +251,7 @@ public final class RocketMqConsumer implements RawConsumer {
         }
         handoff.close(settings.sendTimeout().multipliedBy(2).toMillis());
         commitOffsets();
-        ClientShutdown.run(consumer.getDefaultMQPushConsumerImpl().getmQClientFactory(), consumer::shutdown);
+        PushConsumerShutdown.run(consumer);
     }
 
     /** Commits the offsets reached so far synchronously (RocketMQ's own shutdown sends them one-way). */
