@@ -39,11 +39,8 @@ import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/**
- * The subscription core hands out: takes records from an adapter's {@link RawConsumer}, spreads
- * them over ordered lanes, decodes, deduplicates, runs the handler with retries, dead-letters what
- * keeps failing, and acks or nacks every record exactly once.
- */
+/** The subscription core hands out: takes records from an adapter's {@link RawConsumer}, spreads them over ordered lanes,
+ * decodes, deduplicates, runs the handler with retries, dead-letters what keeps failing, acks or nacks each once. */
 public final class DefaultSubscription<T> extends SubscriptionBase implements RecordListener {
 
     private static final Logger log = LoggerFactory.getLogger(DefaultSubscription.class);
@@ -154,9 +151,7 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
     @Override
     public void onFiltered() {
         ConsumeRecorder m = meters;
-        if (m != null) {
-            m.filtered();
-        }
+        if (m != null) m.filtered();
     }
 
     @Override

@@ -76,11 +76,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class EmbeddedKafka implements AutoCloseable {
 
-    /**
-     * The names of threads the broker starts only once clients use it (its fetch and group
-     * coordinator executors, its scheduler's further threads), for {@link io.switchboard.testkit.ThreadLeaks#ignoring}:
-     * none is a client's ({@code kafka-producer-network-thread}, {@code kafka-admin-client-thread}, ...).
-     */
+    /** Threads the broker starts once clients use it (its executors and further scheduler threads), for
+     * {@link io.switchboard.testkit.ThreadLeaks#ignoring}: none is a client's ({@code kafka-producer-network-thread}, ...). */
     public static final String THREADS = "executor-.*|kafka-scheduler-\\d+";
 
     private static final Logger log = LoggerFactory.getLogger(EmbeddedKafka.class);
