@@ -45,7 +45,6 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
 
     private static final Logger log = LoggerFactory.getLogger(DefaultSubscription.class);
     private static final int MAX_ERROR_MESSAGE = 1000;
-
     private final Instance instance;
     private final BrokerAdapter adapter;
     private final SubscriptionSettings settings;
