@@ -84,12 +84,12 @@ class ListenerStartupFailureTest {
     }
 
     @Test
-    @DisplayName("a feature the broker lacks (filtering on the in-memory broker)")
-    void unsupportedCapability() {
+    @DisplayName("a malformed tag filter names the filter and the fix")
+    void malformedFilter() {
         assertThat(failureOf(new Object() {
             @SwitchboardListener(destination = "filtered")
             void handle(String s) {}
-        }, "switchboard.destinations.filtered.filter=TagA")).contains("filtering").contains("alternative");
+        }, "switchboard.destinations.filtered.filter=paid ||")).contains("'paid ||'").contains("tags joined by '||'");
     }
 
     @Test
