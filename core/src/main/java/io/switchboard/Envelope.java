@@ -76,6 +76,8 @@ public final class Envelope {
     public static final String ORIGINAL_DESTINATION = "sb_original_destination";
     /** On a dead-lettered record: the consumer group that gave up on it. */
     public static final String DEAD_LETTER_GROUP = "sb_group";
+    /** On a record retried through the broker ({@code RetryPolicy.viaBroker}): the attempts that failed before it. */
+    public static final String RETRY_ATTEMPTS = "sb_retry_attempts";
     /** On a dead-lettered record: how many attempts were made. */
     public static final String DEAD_LETTER_ATTEMPTS = "sb_attempts";
     /** On a dead-lettered record: why ({@code handler-failed} or {@code undecodable}). */

@@ -11,7 +11,6 @@ import io.switchboard.RetryPolicy;
 import io.switchboard.Subscription;
 import io.switchboard.SubscriptionException;
 import io.switchboard.internal.envelope.Envelopes;
-import io.switchboard.internal.envelope.MessageIds;
 import io.switchboard.internal.idempotency.ClaimWait;
 import io.switchboard.internal.metrics.ConsumeRecorder;
 import io.switchboard.internal.metrics.ConsumeRecorder.Outcome;
@@ -27,13 +26,11 @@ import io.switchboard.spi.RawConsumer;
 import io.switchboard.spi.RawPublisher;
 import io.switchboard.spi.RecordListener;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -70,6 +67,7 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
     private RawConsumer consumer;
     private RawPublisher deadLetters;
     private volatile ConsumeRecorder meters;
+    private BrokerRetry brokerRetry; // null unless the retry policy sends long waits through the broker
 
     /** Prepares the subscription; {@link #start()} begins consuming. */
     public DefaultSubscription(Instance instance, SubscriptionSettings settings, Codec<T> codec,
@@ -100,13 +98,17 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
                     () -> adapter.createPublisher(new PublisherSpec(settings.deadLetter(), Delivery.AT_LEAST_ONCE, spec.properties())));
             consumer = instance.created("a consumer", spec.destination(), () -> adapter.createConsumer(spec));
             meters = settings.telemetry().subscriptionMeters(spec.destination(), spec.group(), inFlight, consumer);
-            inline = settings.dispatch() != Dispatch.LANES && consumer.handleOnDeliveryThreads(lanes.length);
+            if (retry.brokerSideFrom() != null && spec.delivery() != Delivery.AT_MOST_ONCE) {
+                brokerRetry = BrokerRetry.open(instance, spec);
+            }
+            inline = brokerRetry == null && settings.dispatch() != Dispatch.LANES && consumer.handleOnDeliveryThreads(lanes.length);
             if (!inline) {
                 for (Lane lane : lanes) {
                     lane.start();
                 }
             }
-            consumer.start(this).whenComplete((ignored, error) -> {
+            CompletionStage<Void> retried = brokerRetry == null ? CompletableFuture.completedFuture(null) : brokerRetry.start(this);
+            consumer.start(this).thenCombine(retried, (a, b) -> b).whenComplete((ignored, error) -> {
                 if (error == null) {
                     ready.complete(null);
                 } else {
@@ -226,7 +228,7 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
                 return;
             }
         }
-        int attempt = Math.max(1, record.deliveryCount());
+        int attempt = BrokerRetry.failedBefore(record) + Math.max(1, record.deliveryCount());
         while (true) {
             long start = System.nanoTime();
             try {
@@ -254,7 +256,15 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
                 record(m, Outcome.RETRY, start);
                 log.debug("Attempt {} of message {} failed; retrying", attempt, id, e);
             }
-            if (!pause(retry.backoffAfter(attempt))) {
+            Duration wait = retry.backoffAfter(attempt);
+            if (brokerRetry != null && retry.brokerSide(wait)) {
+                if (dedup) {
+                    store.release(scope, id);
+                }
+                brokerRetry.retry(record, id, attempt, wait, ok -> settle(record, ok));
+                return;
+            }
+            if (!Lane.pause(wait, isStopping)) {
                 if (dedup) {
                     store.release(scope, id);
                 }
@@ -285,32 +295,8 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
                 record.offset(), attempt, maxAttempts, traceparent, contextScope);
     }
 
-    /** Waits between attempts; false when the subscription is closing (the record goes back to the broker). */
-    private boolean pause(Duration wait) {
-        long deadline = System.nanoTime() + wait.toNanos();
-        while (!stopping) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return true;
-            }
-            LockSupport.parkNanos(this, Math.min(left, TimeUnit.MILLISECONDS.toNanos(50)));
-        }
-        return false;
-    }
-
     private void deadLetter(InboundRecord record, String id, Exception error, int attempt, String reason, boolean dedup) {
-        Map<String, String> headers = new HashMap<>(record.headers());
-        if (Envelope.id(headers) == null) { // a compact envelope keeps its own id (and time) in ce_sb
-            headers.put(Envelope.ID, id);
-        }
-        String compact = headers.get(Envelope.COMPACT);
-        if (headers.get(Envelope.TIME) == null && (compact == null || MessageIds.compactTime(compact) == null)) {
-            // the lean envelope's time was the broker's timestamp, which the dead-letter record would not keep
-            Instant time = Envelopes.time(record);
-            if (time != null) {
-                headers.put(Envelope.TIME, MessageIds.formatMicros(time.getEpochSecond(), time.getNano()));
-            }
-        }
+        Map<String, String> headers = BrokerRetry.republished(record, id);
         headers.put(Envelope.DEAD_LETTER_ATTEMPTS, Integer.toString(attempt));
         headers.put(Envelope.ERROR_TYPE, error.getClass().getName());
         String text = String.valueOf(error.getMessage());
@@ -402,6 +388,9 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
             if (consumer != null) {
                 consumer.stop();
             }
+            if (brokerRetry != null) {
+                brokerRetry.stop();
+            }
             if (!inline) {
                 for (Lane lane : lanes) {
                     lane.stop();
@@ -418,6 +407,9 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
         } finally {
             if (consumer != null) {
                 consumer.close();
+            }
+            if (brokerRetry != null) {
+                brokerRetry.close();
             }
             if (deadLetters != null) {
                 deadLetters.close();

@@ -154,6 +154,21 @@ public final class Instance implements BrokerInstance, AutoCloseable {
                     + "'; alternative: filter in the handler, or publish to separate destinations");
         }
         Validation.destination(caps, name(), deadLetterOf(request));
+        String retry = retryOf(request);
+        if (retry != null) {
+            if (!caps.delayedDelivery()) {
+                throw new UnsupportedCapabilityException("Broker '" + name() + "' (" + caps.brokerId() + ") has no delayed "
+                        + "delivery for the broker-side retries of '" + request.destination() + "' (RetryPolicy.viaBroker("
+                        + request.retry().brokerSideFrom() + ")); alternative: retry in-process (no viaBroker)");
+            }
+            Validation.destination(caps, name(), retry);
+        }
+    }
+
+    /** The retry destination of a request whose policy retries through the broker, else null. */
+    private static String retryOf(SubscriptionRequest<?> request) {
+        return request.retry().brokerSideFrom() == null || request.delivery() == io.switchboard.Delivery.AT_MOST_ONCE ? null
+                : BrokerRetry.destinationOf(request.destination(), request.effectiveGroup());
     }
 
     /** Checks, provisions the destination and its dead-letter destination, and starts a subscription. */
@@ -164,6 +179,9 @@ public final class Instance implements BrokerInstance, AutoCloseable {
         String dlq = deadLetterOf(request);
         Validation.autoProvision(config, capabilities(), adapter.provisioner(), request.destination());
         Validation.autoProvision(config, capabilities(), adapter.provisioner(), dlq);
+        if (retryOf(request) != null) {
+            Validation.autoProvision(config, capabilities(), adapter.provisioner(), retryOf(request));
+        }
         ConsumerSpec spec = new ConsumerSpec(request.destination(), request.effectiveGroup(), request.broadcast(),
                 request.delivery(), request.maxInFlight(), request.filter(), request.properties());
         SubscriptionSettings settings = new SubscriptionSettings(name(), spec, request.concurrency(), request.retry(), dlq,

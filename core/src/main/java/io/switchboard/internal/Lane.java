@@ -30,6 +30,19 @@ final class Lane {
         this.thread.setDaemon(true);
     }
 
+    /** Waits between attempts; false when {@code stopping} turns true first (the record goes back to the broker). */
+    static boolean pause(java.time.Duration wait, java.util.function.BooleanSupplier stopping) {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (!stopping.getAsBoolean()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return true;
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(Math.min(left, java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(50)));
+        }
+        return false;
+    }
+
     void start() {
         thread.start();
     }

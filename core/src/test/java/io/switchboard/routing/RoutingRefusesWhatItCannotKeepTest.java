@@ -62,6 +62,21 @@ class RoutingRefusesWhatItCannotKeepTest {
     }
 
     @Test
+    @DisplayName("on an instance without them, a delay, a filter and a broker-side retry are refused, naming the instance")
+    void refusedWhereMissing() {
+        sb.routing().update("plain", Route.single("p"));
+        Publisher<String> pub = sb.publisher("plain", Codec.utf8()).build();
+        assertThatThrownBy(() -> pub.publish(Message.builder("x").delay(Duration.ofSeconds(1)).build()))
+                .isInstanceOf(UnsupportedCapabilityException.class).hasMessageContaining("'p'").hasMessageContaining("delayed");
+        assertThatThrownBy(() -> sb.subscriber("plain", Codec.utf8()).filter("paid").subscribe((m, c) -> { }))
+                .isInstanceOf(UnsupportedCapabilityException.class).hasMessageContaining("'p'").hasMessageContaining("filter");
+        assertThatThrownBy(() -> sb.subscriber("plain", Codec.utf8())
+                .retry(io.switchboard.RetryPolicy.fixed(3, Duration.ofSeconds(5)).viaBroker(Duration.ofSeconds(5)))
+                .subscribe((m, c) -> { }))
+                .isInstanceOf(UnsupportedCapabilityException.class).hasMessageContaining("'p'").hasMessageContaining("viaBroker");
+    }
+
+    @Test
     @DisplayName("a publisher that published a delayed message: a route or promotion gate towards p is refused")
     void delayKeepsItsRoute() {
         Publisher<String> pub = sb.publisher("reminders", Codec.utf8()).build();

@@ -176,6 +176,14 @@ public abstract class BrokerContract extends ContractSupport {
     }
 
     @Nested
+    @DisplayName("Broker-side retry")
+    class BrokerRetry extends RetryCases {
+        BrokerRetry() {
+            super(BrokerContract.this);
+        }
+    }
+
+    @Nested
     @DisplayName("Metrics")
     class Metrics extends MetricsCases {
         Metrics() {
