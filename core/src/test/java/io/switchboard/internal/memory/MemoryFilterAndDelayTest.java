@@ -52,6 +52,25 @@ class MemoryFilterAndDelayTest {
     }
 
     @Test
+    @DisplayName("the README's snippet: a delayed order, a tagged order, and a filtered subscription that gets the paid one")
+    void readmeSnippet() {
+        Switchboard switchboard = sb;
+        Codec<String> codec = Codec.utf8();
+        Publisher<String> publisher = switchboard.publisher("orders", codec).build();
+        String order = "order-1";
+        String id = "1";
+        List<String> got = new CopyOnWriteArrayList<>();
+        io.switchboard.MessageHandler<String> handler = (m, c) -> got.add(m.payload() + "/" + m.tag());
+        // tag::readme-delay-filter[]
+        publisher.publish(Message.builder(order).key(id).delay(Duration.ofSeconds(3)).build());       // or deliverAt(Instant)
+        publisher.publish(Message.builder(order).key(id).tag("paid").build());
+        switchboard.subscriber("orders", codec).group("billing").filter("paid || shipped").subscribe(handler);
+        // end::readme-delay-filter[]
+        await("the paid order").atMost(Duration.ofSeconds(10)).until(() -> got.contains("order-1/paid"));
+        assertThat(got).containsExactly("order-1/paid");
+    }
+
+    @Test
     @DisplayName("delay and deliverAt exclude each other; a negative delay is refused")
     void delayEdges() {
         assertThatThrownBy(() -> Message.builder("x").delay(Duration.ofSeconds(1)).deliverAt(Instant.now()))
