@@ -28,7 +28,7 @@ class ExitCheckTest {
         public static void main(String[] args) {
             Thread left = new Thread(() -> {
                 try {
-                    Thread.sleep(Long.MAX_VALUE);
+                    Thread.sleep(java.time.Duration.ofMinutes(10).toMillis()); // far past the check, bounded all the same
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
