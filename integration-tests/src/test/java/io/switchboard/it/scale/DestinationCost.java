@@ -1,0 +1,83 @@
+package io.switchboard.it.scale;
+
+import io.switchboard.Codec;
+import io.switchboard.Publisher;
+import io.switchboard.Subscription;
+import io.switchboard.Switchboard;
+import io.switchboard.testkit.ThreadLeaks;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * One application with {@code n} destinations on one broker, as a user writes it: a loop creating, per destination,
+ * a group subscription and a publisher; then it waits until every subscription is ready, publishes one message per
+ * destination and waits until each arrived. Measures the threads it started (the broker's own excluded), the heap
+ * after GC while it runs, and the times.
+ */
+final class DestinationCost {
+
+    private static final long DEADLINE_SECONDS = 300;
+
+    /** What one run measured. */
+    record Figures(int threads, long heapBytes, double readySeconds, double roundTripSeconds, Map<String, Long> threadNames) {}
+
+    private DestinationCost() {
+    }
+
+    static Figures measure(String broker, Map<String, String> properties, String brokerThreads, String prefix, int n,
+            boolean sharedGroup) throws Exception {
+        ThreadLeaks before = ThreadLeaks.snapshot().ignoring(brokerThreads);
+        try (Switchboard sb = Switchboard.builder().broker(broker).properties(properties).build()) {
+            CountDownLatch received = new CountDownLatch(n);
+            Set<String> seen = ConcurrentHashMap.newKeySet();
+            List<CompletableFuture<Void>> ready = new ArrayList<>();
+            List<Publisher<String>> publishers = new ArrayList<>();
+            long start = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                String destination = prefix + "_" + i;
+                Subscription subscription = sb.subscriber(destination, Codec.utf8())
+                        .group(sharedGroup ? "app" : "app_" + i)
+                        .subscribe((m, c) -> {
+                            if (seen.add(m.payload())) {
+                                received.countDown();
+                            }
+                        });
+                ready.add(subscription.ready().toCompletableFuture());
+                publishers.add(sb.publisher(destination, Codec.utf8()).build());
+            }
+            CompletableFuture.allOf(ready.toArray(CompletableFuture[]::new)).get(DEADLINE_SECONDS, TimeUnit.SECONDS);
+            double readySeconds = (System.nanoTime() - start) / 1e9;
+            long sent = System.nanoTime();
+            List<CompletableFuture<?>> receipts = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                receipts.add(publishers.get(i).publish("m" + i).toCompletableFuture());
+            }
+            CompletableFuture.allOf(receipts.toArray(CompletableFuture[]::new)).get(DEADLINE_SECONDS, TimeUnit.SECONDS);
+            if (!received.await(DEADLINE_SECONDS, TimeUnit.SECONDS)) {
+                throw new IllegalStateException(broker + ": " + (n - received.getCount()) + " of " + n + " messages arrived");
+            }
+            double roundTripSeconds = (System.nanoTime() - sent) / 1e9;
+            List<Thread> started = before.started();
+            Map<String, Long> names = started.stream().collect(Collectors.groupingBy(
+                    t -> t.getName().replace(prefix, "<dest>").replaceAll("\\d+", "#"), TreeMap::new, Collectors.counting()));
+            return new Figures(started.size(), heapAfterGc(), readySeconds, roundTripSeconds, names);
+        }
+    }
+
+    private static long heapAfterGc() throws InterruptedException {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            Thread.sleep(200);
+        }
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+}

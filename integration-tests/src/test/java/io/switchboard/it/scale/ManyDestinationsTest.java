@@ -1,0 +1,106 @@
+package io.switchboard.it.scale;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.switchboard.testkit.kafka.EmbeddedKafka;
+import io.switchboard.testkit.rabbit.RabbitMqServer;
+import io.switchboard.testkit.rocketmq.EmbeddedRocketMq;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Issue 38's per-destination cost, measured and printed (no timing is asserted): on each broker, an application with
+ * 1 and then N destinations (a publisher and a group subscription each), compared. One command:
+ *
+ * <pre>
+ * flock /tmp/switchboard-mvn.lock mvn -B -o -pl core,testkit,kafka-adapter,rabbit-adapter,rocketmq-adapter,integration-tests \
+ *     test -Dtest=ManyDestinationsTest -Dsurefire.failIfNoSpecifiedTests=false -Dsurefire.excludedGroups=none \
+ *     [-Dmany.brokers=kafka,rocketmq,rabbitmq] [-Dmany.destinations=200] [-Dmany.groups=shared,per-destination]
+ * </pre>
+ *
+ * <p>Prints lines such as {@code broker=kafka destinations=200 groups=shared threads=+X heapAfterGc=+Y MB ready=Z s}
+ * to the test's output and appends them to {@code integration-tests/target/many-destinations.txt}. Tagged
+ * {@code extended}: .ci/run leaves it out for its time.
+ */
+@Tag("extended")
+@DisplayName("Per-destination cost: threads, heap and readiness of 1 against many destinations")
+class ManyDestinationsTest {
+
+    private static final Path REPORT = Path.of("target", "many-destinations.txt");
+
+    @Test
+    @Timeout(value = 20, unit = TimeUnit.MINUTES)
+    @DisplayName("prints the figures for each broker and group layout asked for")
+    void printsTheFigures() throws Exception {
+        int many = Integer.getInteger("many.destinations", 200);
+        List<String> brokers = list("many.brokers", "kafka,rocketmq,rabbitmq");
+        List<String> layouts = list("many.groups", "shared");
+        List<String> lines = new ArrayList<>();
+        for (String broker : brokers) {
+            for (String layout : layouts) {
+                boolean shared = !"per-destination".equals(layout);
+                DestinationCost.Figures one = measure(broker, 1, shared);
+                DestinationCost.Figures n = measure(broker, many, shared);
+                String line = String.format(java.util.Locale.ROOT,
+                        "broker=%s destinations=%d groups=%s threads=%+d heapAfterGc=%+.1f MB ready=%.1f s "
+                                + "roundTrip=%.1f s (1 destination: %d threads, ready %.1f s)",
+                        broker, many, layout, n.threads() - one.threads(), (n.heapBytes() - one.heapBytes()) / 1e6,
+                        n.readySeconds(), n.roundTripSeconds(), one.threads(), one.readySeconds());
+                System.out.println(line);
+                System.out.println("  threads by name at " + many + ": " + n.threadNames());
+                lines.add(line);
+                Files.writeString(REPORT, line + System.lineSeparator() + "  threads by name: " + n.threadNames()
+                        + System.lineSeparator(), StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            }
+        }
+        assertThat(lines).hasSize(brokers.size() * layouts.size());
+    }
+
+    private static DestinationCost.Figures measure(String broker, int destinations, boolean sharedGroup) throws Exception {
+        String prefix = "many_" + UUID.randomUUID().toString().substring(0, 8);
+        return switch (broker) {
+            case "kafka" -> DestinationCost.measure("kafka",
+                    Map.of("kafka.bootstrap.servers", EmbeddedKafka.shared().bootstrapServers()), EmbeddedKafka.THREADS,
+                    prefix, destinations, sharedGroup);
+            case "rocketmq" -> DestinationCost.measure("rocketmq",
+                    Map.of("rocketmq.namesrv-addr", EmbeddedRocketMq.shared().nameServerAddress()), EmbeddedRocketMq.THREADS,
+                    prefix, destinations, sharedGroup);
+            case "rabbitmq" -> {
+                RabbitMqServer rabbit = RabbitMqServer.local().require();
+                try {
+                    yield DestinationCost.measure("rabbitmq", Map.of("rabbitmq.uri", rabbit.uriWithCredentials()), "^$",
+                            prefix, destinations, sharedGroup);
+                } finally {
+                    deleteQuietly(rabbit, prefix);
+                }
+            }
+            default -> throw new IllegalArgumentException("unknown broker " + broker);
+        };
+    }
+
+    private static void deleteQuietly(RabbitMqServer rabbit, String prefix) {
+        try {
+            rabbit.deleteNamesStartingWith(List.of(prefix));
+        } catch (IOException | java.util.concurrent.TimeoutException e) {
+            System.out.println("could not delete the RabbitMQ queues of " + prefix + ": " + e);
+        }
+    }
+
+    private static List<String> list(String property, String defaults) {
+        return Arrays.stream(System.getProperty(property, defaults).split(",")).map(String::trim).filter(s -> !s.isEmpty())
+                .toList();
+    }
+}
