@@ -135,18 +135,39 @@ class KafkaDelayTest {
     }
 
     @Test
-    @DisplayName("the forwarder's thread ends when the destination's last subscription here closes")
+    @DisplayName("a forwarder starts once the destination has a delay topic, and its thread ends with the last subscription here")
     void forwarderStopsWithTheLastSubscription() {
         String topic = KafkaTestSupport.topic("delay-life");
         String thread = "switchboard-kafka-delay-" + topic;
         try (Switchboard sb = switchboard()) {
             Subscription a = sb.subscriber(topic, Codec.utf8()).group("a").subscribe((m, c) -> { });
             Subscription b = sb.subscriber(topic, Codec.utf8()).group("b").subscribe((m, c) -> { });
+            a.ready().toCompletableFuture().join();
+            b.ready().toCompletableFuture().join();
+            assertThat(threads(thread)).as("no forwarder while the destination has no delay topic").isZero();
+            new DelayLedger("life").publish(sb.publisher(topic, Codec.utf8()).build(), "m", Duration.ofSeconds(30)).join();
+            await().atMost(TIMEOUT).until(() -> threads(thread) == 1);
             assertThat(threads(thread)).as("one forwarder for both groups").isEqualTo(1);
             a.close();
             assertThat(threads(thread)).as("after the first of two subscriptions closed").isEqualTo(1);
             b.close();
             await().atMost(TIMEOUT).until(() -> threads(thread) == 0);
+        }
+    }
+
+    @Test
+    @DisplayName("a forwarder starts for a delay topic another application made, found by listing the topics")
+    void forwarderStartsForADelayTopicMadeElsewhere() {
+        String topic = KafkaTestSupport.topic("delay-elsewhere");
+        String thread = "switchboard-kafka-delay-" + topic;
+        DelayLedger ledger = new DelayLedger("made-elsewhere");
+        try (Switchboard subscriber = switchboard(); Switchboard publisher = switchboard()) {
+            subscribed(subscriber, topic, ledger);
+            ledger.publishAll(publisher.publisher(topic, Codec.utf8()).build(), "m-", 5, 1_000, 200);
+            // the publishing application subscribes nothing, so only the subscriber's forwarder moves them
+            await().atMost(TIMEOUT).until(() -> threads(thread) == 1);
+            ledger.awaitAll(TIMEOUT);
+            ledger.report("forwarder=discovered");
         }
     }
 

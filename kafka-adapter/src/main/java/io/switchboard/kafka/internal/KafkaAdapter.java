@@ -37,8 +37,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Kafka adapter for one broker instance: publishers share producers by settings, each consumer
- * has its own {@code KafkaConsumer} and poll thread, and one Admin client provisions topics and
- * reads lag. Created by {@link io.switchboard.kafka.KafkaAdapterFactory}, which documents the
+ * has its own {@code KafkaConsumer} and poll thread, a subscribed destination with delay topics has
+ * a delay forwarder ({@link Forwarders}), and one Admin client provisions topics and reads lag. Created by {@link io.switchboard.kafka.KafkaAdapterFactory}, which documents the
  * properties.
  */
 public final class KafkaAdapter implements BrokerAdapter {
@@ -89,7 +89,7 @@ public final class KafkaAdapter implements BrokerAdapter {
                 .maxMessageSize(maxMessageSize(brokerConfig))
                 .destinationNames(TOPIC_NAMES)
                 .build();
-        this.forwarders = new Forwarders(config, closeTimeout);
+        this.forwarders = new Forwarders(config, closeTimeout, provisioner::topicNames);
         this.delays = new DelayTopics(provisioner,
                 () -> brokerConfig.getInt("switchboard.partitions", capabilities.defaultPartitions()), forwarders::created);
         forwarders.topics(delays);

@@ -3,6 +3,7 @@ package io.switchboard.kafka.internal.delay;
 import io.switchboard.InvalidDestinationException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
@@ -74,6 +75,16 @@ public final class DelayTiers {
             }
         }
         return -1;
+    }
+
+    /** {@return true when {@code names} holds a delay topic of the destination} */
+    static boolean anyTopic(String destination, Set<String> names) {
+        for (int tier = 0; tier < TIER_NAMES.length; tier++) {
+            if (names.contains(topic(destination, tier))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** {@return the pattern matching every delay topic of the destination} */

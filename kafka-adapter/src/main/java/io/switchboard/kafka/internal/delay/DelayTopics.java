@@ -94,6 +94,11 @@ public final class DelayTopics {
         return new ProducerRecord<>(destination, null, published < 0 ? null : published, record.key(), record.value(), headers);
     }
 
+    /** {@return true when this adapter made or found a delay topic of the destination} */
+    boolean knows(String destination) {
+        return DelayTiers.anyTopic(destination, ensured);
+    }
+
     private String ensure(String destination, int tier) {
         String topic = DelayTiers.topic(destination, tier);
         if (!ensured.contains(topic)) {

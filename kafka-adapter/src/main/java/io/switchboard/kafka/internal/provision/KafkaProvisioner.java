@@ -207,6 +207,11 @@ public final class KafkaProvisioner implements Provisioner, AutoCloseable {
                 "topic '" + name + "' to disappear");
     }
 
+    /** {@return the names of the cluster's topics, internal ones left out, in one Admin call} */
+    public Set<String> topicNames() {
+        return get(admin().listTopics().names(), "list topics");
+    }
+
     /** Per partition of the topic: records not yet committed by the group (end offset minus committed offset). */
     public Map<Integer, Long> lag(String topic, String group) {
         TopicDescription description;
