@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Timeout;
  * <pre>
  * flock /tmp/switchboard-mvn.lock mvn -B -o -pl core,testkit,kafka-adapter,rabbit-adapter,rocketmq-adapter,integration-tests \
  *     test -Dtest=ManyDestinationsTest -Dsurefire.failIfNoSpecifiedTests=false -Dsurefire.excludedGroups=none \
- *     [-Dmany.brokers=kafka,rocketmq,rabbitmq] [-Dmany.destinations=200] [-Dmany.groups=shared,per-destination]
+ *     [-Dmany.brokers=kafka,rocketmq,rabbitmq] [-Dmany.destinations=200] [-Dmany.groups=shared,per-destination] \
+ *     [-Dmany.properties=kafka.group.protocol=consumer,...]
  * </pre>
  *
  * <p>Prints lines such as {@code broker=kafka destinations=200 groups=shared threads=+X heapAfterGc=+Y MB ready=Z s}
@@ -54,10 +55,12 @@ class ManyDestinationsTest {
                 boolean shared = !"per-destination".equals(layout);
                 DestinationCost.Figures one = measure(broker, 1, shared);
                 DestinationCost.Figures n = measure(broker, many, shared);
+                String properties = System.getProperty("many.properties", "");
                 String line = String.format(java.util.Locale.ROOT,
-                        "broker=%s destinations=%d groups=%s threads=%+d heapAfterGc=%+.1f MB ready=%.1f s "
+                        "broker=%s destinations=%d groups=%s%s threads=%+d heapAfterGc=%+.1f MB ready=%.1f s "
                                 + "roundTrip=%.1f s (1 destination: %d threads, ready %.1f s)",
-                        broker, many, layout, n.threads() - one.threads(), (n.heapBytes() - one.heapBytes()) / 1e6,
+                        broker, many, layout, properties.isEmpty() ? "" : " properties=" + properties,
+                        n.threads() - one.threads(), (n.heapBytes() - one.heapBytes()) / 1e6,
                         n.readySeconds(), n.roundTripSeconds(), one.threads(), one.readySeconds());
                 System.out.println(line);
                 System.out.println("  threads by name at " + many + ": " + n.threadNames());
@@ -71,17 +74,24 @@ class ManyDestinationsTest {
 
     private static DestinationCost.Figures measure(String broker, int destinations, boolean sharedGroup) throws Exception {
         String prefix = "many_" + UUID.randomUUID().toString().substring(0, 8);
+        Map<String, String> extra = new java.util.HashMap<>();
+        for (String pair : list("many.properties", "")) {
+            int eq = pair.indexOf('=');
+            if (pair.startsWith(broker + ".") && eq > 0) {
+                extra.put(pair.substring(0, eq), pair.substring(eq + 1));
+            }
+        }
         return switch (broker) {
             case "kafka" -> DestinationCost.measure("kafka",
-                    Map.of("kafka.bootstrap.servers", EmbeddedKafka.shared().bootstrapServers()), EmbeddedKafka.THREADS,
+                    with(extra, "kafka.bootstrap.servers", EmbeddedKafka.shared().bootstrapServers()), EmbeddedKafka.THREADS,
                     prefix, destinations, sharedGroup);
             case "rocketmq" -> DestinationCost.measure("rocketmq",
-                    Map.of("rocketmq.namesrv-addr", EmbeddedRocketMq.shared().nameServerAddress()), EmbeddedRocketMq.THREADS,
+                    with(extra, "rocketmq.namesrv-addr", EmbeddedRocketMq.shared().nameServerAddress()), EmbeddedRocketMq.THREADS,
                     prefix, destinations, sharedGroup);
             case "rabbitmq" -> {
                 RabbitMqServer rabbit = RabbitMqServer.local().require();
                 try {
-                    yield DestinationCost.measure("rabbitmq", Map.of("rabbitmq.uri", rabbit.uriWithCredentials()), "^$",
+                    yield DestinationCost.measure("rabbitmq", with(extra, "rabbitmq.uri", rabbit.uriWithCredentials()), "^$",
                             prefix, destinations, sharedGroup);
                 } finally {
                     deleteQuietly(rabbit, prefix);
@@ -89,6 +99,12 @@ class ManyDestinationsTest {
             }
             default -> throw new IllegalArgumentException("unknown broker " + broker);
         };
+    }
+
+    private static Map<String, String> with(Map<String, String> extra, String key, String value) {
+        Map<String, String> all = new java.util.HashMap<>(extra);
+        all.put(key, value);
+        return all;
     }
 
     private static void deleteQuietly(RabbitMqServer rabbit, String prefix) {

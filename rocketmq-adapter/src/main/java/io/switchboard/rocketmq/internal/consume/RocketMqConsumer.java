@@ -122,6 +122,8 @@ public final class RocketMqConsumer implements RawConsumer {
         c.setPullThresholdForQueue(Math.max(2 * MAX_BATCH, Math.min(1000, spec.maxInFlight())));
         c.setMessageQueueListener(new HeartbeatOnRebalance(c.getDefaultMQPushConsumerImpl()));
         c.setAllocateMessageQueueStrategy(new DistinctClients(new AllocateMessageQueueAveragely()));
+        // rebalanced here, so it always pulls: its POP consume service stays idle (PushConsumerShutdown.endIdlePopThread)
+        c.setClientRebalance(true);
         return c;
     }
 
@@ -155,6 +157,7 @@ public final class RocketMqConsumer implements RawConsumer {
             }
             consumer.subscribe(spec.destination(), spec.filter() == null ? "*" : spec.filter());
             consumer.start();
+            PushConsumerShutdown.endIdlePopThread(consumer);
             if (!spec.broadcast()) {
                 awaitRetryTopicRoute();
             }
