@@ -19,6 +19,8 @@ import io.switchboard.spi.Provisioner;
 import io.switchboard.spi.PublisherSpec;
 import io.switchboard.spi.RawPublisher;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -177,11 +179,11 @@ public final class Instance implements BrokerInstance, AutoCloseable {
         check(request);
         Dispatch dispatch = Dispatch.of(request.properties(), config);
         String dlq = deadLetterOf(request);
-        Validation.autoProvision(config, capabilities(), adapter.provisioner(), request.destination());
-        Validation.autoProvision(config, capabilities(), adapter.provisioner(), dlq);
+        List<String> destinations = new ArrayList<>(List.of(request.destination(), dlq));
         if (retryOf(request) != null) {
-            Validation.autoProvision(config, capabilities(), adapter.provisioner(), retryOf(request));
+            destinations.add(retryOf(request));
         }
+        Validation.autoProvision(config, capabilities(), adapter.provisioner(), destinations); // one admin call where the broker can
         ConsumerSpec spec = new ConsumerSpec(request.destination(), request.effectiveGroup(), request.broadcast(),
                 request.delivery(), request.maxInFlight(), request.filter(), request.properties());
         SubscriptionSettings settings = new SubscriptionSettings(name(), spec, request.concurrency(), request.retry(), dlq,

@@ -42,8 +42,15 @@ public final class Validation {
      */
     public static void autoProvision(BrokerConfig config, Capabilities capabilities, Provisioner provisioner,
             String destination) {
+        autoProvision(config, capabilities, provisioner, java.util.List.of(destination));
+    }
+
+    /** As {@link #autoProvision(BrokerConfig, Capabilities, Provisioner, String)} for several, in one call to the adapter. */
+    public static void autoProvision(BrokerConfig config, Capabilities capabilities, Provisioner provisioner,
+            java.util.List<String> destinations) {
         if (config.getBoolean("switchboard.auto-provision", true)) {
-            provisioner.ensureDestination(DestinationSpec.of(destination, partitions(config, capabilities)));
+            int partitions = partitions(config, capabilities);
+            provisioner.ensureDestinations(destinations.stream().map(d -> DestinationSpec.of(d, partitions)).toList());
         }
     }
 }

@@ -17,6 +17,17 @@ public interface Provisioner {
     void ensureDestination(DestinationSpec spec);
 
     /**
+     * Makes sure every destination exists, as {@link #ensureDestination} does for each. An adapter whose broker can
+     * create several at once (one admin round trip) overrides it; the default makes them one by one.
+     *
+     * @param specs the destinations, in no particular order
+     * @throws io.switchboard.SwitchboardException when the broker refuses one, naming it
+     */
+    default void ensureDestinations(java.util.List<DestinationSpec> specs) {
+        specs.forEach(this::ensureDestination);
+    }
+
+    /**
      * Deletes the destination and what the adapter created for it (queues, groups) if present.
      *
      * @param name the destination's name

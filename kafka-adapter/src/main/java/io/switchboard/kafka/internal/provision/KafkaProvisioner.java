@@ -157,11 +157,7 @@ public final class KafkaProvisioner implements Provisioner, AutoCloseable {
             return; // made or found by this adapter already: no Admin round trip, which a broker that hangs could stall
         }
         requireReachable();
-        Map<String, String> topicConfigs = new HashMap<>(spec.settings());
-        String factor = topicConfigs.remove(REPLICATION_FACTOR);
-        NewTopic topic = new NewTopic(spec.name(), Optional.of(spec.partitions()),
-                factor == null ? defaultReplicationFactor : Optional.of(replicationFactor(REPLICATION_FACTOR, factor)))
-                .configs(topicConfigs);
+        NewTopic topic = newTopic(spec);
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             try {
@@ -190,6 +186,45 @@ public final class KafkaProvisioner implements Provisioner, AutoCloseable {
         awaitCondition(() -> topicReady(spec.name()), "topic '" + spec.name() + "' to have a leader for every partition");
         warnIfUnderReplicated(spec.name());
         ensured.add(spec.name());
+    }
+
+    /**
+     * Creates the destinations not made or found yet in one {@code createTopics} call and waits for their leaders with
+     * one {@code describeTopics} per round, so that a subscription's destination and dead-letter topic (and many
+     * destinations' topics) cost one round trip, not one each. A topic that exists already, or that Kafka refuses,
+     * goes the one-by-one way of {@link #ensureDestination}, which says what went wrong.
+     */
+    @Override
+    public void ensureDestinations(List<DestinationSpec> specs) {
+        List<DestinationSpec> missing = specs.stream().filter(s -> !ensured.contains(s.name())).distinct().toList();
+        if (missing.size() <= 1) {
+            missing.forEach(this::ensureDestination);
+            return;
+        }
+        requireReachable();
+        Map<String, KafkaFuture<Void>> created = admin().createTopics(missing.stream().map(this::newTopic).toList()).values();
+        List<String> made = new java.util.ArrayList<>();
+        for (DestinationSpec spec : missing) {
+            try {
+                get(created.get(spec.name()), "create topic '" + spec.name() + "'");
+                made.add(spec.name());
+            } catch (ApiException e) {
+                ensureDestination(spec); // exists (perhaps still being deleted) or refused: the single path tells
+            }
+        }
+        if (!made.isEmpty()) {
+            awaitCondition(() -> topicsReady(made), "topics " + made + " to have a leader for every partition");
+            made.forEach(this::warnIfUnderReplicated);
+            ensured.addAll(made);
+        }
+    }
+
+    private NewTopic newTopic(DestinationSpec spec) {
+        Map<String, String> topicConfigs = new HashMap<>(spec.settings());
+        String factor = topicConfigs.remove(REPLICATION_FACTOR);
+        return new NewTopic(spec.name(), Optional.of(spec.partitions()),
+                factor == null ? defaultReplicationFactor : Optional.of(replicationFactor(REPLICATION_FACTOR, factor)))
+                .configs(topicConfigs);
     }
 
     @Override
@@ -299,10 +334,15 @@ public final class KafkaProvisioner implements Provisioner, AutoCloseable {
     }
 
     private boolean topicReady(String name) {
+        return topicsReady(List.of(name));
+    }
+
+    private boolean topicsReady(List<String> names) {
         try {
-            TopicDescription description = get(admin().describeTopics(List.of(name)).allTopicNames(),
-                    "describe topic '" + name + "'").get(name);
-            return description.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty());
+            Map<String, TopicDescription> descriptions = get(admin().describeTopics(names).allTopicNames(),
+                    "describe topics " + names);
+            return descriptions.values().stream().flatMap(d -> d.partitions().stream())
+                    .allMatch(p -> p.leader() != null && !p.leader().isEmpty());
         } catch (UnknownTopicOrPartitionException e) {
             return false;
         }
