@@ -91,8 +91,31 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
      * @param aheadValue the better value (ms, or a rate)
      * @param behindValue the worse value
      * @param text one sentence
+     * @param explanations the client settings that account for (part of) the difference, each naming the setting, both
+     *     sides' values and the like-for-like value; empty when no setting does
      */
-    public record Finding(String figure, String ahead, String behind, double aheadValue, double behindValue, String text) {}
+    public record Finding(String figure, String ahead, String behind, double aheadValue, double behindValue, String text,
+            List<String> explanations) {
+
+        /** Copies the explanations. */
+        public Finding {
+            explanations = List.copyOf(explanations);
+        }
+
+        /**
+         * A finding no setting explains.
+         *
+         * @param figure the figure
+         * @param ahead the better instance
+         * @param behind the worse instance
+         * @param aheadValue the better value
+         * @param behindValue the worse value
+         * @param text one sentence
+         */
+        public Finding(String figure, String ahead, String behind, double aheadValue, double behindValue, String text) {
+            this(figure, ahead, behind, aheadValue, behindValue, text, List.of());
+        }
+    }
 
     /**
      * The verdict.
@@ -100,8 +123,26 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
      * @param findings significant differences
      * @param notJudged figures not judged, with why (too few samples)
      * @param summary one line: which instance is ahead on what, or "no significant difference"
+     * @param settings one line per instance with the client settings that shape its figures (e.g.
+     *     {@code a (kafka): linger.ms=5, batch.size=16384, acks=all}), empty when no adapter reports any
      */
-    public record Verdict(List<Finding> findings, List<String> notJudged, String summary) {
+    public record Verdict(List<Finding> findings, List<String> notJudged, String summary, List<String> settings) {
+
+        /** Copies the lists. */
+        public Verdict {
+            settings = List.copyOf(settings);
+        }
+
+        /**
+         * A verdict without settings.
+         *
+         * @param findings significant differences
+         * @param notJudged figures not judged, with why
+         * @param summary one line
+         */
+        public Verdict(List<Finding> findings, List<String> notJudged, String summary) {
+            this(findings, notJudged, summary, List.of());
+        }
 
         /** {@return true when at least one difference is significant} */
         public boolean significant() {
@@ -129,9 +170,15 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
         b.append("Verdict: ").append(verdict.summary()).append('\n');
         for (Finding f : verdict.findings()) {
             b.append("  - ").append(f.text()).append('\n');
+            for (String e : f.explanations()) {
+                b.append("      because ").append(e).append('\n');
+            }
         }
         for (String n : verdict.notJudged()) {
             b.append("  (not judged) ").append(n).append('\n');
+        }
+        for (String s : verdict.settings()) {
+            b.append("  (settings) ").append(s).append('\n');
         }
         return b.toString();
     }
@@ -198,10 +245,12 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
             m.put("aheadValue", num(f.aheadValue()));
             m.put("behindValue", num(f.behindValue()));
             m.put("text", f.text());
+            m.put("explanations", f.explanations());
             findings.add(m);
         }
         v.put("findings", findings);
         v.put("notJudged", verdict.notJudged());
+        v.put("settings", verdict.settings());
         root.put("verdict", v);
         try {
             return JSON.writeValueAsString(root);

@@ -59,6 +59,15 @@ public interface BrokerAdapter extends AutoCloseable {
     }
 
     /**
+     * {@return the client settings that shape this instance's latency and throughput, with their effective values, for
+     * the comparison's verdict (e.g. Kafka's {@code linger.ms}); the publish path's defaults at at-least-once} The default:
+     * none.
+     */
+    default java.util.List<PerformanceSetting> performanceSettings() {
+        return java.util.List.of();
+    }
+
+    /**
      * {@return the primitives the fleet control plane needs (a durable keyed log and leader election), when this
      * broker can carry the control channel of an application's replicas} The default: none.
      */

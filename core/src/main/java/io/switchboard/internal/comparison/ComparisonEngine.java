@@ -26,6 +26,7 @@ public final class ComparisonEngine implements BrokerComparison {
     private static final String[] QUANTILE_NAMES = {"p50", "p99", "p99.9"};
 
     private final TrafficBook book;
+    private final SettingEffects effects;
     private final List<String> instances;
     private final Map<String, String> brokers;
     private final long minSamples;
@@ -44,6 +45,19 @@ public final class ComparisonEngine implements BrokerComparison {
      */
     public ComparisonEngine(TrafficBook book, List<String> instances, Map<String, String> brokers, long minSamples,
             double minDifference) {
+        this(book, instances, brokers, Map.of(), minSamples, minDifference);
+    }
+
+    /**
+     * An engine over {@code book} whose verdict names the client settings behind a difference.
+     *
+     * @param instances instance names in order
+     * @param brokers adapter id per instance
+     * @param settings the settings each instance's adapter reports
+     */
+    public ComparisonEngine(TrafficBook book, List<String> instances, Map<String, String> brokers,
+            Map<String, List<io.switchboard.spi.PerformanceSetting>> settings, long minSamples, double minDifference) {
+        this.effects = new SettingEffects(Map.copyOf(brokers), settings);
         this.book = book;
         this.instances = List.copyOf(instances);
         this.brokers = Map.copyOf(brokers);
@@ -55,6 +69,7 @@ public final class ComparisonEngine implements BrokerComparison {
     }
 
     private ComparisonEngine(ComparisonEngine local, FleetTraffic remote, java.util.function.Supplier<String> scope) {
+        this.effects = local.effects;
         this.book = local.book;
         this.instances = local.instances;
         this.brokers = local.brokers;
@@ -187,7 +202,7 @@ public final class ComparisonEngine implements BrokerComparison {
         List<Finding> findings = new ArrayList<>();
         List<String> notJudged = new ArrayList<>();
         if (instances.size() < 2) {
-            return new Verdict(findings, notJudged, "one broker instance: nothing to compare");
+            return new Verdict(findings, notJudged, "one broker instance: nothing to compare", effects.describe(instances));
         }
         Map<String, Integer> wins = new LinkedHashMap<>();
         int judged = 0;
@@ -209,7 +224,7 @@ public final class ComparisonEngine implements BrokerComparison {
                         notJudged, wins);
             }
         }
-        return new Verdict(findings, notJudged, summary(findings, judged, wins));
+        return new Verdict(findings, notJudged, summary(findings, judged, wins), effects.describe(instances));
     }
 
     private static String summary(List<Finding> findings, int judged, Map<String, Integer> wins) {
@@ -256,7 +271,7 @@ public final class ComparisonEngine implements BrokerComparison {
             findings.add(new Finding(figure, ahead, behind, good, bad, String.format(Locale.ROOT,
                     "%s is ahead on %s by %.0f%% (%.2f ms vs %.2f ms, 99%% intervals [%.2f, %.2f] and [%.2f, %.2f] ms)", ahead,
                     figure, (bad - good) / bad * 100, good, bad, aAhead ? ia[0] : ib[0], aAhead ? ia[1] : ib[1],
-                    aAhead ? ib[0] : ia[0], aAhead ? ib[1] : ia[1])));
+                    aAhead ? ib[0] : ia[0], aAhead ? ib[1] : ia[1]), effects.explain(figure, ahead, behind, good, bad)));
             wins.merge(ahead, 1, Integer::sum);
         }
         return 1;

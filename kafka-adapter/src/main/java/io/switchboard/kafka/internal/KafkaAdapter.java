@@ -114,6 +114,11 @@ public final class KafkaAdapter implements BrokerAdapter {
     }
 
     @Override
+    public List<io.switchboard.spi.PerformanceSetting> performanceSettings() {
+        return config.performanceSettings();
+    }
+
+    @Override
     public RawPublisher createPublisher(PublisherSpec spec) {
         Map<String, Object> clientConfig = config.producer(spec.delivery(), spec.destination(), spec.properties());
         Duration timeout = config.duration("close-timeout", closeTimeout, spec.properties());

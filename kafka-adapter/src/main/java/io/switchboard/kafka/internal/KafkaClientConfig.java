@@ -102,6 +102,33 @@ public final class KafkaClientConfig {
         return props;
     }
 
+    /**
+     * The settings that shape latency and throughput, as an at-least-once publisher and subscription get them: what the
+     * application set, else kafka-clients' own default.
+     */
+    public java.util.List<io.switchboard.spi.PerformanceSetting> performanceSettings() {
+        Map<String, Object> producer = producer(Delivery.AT_LEAST_ONCE, "destination", Map.of());
+        Map<String, Object> consumer = consumer("group", Delivery.AT_LEAST_ONCE, false, 500, Map.of());
+        Map<String, Object> producerDefaults = ProducerConfig.configDef().defaultValues();
+        Map<String, Object> consumerDefaults = ConsumerConfig.configDef().defaultValues();
+        java.util.function.BiFunction<Map<String, Object>, String, String> p = (given, name) ->
+                String.valueOf(given.getOrDefault(name, (given == producer ? producerDefaults : consumerDefaults).get(name)));
+        String acks = p.apply(producer, ProducerConfig.ACKS_CONFIG);
+        return java.util.List.of(
+                io.switchboard.spi.PerformanceSetting.batchingWait(ProducerConfig.LINGER_MS_CONFIG,
+                        Double.parseDouble(p.apply(producer, ProducerConfig.LINGER_MS_CONFIG)), PREFIX + ProducerConfig.LINGER_MS_CONFIG),
+                io.switchboard.spi.PerformanceSetting.other(ProducerConfig.BATCH_SIZE_CONFIG,
+                        p.apply(producer, ProducerConfig.BATCH_SIZE_CONFIG), PREFIX + ProducerConfig.BATCH_SIZE_CONFIG),
+                io.switchboard.spi.PerformanceSetting.confirmWait(ProducerConfig.ACKS_CONFIG, acks, !"0".equals(acks),
+                        PREFIX + ProducerConfig.ACKS_CONFIG),
+                io.switchboard.spi.PerformanceSetting.other(ProducerConfig.COMPRESSION_TYPE_CONFIG,
+                        p.apply(producer, ProducerConfig.COMPRESSION_TYPE_CONFIG), PREFIX + ProducerConfig.COMPRESSION_TYPE_CONFIG),
+                io.switchboard.spi.PerformanceSetting.other(ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                        p.apply(consumer, ConsumerConfig.MAX_POLL_RECORDS_CONFIG), PREFIX + ConsumerConfig.MAX_POLL_RECORDS_CONFIG),
+                io.switchboard.spi.PerformanceSetting.other(ConsumerConfig.FETCH_MIN_BYTES_CONFIG,
+                        p.apply(consumer, ConsumerConfig.FETCH_MIN_BYTES_CONFIG), PREFIX + ConsumerConfig.FETCH_MIN_BYTES_CONFIG));
+    }
+
     public Map<String, Object> consumer(String group, Delivery delivery, boolean broadcast, int maxInFlight,
             Map<String, String> overrides) {
         Map<String, Object> props = new HashMap<>();

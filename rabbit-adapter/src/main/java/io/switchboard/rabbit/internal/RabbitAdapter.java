@@ -97,6 +97,20 @@ public final class RabbitAdapter implements BrokerAdapter {
     }
 
     @Override
+    public java.util.List<io.switchboard.spi.PerformanceSetting> performanceSettings() {
+        return java.util.List.of(
+                io.switchboard.spi.PerformanceSetting.confirmWait("publisher confirms", "on", true,
+                        "delivery (at-most-once publishers do not wait)"),
+                io.switchboard.spi.PerformanceSetting.other("delivery mode", "persistent", "delivery"),
+                io.switchboard.spi.PerformanceSetting.other("confirm window", Integer.toString(settings.maxOutstandingConfirms),
+                        "rabbitmq.max-outstanding-confirms"),
+                io.switchboard.spi.PerformanceSetting.other("publisher channels", Integer.toString(settings.publisherChannels),
+                        "rabbitmq.publisher-channels"),
+                io.switchboard.spi.PerformanceSetting.other("x-queue-type", settings.quorumQueues() ? "quorum" : "classic",
+                        "rabbitmq.queue-type"));
+    }
+
+    @Override
     public RawPublisher createPublisher(PublisherSpec spec) {
         ensureOpen(spec.destination());
         return new RabbitPublisher(this, spec, settings.with(spec.properties()));

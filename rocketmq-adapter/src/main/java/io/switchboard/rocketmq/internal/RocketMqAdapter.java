@@ -93,6 +93,20 @@ public final class RocketMqAdapter implements BrokerAdapter {
     }
 
     @Override
+    public java.util.List<io.switchboard.spi.PerformanceSetting> performanceSettings() {
+        return java.util.List.of(
+                io.switchboard.spi.PerformanceSetting.confirmWait("send", "waits for the broker's result", true, "delivery"),
+                io.switchboard.spi.PerformanceSetting.other("sendMsgTimeout", settings.sendTimeout().toMillis() + " ms",
+                        "rocketmq.send-timeout"),
+                io.switchboard.spi.PerformanceSetting.other("send window", Integer.toString(settings.maxPendingSends()),
+                        io.switchboard.rocketmq.internal.RocketMqSettings.MAX_PENDING_SENDS),
+                io.switchboard.spi.PerformanceSetting.other("consumeThreads", Integer.toString(settings.consumeThreads()),
+                        "rocketmq.consume-threads"),
+                io.switchboard.spi.PerformanceSetting.other("consume mode", settings.consumeConcurrently() ? "concurrently"
+                        : "orderly", io.switchboard.rocketmq.internal.RocketMqSettings.CONSUME_MODE));
+    }
+
+    @Override
     public RawPublisher createPublisher(PublisherSpec spec) {
         return new RocketMqPublisher(producers, settings, spec, sendWindow);
     }

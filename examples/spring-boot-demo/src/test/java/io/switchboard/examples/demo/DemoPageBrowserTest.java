@@ -67,6 +67,10 @@ class DemoPageBrowserTest {
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).until(() -> publishedShown(driver, "a") > 0
                     && publishedShown(driver, "b") > 0);
             assertThat(driver.findElement(By.id("route")).getText()).contains("a=90").contains("b=10");
+            // the settings behind the figures, as each adapter reports them (issue 36): kafka-clients' default linger
+            await().atMost(Duration.ofSeconds(30)).until(() -> driver.findElement(By.id("settings")).getText()
+                    .contains("a (kafka): linger.ms=5"));
+            assertThat(driver.findElement(By.id("settings")).getText()).contains("b (" + switchboard.instance("b").brokerId() + "): ");
 
             WebElement a = driver.findElement(By.id("weight-a"));
             WebElement b = driver.findElement(By.id("weight-b"));
