@@ -83,6 +83,8 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     private final boolean compact;
     /** Property {@value EnvelopeFormat#PROPERTY} is {@code cloudevents-full}: every attribute, as before the lean default. */
     private final boolean full;
+    /** Property {@value EnvelopeFormat#PROPERTY} is {@code none}: no envelope header, id and time from the broker. */
+    private final boolean none;
     /**
      * The lean default on a broker that stamps each record's send time ({@link Capabilities#publishTimestamp()}):
      * a message without an explicit timestamp is written without {@code ce_time}.
@@ -105,7 +107,8 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         EnvelopeFormat format = EnvelopeFormat.of(config);
         this.compact = format == EnvelopeFormat.COMPACT;
         this.full = format == EnvelopeFormat.CLOUDEVENTS_FULL;
-        this.timeFromBroker = format == EnvelopeFormat.CLOUDEVENTS && capabilities.publishTimestamp();
+        this.none = format == EnvelopeFormat.NONE;
+        this.timeFromBroker = (format == EnvelopeFormat.CLOUDEVENTS || none) && capabilities.publishTimestamp();
         this.source = config.get("switchboard.source", DEFAULT_SOURCE);
         this.type = config.get("switchboard.type", full ? FULL_DEFAULT_TYPE : DEFAULT_TYPE);
         this.contentType = codec.contentType();
@@ -115,7 +118,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         this.meters = telemetry.publisherMeters(destination);
         this.observations = telemetry.observationsOrNull();
         this.stampTraceparent = config.getBoolean(STAMP_TRACEPARENT, false);
-        this.layout = compact ? EnvelopeHeaders.Layout.compact()
+        this.layout = none ? EnvelopeHeaders.Layout.none() : compact ? EnvelopeHeaders.Layout.compact()
                 : EnvelopeHeaders.Layout.cloudEvents(source, type, full ? contentType : leanContentType, full ? "1" : null);
         this.atMostOnce = spec.delivery() == Delivery.AT_MOST_ONCE;
     }
@@ -240,6 +243,11 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     }
 
     private PublishReceipt receipt(EnvelopeHeaders headers, SendResult r) {
+        if (none && r.offset() >= 0 && capabilities.publishTimestamp()) {
+            // no id on the wire: the consumer's id is the record's position
+            return new PublishReceipt(destination + "-" + r.partition() + "-" + r.offset(), destination, instance, broker,
+                    r.partition(), r.offset());
+        }
         return PublishReceipt.withIdFrom(headers, destination, instance, broker, r.partition(), r.offset());
     }
 

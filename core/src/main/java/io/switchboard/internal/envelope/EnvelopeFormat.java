@@ -2,6 +2,7 @@ package io.switchboard.internal.envelope;
 
 import io.switchboard.ConfigurationException;
 import io.switchboard.spi.BrokerConfig;
+import java.util.Collection;
 
 /**
  * How a broker instance's publishers write the envelope, from property {@value #PROPERTY}:
@@ -27,7 +28,15 @@ public enum EnvelopeFormat {
      */
     CLOUDEVENTS_FULL,
     /** One {@code ce_sb} header: {@code <epoch microseconds>;<id>}. */
-    COMPACT;
+    COMPACT,
+    /**
+     * No envelope header: the id and the time come from the broker (Kafka: {@code
+     * <topic>-<partition>-<offset>} and the record's CreateTime; RabbitMQ: the {@code message-id}
+     * and {@code timestamp} properties, whole seconds; RocketMQ: the client's unique key and the born
+     * timestamp). Trace headers are written only when tracing is on. A route over more than one
+     * instance is refused when one of them has this format: no id is the same on two brokers.
+     */
+    NONE;
 
     /** The property that chooses, per broker instance. */
     public static final String PROPERTY = "switchboard.envelope";
@@ -48,6 +57,24 @@ public enum EnvelopeFormat {
         throw new ConfigurationException("Property '" + PROPERTY + "' of broker instance '" + config.instanceName()
                 + "' is '" + value + "'; use 'cloudevents' (the default: a lean CloudEvent, required attributes and "
                 + "what the broker does not carry), 'cloudevents-full' (every CloudEvents attribute as a header) "
-                + "or 'compact' (one ce_sb header with the publish time and the id, for throughput)");
+                + "'compact' (one ce_sb header with the publish time and the id, for throughput) or 'none' (no envelope "
+                + "header: id and time from the broker)");
+    }
+
+    /**
+     * Refuses a route over several instances, {@code spanned}, one of which, {@code config}'s, writes
+     * no envelope: its messages carry no id that is the same on two brokers.
+     *
+     * @param what the route, as the error names it
+     * @throws ConfigurationException naming the property and the fix
+     */
+    public static void checkSpan(String what, Collection<String> spanned, BrokerConfig config) {
+        if (of(config) == NONE) {
+            throw new ConfigurationException(what + " spans broker instances " + spanned + ", but instance '"
+                    + config.instanceName() + "' has property '" + PROPERTY + "' = none: its messages carry no id "
+                    + "that is the same on two brokers, which mirroring's shadow check, migration's deduplication "
+                    + "and a split need; set '" + PROPERTY + "' of '" + config.instanceName() + "' to 'compact' (one "
+                    + "header) or 'cloudevents', or route to that instance alone");
+        }
     }
 }

@@ -66,6 +66,11 @@ public final class EnvelopeHeaders extends AbstractMap<String, String> implement
                     new String[] {Envelope.SPEC_VERSION_VALUE, null, source, type, null, contentType, attempt, null, null, null});
         }
 
+        /** No envelope header: only room for the trace headers. */
+        public static Layout none() {
+            return new Layout(new String[] {Envelope.TRACEPARENT, TRACESTATE}, new byte[] {SET, SET}, new String[2]);
+        }
+
         /** One {@link Envelope#COMPACT} header, and room for the trace headers. */
         public static Layout compact() {
             return new Layout(new String[] {Envelope.COMPACT, Envelope.TRACEPARENT, TRACESTATE},

@@ -13,6 +13,7 @@ import io.switchboard.internal.comparison.ComparisonEngine;
 import io.switchboard.internal.comparison.FleetTraffic;
 import io.switchboard.internal.comparison.TrafficBook;
 import io.switchboard.internal.comparison.TrafficStats;
+import io.switchboard.internal.envelope.EnvelopeFormat;
 import io.switchboard.internal.fleet.FleetControl;
 import io.switchboard.internal.fleet.FleetSettings;
 import io.switchboard.internal.fleet.GateRunner;
@@ -171,13 +172,7 @@ public final class Router implements Routing, GateRunner.Host, FleetControl.Rout
             throw new ConfigurationException("The " + what + " is missing; give a Route such as Route.single(\""
                     + instances.get(0).name() + "\")");
         }
-        for (String name : route.instances()) {
-            if (!index.containsKey(name)) {
-                throw new ConfigurationException("The " + what + " " + route + " names broker instance '" + name
-                        + "', which this Switchboard does not have (instances: " + index.keySet()
-                        + "); declare it with instance(\"" + name + "\", broker, properties) or correct the route");
-            }
-        }
+        RouteChecks.instances(what, route, index.keySet(), instances);
     }
 
     /** Refuses, before the fleet hears of it, a route to an instance lacking what a live participant uses. */

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 
 /**
  * Maps the envelope to AMQP 0-9-1 and back, after the CloudEvents AMQP binding: attribute
@@ -21,7 +22,9 @@ import java.util.function.BiConsumer;
  * also as the {@code message-id} property. The AMQP {@code timestamp} property has whole seconds
  * only, so the microsecond publish time travels in {@code cloudEvents_time}; the property is set as
  * well for plain AMQP consumers. The compact envelope ({@code ce_sb}) travels as
- * {@code cloudEvents_sb}; it sets neither property. Other headers travel under their own names.
+ * {@code cloudEvents_sb}; it sets neither property. With envelope {@code none} there is no
+ * {@code ce_id}: the generated id travels as {@code message-id} alone and the time as {@code
+ * timestamp} alone, so the receiving side has it to the second only. Other headers travel under their own names.
  */
 public final class AmqpHeaders {
 
@@ -66,10 +69,16 @@ public final class AmqpHeaders {
         long micros = record.timeMicros();
         Date timestamp = out.time == null ? null
                 : micros != OutboundRecord.NO_TIME ? new Date(Math.floorDiv(micros, 1_000_000L) * 1000) : wholeSeconds(out.time);
+        String id = out.id;
+        if (id == null && !out.compact && envelope instanceof Supplier<?> generated) {
+            // envelope none: no ce_id, so the id and the time (whole seconds) travel as the properties alone
+            id = (String) generated.get();
+            timestamp = micros == OutboundRecord.NO_TIME ? null : new Date(Math.floorDiv(micros, 1_000_000L) * 1000);
+        }
         return new AMQP.BasicProperties.Builder()
                 .headers(out.headers)
                 .contentType(out.contentType)
-                .messageId(out.id)
+                .messageId(id)
                 .timestamp(timestamp)
                 .deliveryMode(persistent || delayUnits > 0 ? 2 : 1)
                 .build();
@@ -81,6 +90,8 @@ public final class AmqpHeaders {
         String contentType;
         String id;
         String time;
+        /** The compact envelope: it sets neither property. */
+        boolean compact;
 
         Outbound(int size) {
             headers = new HashMap<>((size + 2) * 4 / 3 + 1);
@@ -97,6 +108,8 @@ public final class AmqpHeaders {
             }
             if (name.equals(Envelope.ID)) {
                 id = value;
+            } else if (name.equals(Envelope.COMPACT)) {
+                compact = true;
             } else if (name.equals(Envelope.TIME)) {
                 time = value;
             }
