@@ -139,6 +139,53 @@ abstract class CompactEnvelopeCases extends ContractCases {
         assertThat(headers.get(Envelope.ID)).matches("[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
     }
 
+    /** A Switchboard on this broker whose publishers write no envelope; the caller closes it. */
+    private Switchboard noneSwitchboard() {
+        return Switchboard.builder().broker(brokerId()).properties(brokerProperties())
+                .property("switchboard.envelope", "none").build();
+    }
+
+    @Test
+    @DisplayName("with switchboard.envelope=none travels with no envelope header; id and time come from the broker")
+    void noneOnTheWire() {
+        Instant before = Instant.now().minusSeconds(1);
+        InboundRecord record;
+        try (Switchboard none = noneSwitchboard()) {
+            record = onTheWire(none, Message.builder("wire").key("k-1").header("tenant", "acme").build());
+        }
+        Map<String, String> headers = new java.util.HashMap<>(record.headers());
+        // AMQP has no key field: there the key travels as the subject, the one header that is not the application's
+        headers.remove(Envelope.SUBJECT, "k-1");
+        assertThat(headers).containsOnly(Map.entry("tenant", "acme"));
+        assertThat(record.key()).isEqualTo("k-1");
+        assertThat(record.nativeId() != null || record.offset() >= 0).as("an id from the broker").isTrue();
+        assertThat(Instant.ofEpochMilli(record.brokerTimestamp())).isBetween(before, Instant.now().plusSeconds(1));
+    }
+
+    @Test
+    @DisplayName("with switchboard.envelope=none delivers every message in key order with a unique id and a sane time")
+    void noneDelivers() {
+        String dest = destination();
+        Recorder<String> rec = recorder();
+        subscribe(dest, TEXT, "g", Delivery.AT_LEAST_ONCE, rec);
+        Instant before = Instant.now().minusSeconds(1);
+        try (Switchboard none = noneSwitchboard()) {
+            Publisher<String> publisher = none.publisher(dest, TEXT).delivery(Delivery.AT_LEAST_ONCE).build();
+            for (int i = 0; i < 20; i++) {
+                join(publisher.publish(Message.builder("k" + (i % 2) + ":" + i).key("k" + (i % 2)).build()));
+            }
+        }
+        List<Message<String>> got = rec.awaitCount(20).received().stream().map(Received::message).toList();
+        Instant after = Instant.now().plusSeconds(1);
+        assertThat(got).extracting(Message::id).doesNotContainNull().doesNotHaveDuplicates();
+        assertThat(got).allSatisfy(m -> assertThat(m.timestamp()).isBetween(before, after));
+        for (String key : List.of("k0", "k1")) {
+            List<Integer> order = got.stream().filter(m -> key.equals(m.key()))
+                    .map(m -> Integer.parseInt(m.payload().substring(3))).distinct().toList();
+            assertThat(order).as("key order of " + key).isSorted().hasSize(10);
+        }
+    }
+
     /** The record as the adapter's own consumer reads it, after {@code publishing} sent {@code message}. */
     private InboundRecord onTheWire(Switchboard publishing, Message<String> message) {
         String dest = destination();
