@@ -48,6 +48,11 @@ final class SuiteOptions {
                     + "SDK-compact/native compares the SDK with one small envelope header against the native client.")
     boolean compactEnvelope;
 
+    @Option(names = "--none-envelope",
+            description = "Also run the SDK publishing no envelope (mode sdk-none, switchboard.envelope=none): SDK-none/native "
+                    + "compares the SDK carrying the same bytes as the native client.")
+    boolean noneEnvelope;
+
     @Option(names = "--native-batch",
             description = "Also run RocketMQ's native client batching keyed sends in order, one batch in flight per queue, as "
                     + "the SDK does (mode native-batch): SDK/native-batch compares the same work. With --native-envelope also mode "
@@ -69,7 +74,12 @@ final class SuiteOptions {
 
     /** The extra modes these options ask for. */
     java.util.Set<String> extraModes() {
-        return io.switchboard.bench.driver.Drivers.extras(nativeEnvelope, compactEnvelope, nativeBatch, springPeers, scsPeers);
+        java.util.Set<String> extras =
+                io.switchboard.bench.driver.Drivers.extras(nativeEnvelope, compactEnvelope, nativeBatch, springPeers, scsPeers);
+        if (noneEnvelope) {
+            extras.add(io.switchboard.bench.driver.BenchDriver.SDK_NONE);
+        }
+        return extras;
     }
 
     @Option(names = "--repeat", paramLabel = "N", defaultValue = "1",

@@ -16,6 +16,8 @@ public interface BenchDriver extends AutoCloseable {
     String NATIVE_ENVELOPE = "native-ce";
     /** The mode name for SDK drivers that publish the compact envelope ({@code switchboard.envelope=compact}, {@code --compact-envelope}). */
     String SDK_COMPACT = "sdk-compact";
+    /** The mode name for SDK drivers that publish no envelope ({@code switchboard.envelope=none}, {@code --none-envelope}). */
+    String SDK_NONE = "sdk-none";
     /** The mode name for the RocketMQ native driver that batches keyed sends in order, as the SDK does ({@code --native-batch}). */
     String NATIVE_BATCH = "native-batch";
     /**

@@ -83,6 +83,9 @@ public final class Drivers {
         if (extras.contains(BenchDriver.SDK_COMPACT)) {
             modes.add(BenchDriver.SDK_COMPACT);
         }
+        if (extras.contains(BenchDriver.SDK_NONE)) {
+            modes.add(BenchDriver.SDK_NONE);
+        }
         if (!broker.equals("memory")) {
             modes.add(BenchDriver.NATIVE);
             if (extras.contains(BenchDriver.NATIVE_ENVELOPE)) {
@@ -117,10 +120,10 @@ public final class Drivers {
         if (endpoints.of(broker) == null) {
             throw new IllegalStateException("Broker '" + broker + "' is not available in this run");
         }
-        if (mode.equals(BenchDriver.SDK) || mode.equals(BenchDriver.SDK_COMPACT)) {
+        if (mode.equals(BenchDriver.SDK) || mode.equals(BenchDriver.SDK_COMPACT) || mode.equals(BenchDriver.SDK_NONE)) {
             java.util.Map<String, String> properties = new java.util.LinkedHashMap<>(workload.propertiesFor(broker));
-            if (mode.equals(BenchDriver.SDK_COMPACT)) {
-                properties.put("switchboard.envelope", "compact");
+            if (!mode.equals(BenchDriver.SDK)) {
+                properties.put("switchboard.envelope", mode.equals(BenchDriver.SDK_COMPACT) ? "compact" : "none");
             }
             return new SdkDriver(broker, mode, endpoints, properties, workload.delivery(), workload.consumerPrefetch(), runId);
         }

@@ -42,7 +42,7 @@ public final class SdkDriver implements BenchDriver {
      * Connects.
      *
      * @param broker the adapter id
-     * @param mode {@link #SDK}, or {@link #SDK_COMPACT} when the properties ask for the compact envelope
+     * @param mode {@link #SDK}, {@link #SDK_COMPACT} or {@link #SDK_NONE} when the properties ask for the compact or no envelope
      * @param endpoints where the broker is
      * @param passThrough the workload's properties for this broker
      * @param runId unique per run, to keep in-memory brokers apart
