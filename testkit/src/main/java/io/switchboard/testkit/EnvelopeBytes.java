@@ -1,0 +1,69 @@
+package io.switchboard.testkit;
+
+import io.switchboard.Codec;
+import io.switchboard.Delivery;
+import io.switchboard.Message;
+import io.switchboard.internal.DefaultPublisher;
+import io.switchboard.internal.Telemetry;
+import io.switchboard.spi.BrokerConfig;
+import io.switchboard.spi.Capabilities;
+import io.switchboard.spi.OutboundRecord;
+import io.switchboard.spi.PublisherSpec;
+import io.switchboard.spi.RawPublisher;
+import io.switchboard.spi.SendResult;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.ToIntFunction;
+
+/**
+ * What each envelope costs on the wire, in bytes: the record core hands to an adapter for each
+ * value of {@code switchboard.envelope}, which the adapter's own mapping then turns into what it
+ * writes. Deterministic: no broker, a generated id, no tracing, {@code Codec.bytes()}, no key.
+ */
+public final class EnvelopeBytes {
+
+    /** The values of {@code switchboard.envelope}, in the README table's order. */
+    public static final List<String> ENVELOPES = List.of("cloudevents", "cloudevents-full", "compact", "none");
+
+    private EnvelopeBytes() {}
+
+    /** The outbound record a publisher with {@code envelope} on a broker with {@code capabilities} hands over. */
+    public static OutboundRecord record(Capabilities capabilities, String envelope) {
+        AtomicReference<OutboundRecord> sent = new AtomicReference<>();
+        RawPublisher raw = new RawPublisher() {
+            @Override
+            public CompletableFuture<SendResult> send(OutboundRecord record) {
+                sent.set(record);
+                return CompletableFuture.completedFuture(SendResult.UNKNOWN);
+            }
+
+            @Override
+            public void close() {}
+        };
+        try (DefaultPublisher<byte[]> publisher = new DefaultPublisher<>(raw,
+                new PublisherSpec("orders", Delivery.AT_LEAST_ONCE, Map.of()), Codec.bytes(), capabilities,
+                new BrokerConfig("main", capabilities.brokerId(), Map.of("switchboard.envelope", envelope)),
+                Telemetry.NONE, c -> { })) {
+            publisher.send(Message.builder(new byte[16]).build());
+        }
+        return sent.get();
+    }
+
+    /** UTF-8 bytes of a text, 0 for null. */
+    public static int utf8(String text) {
+        return text == null ? 0 : text.getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    /** The bytes {@code wireBytes} counts for each envelope, as {@code envelope=bytes} lines, printed and returned. */
+    public static Map<String, Integer> table(String broker, Capabilities capabilities, ToIntFunction<OutboundRecord> wireBytes) {
+        Map<String, Integer> bytes = new java.util.LinkedHashMap<>();
+        for (String envelope : ENVELOPES) {
+            bytes.put(envelope, wireBytes.applyAsInt(record(capabilities, envelope)));
+        }
+        org.slf4j.LoggerFactory.getLogger(EnvelopeBytes.class).info("envelope bytes per message on {}: {}", broker, bytes);
+        return bytes;
+    }
+}
