@@ -13,7 +13,6 @@ import io.switchboard.internal.comparison.ComparisonEngine;
 import io.switchboard.internal.comparison.FleetTraffic;
 import io.switchboard.internal.comparison.TrafficBook;
 import io.switchboard.internal.comparison.TrafficStats;
-import io.switchboard.internal.envelope.EnvelopeFormat;
 import io.switchboard.internal.fleet.FleetControl;
 import io.switchboard.internal.fleet.FleetSettings;
 import io.switchboard.internal.fleet.GateRunner;
