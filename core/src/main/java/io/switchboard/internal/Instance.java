@@ -18,6 +18,7 @@ import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.Provisioner;
 import io.switchboard.spi.PublisherSpec;
 import io.switchboard.spi.RawPublisher;
+import io.switchboard.internal.comparison.ConsumerLag;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,6 +37,7 @@ public final class Instance implements BrokerInstance, AutoCloseable {
     private final BrokerAdapter adapter;
     private final Shared shared;
     private final MetricsSettings metricsSettings;
+    private final ConsumerLag lag;
 
     /** An instance at position {@code index} among its Switchboard's instances. */
     public Instance(int index, BrokerConfig config, BrokerAdapter adapter, Shared shared) {
@@ -44,6 +46,17 @@ public final class Instance implements BrokerInstance, AutoCloseable {
         this.adapter = adapter;
         this.shared = shared;
         this.metricsSettings = MetricsSettings.from(config);
+        long threshold = config.getLong(ConsumerLag.THRESHOLD, 0);
+        if (threshold < 0) {
+            throw new io.switchboard.ConfigurationException("Property '" + ConsumerLag.THRESHOLD + "' of broker instance '"
+                    + config.instanceName() + "' is " + threshold + "; use a number of records (0 turns the check off)");
+        }
+        this.lag = new ConsumerLag(config.getPositiveDuration(ConsumerLag.REFRESH, Duration.ofSeconds(5)), threshold);
+    }
+
+    /** The consumer lag of this instance's live subscriptions. */
+    public ConsumerLag lag() {
+        return lag;
     }
 
     /** Position among the Switchboard's instances. */
@@ -78,7 +91,11 @@ public final class Instance implements BrokerInstance, AutoCloseable {
 
     @Override
     public BrokerHealth health(Duration timeout) {
-        return adapter.health(timeout);
+        BrokerHealth health = adapter.health(timeout);
+        if (health.status() != BrokerHealth.Status.UP) {
+            return health;
+        }
+        return lag.overThreshold().map(why -> BrokerHealth.degraded(health.reason() + "; " + why)).orElse(health);
     }
 
     /** The adapter. */
@@ -189,8 +206,18 @@ public final class Instance implements BrokerInstance, AutoCloseable {
         SubscriptionSettings settings = new SubscriptionSettings(name(), spec, request.concurrency(), request.retry(), dlq,
                 request.drainTimeout(), request.idempotencyStore() != null ? request.idempotencyStore() : shared.idempotencyStore(),
                 telemetry(), dispatch, ClaimWait.bound(request.properties(), config));
-        DefaultSubscription<T> subscription = new DefaultSubscription<>(this, settings, request.codec(), handler, onClose);
-        subscription.start();
+        ConsumerLag.Entry reading = lag.add(request.destination(), request.effectiveGroup());
+        DefaultSubscription<T> subscription = new DefaultSubscription<>(this, settings, request.codec(), handler, closed -> {
+            reading.remove();
+            onClose.accept(closed);
+        });
+        reading.source(subscription::backlog);
+        try {
+            subscription.start();
+        } catch (RuntimeException e) {
+            reading.remove();
+            throw e;
+        }
         return subscription;
     }
 

@@ -77,10 +77,43 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
      * @param deadLetterRate dead letters / consumed (NaN without consumption)
      * @param publishLatency publish call to broker acknowledgement
      * @param endToEnd envelope publish time to handler start
+     * @param lag records waiting per group of this instance's live subscriptions (per {@code destination/group} in a
+     *     report of every destination), as the broker tells, read at most every {@code switchboard.lag-refresh}; groups
+     *     whose broker cannot tell are absent
      */
     public record InstanceFigures(String instance, String broker, long published, long publishFailed, long consumed,
             long deadLetters, long redeliveries, double publishRate, double consumeRate, double errorRate, double deadLetterRate,
-            Latency publishLatency, Latency endToEnd) {}
+            Latency publishLatency, Latency endToEnd, Map<String, Long> lag) {
+
+        /** Copies the lag. */
+        public InstanceFigures {
+            lag = Map.copyOf(lag);
+        }
+
+        /**
+         * Figures without lag.
+         *
+         * @param instance instance name
+         * @param broker adapter id
+         * @param published publishes acknowledged
+         * @param publishFailed publishes failed
+         * @param consumed records handed to handlers here
+         * @param deadLetters records dead-lettered here
+         * @param redeliveries records the broker delivered again
+         * @param publishRate acknowledged publishes per second
+         * @param consumeRate records consumed per second
+         * @param errorRate failed / all publishes
+         * @param deadLetterRate dead letters / consumed
+         * @param publishLatency publish call to broker acknowledgement
+         * @param endToEnd envelope publish time to handler start
+         */
+        public InstanceFigures(String instance, String broker, long published, long publishFailed, long consumed,
+                long deadLetters, long redeliveries, double publishRate, double consumeRate, double errorRate,
+                double deadLetterRate, Latency publishLatency, Latency endToEnd) {
+            this(instance, broker, published, publishFailed, consumed, deadLetters, redeliveries, publishRate, consumeRate,
+                    errorRate, deadLetterRate, publishLatency, endToEnd, Map.of());
+        }
+    }
 
     /**
      * One judged difference.
@@ -166,6 +199,7 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
         row(b, "error rate", i -> pct(i.errorRate()));
         row(b, "dead-letter rate", i -> pct(i.deadLetterRate()));
         row(b, "redeliveries", i -> Long.toString(i.redeliveries()));
+        row(b, "consumer lag (records)", i -> i.lag().isEmpty() ? "-" : i.lag().toString());
         row(b, "samples publish / e2e", i -> i.publishLatency().samples() + " / " + i.endToEnd().samples());
         b.append("Verdict: ").append(verdict.summary()).append('\n');
         for (Finding f : verdict.findings()) {
@@ -230,6 +264,7 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
             m.put("deadLetterRate", num(i.deadLetterRate()));
             m.put("publishLatencyMs", latencyJson(i.publishLatency()));
             m.put("endToEndLatencyMs", latencyJson(i.endToEnd()));
+            m.put("lag", i.lag());
             list.add(m);
         }
         root.put("instances", list);

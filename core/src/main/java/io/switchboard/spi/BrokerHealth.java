@@ -6,7 +6,7 @@ import java.util.Objects;
  * Whether a broker instance is reachable, as its adapter sees it, with a short reason for people.
  * The reason never holds a secret (no password, no credentials in a URI).
  *
- * @param status up, down or unknown
+ * @param status up, down, unknown or degraded
  * @param reason what was checked or what failed, for example {@code "3 brokers in cluster abc"}
  *     or {@code "connection refused by 127.0.0.1:5672; is the server running?"}
  */
@@ -19,7 +19,12 @@ public record BrokerHealth(Status status, String reason) {
         /** The broker did not answer, refused, or the client is recovering a lost connection. */
         DOWN,
         /** The adapter cannot tell (it does not check health). */
-        UNKNOWN
+        UNKNOWN,
+        /**
+         * Reachable, but its consumers fall behind: a group's lag is above {@code switchboard.lag-threshold}. Set by
+         * core, never by an adapter.
+         */
+        DEGRADED
     }
 
     /**
@@ -50,6 +55,15 @@ public record BrokerHealth(Status status, String reason) {
      */
     public static BrokerHealth down(String reason) {
         return new BrokerHealth(Status.DOWN, reason);
+    }
+
+    /**
+     * {@return a DEGRADED health: reachable, with why it is degraded}
+     *
+     * @param reason what was seen and why it is degraded
+     */
+    public static BrokerHealth degraded(String reason) {
+        return new BrokerHealth(Status.DEGRADED, reason);
     }
 
     /**

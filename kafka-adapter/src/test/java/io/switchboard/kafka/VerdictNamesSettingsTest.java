@@ -96,7 +96,7 @@ class VerdictNamesSettingsTest {
         };
         TrafficBook book = new TrafficBook(60, clock);
         ComparisonEngine engine = new ComparisonEngine(book, List.of("a", "b"), Map.of("a", "kafka", "b", "rabbitmq"),
-                Map.of("a", kafka, "b", RABBIT), 100, 0.10);
+                Map.of("a", kafka, "b", RABBIT), Map.of(), 100, 0.10);
         record(book.stats("a", "kafka", "orders"), 5_500);
         record(book.stats("b", "rabbitmq", "orders"), 2_500);
         millis.addAndGet(2_000);

@@ -112,6 +112,18 @@ class AutoConfigurationTest {
         }
 
         @Test
+        @DisplayName("an instance whose consumers lag past switchboard.lag-threshold is DEGRADED (HTTP 200), with the group named")
+        void degradedByLag() {
+            var indicator = new io.switchboard.spring.actuate.BrokerInstanceHealthIndicator("memory",
+                    t -> io.switchboard.spi.BrokerHealth.degraded("in-memory broker; consumer lag of group 'billing' on "
+                            + "'orders' is 300 records, above switchboard.lag-threshold=50"), java.time.Duration.ofSeconds(1));
+            var health = indicator.health();
+            assertThat(health.getStatus().getCode()).isEqualTo("DEGRADED");
+            assertThat(health.getDetails()).containsEntry("broker", "memory");
+            assertThat(health.getDetails().get("reason").toString()).contains("group 'billing'");
+        }
+
+        @Test
         @DisplayName("absent without spring-boot-health")
         void absentWithoutHealth() {
             runner.withClassLoader(new FilteredClassLoader(HealthIndicator.class))

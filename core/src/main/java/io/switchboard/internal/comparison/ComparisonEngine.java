@@ -27,6 +27,7 @@ public final class ComparisonEngine implements BrokerComparison {
 
     private final TrafficBook book;
     private final SettingEffects effects;
+    private final Map<String, ConsumerLag> lags;
     private final List<String> instances;
     private final Map<String, String> brokers;
     private final long minSamples;
@@ -45,7 +46,7 @@ public final class ComparisonEngine implements BrokerComparison {
      */
     public ComparisonEngine(TrafficBook book, List<String> instances, Map<String, String> brokers, long minSamples,
             double minDifference) {
-        this(book, instances, brokers, Map.of(), minSamples, minDifference);
+        this(book, instances, brokers, Map.of(), Map.of(), minSamples, minDifference);
     }
 
     /**
@@ -54,10 +55,13 @@ public final class ComparisonEngine implements BrokerComparison {
      * @param instances instance names in order
      * @param brokers adapter id per instance
      * @param settings the settings each instance's adapter reports
+     * @param lags each instance's consumer lag
      */
     public ComparisonEngine(TrafficBook book, List<String> instances, Map<String, String> brokers,
-            Map<String, List<io.switchboard.spi.PerformanceSetting>> settings, long minSamples, double minDifference) {
+            Map<String, List<io.switchboard.spi.PerformanceSetting>> settings, Map<String, ConsumerLag> lags, long minSamples,
+            double minDifference) {
         this.effects = new SettingEffects(Map.copyOf(brokers), settings);
+        this.lags = Map.copyOf(lags);
         this.book = book;
         this.instances = List.copyOf(instances);
         this.brokers = Map.copyOf(brokers);
@@ -70,6 +74,7 @@ public final class ComparisonEngine implements BrokerComparison {
 
     private ComparisonEngine(ComparisonEngine local, FleetTraffic remote, java.util.function.Supplier<String> scope) {
         this.effects = local.effects;
+        this.lags = local.lags;
         this.book = local.book;
         this.instances = local.instances;
         this.brokers = local.brokers;
@@ -144,7 +149,7 @@ public final class ComparisonEngine implements BrokerComparison {
         Map<String, TrafficStats.Window> windows = windows(destination, now - seconds, now - 1);
         List<InstanceFigures> figures = new ArrayList<>();
         for (String instance : instances) {
-            figures.add(figures(instance, windows.get(instance), seconds));
+            figures.add(figures(instance, destination, windows.get(instance), seconds));
         }
         return new ComparisonReport(Instant.ofEpochSecond(now), Duration.ofSeconds(seconds), destination, figures,
                 verdict(figures, windows), scopeText());
@@ -177,13 +182,18 @@ public final class ComparisonEngine implements BrokerComparison {
         return out;
     }
 
-    private InstanceFigures figures(String instance, TrafficStats.Window w, long seconds) {
+    private InstanceFigures figures(String instance, String destination, TrafficStats.Window w, long seconds) {
         long attempts = w.published + w.publishFailed;
         return new InstanceFigures(instance, brokers.get(instance), w.published, w.publishFailed, w.consumed, w.deadLetters,
                 w.redeliveries, (double) w.published / seconds, (double) w.consumed / seconds,
                 attempts == 0 ? Double.NaN : (double) w.publishFailed / attempts,
                 w.consumed == 0 ? Double.NaN : (double) w.deadLetters / w.consumed,
-                latency(w.publishLatency), latency(w.endToEnd));
+                latency(w.publishLatency), latency(w.endToEnd), lag(instance, destination));
+    }
+
+    private Map<String, Long> lag(String instance, String destination) {
+        ConsumerLag l = lags.get(instance);
+        return l == null ? Map.of() : l.lag(destination);
     }
 
     static Latency latency(Histogram h) {

@@ -78,12 +78,8 @@ public final class Router implements Routing, GateRunner.Host, FleetControl.Rout
     public Router(List<Instance> instances, BrokerConfig common, Route defaultRoute, Map<String, Route> initial, Clock clock) {
         this.instances = List.copyOf(instances);
         Map<String, String> brokers = new LinkedHashMap<>();
-        Map<String, List<io.switchboard.spi.PerformanceSetting>> performance = new LinkedHashMap<>();
-        for (Instance i : instances) {
-            index.put(i.name(), i.index());
-            brokers.put(i.name(), i.brokerId());
-            performance.put(i.name(), i.adapter().performanceSettings());
-        }
+        instances.forEach(i -> index.put(i.name(), i.index()));
+        instances.forEach(i -> brokers.put(i.name(), i.brokerId()));
         validate("default route", defaultRoute);
         initial.forEach((d, r) -> validate("route of '" + d + "'", r));
         this.defaultRoute = defaultRoute;
@@ -91,8 +87,10 @@ public final class Router implements Routing, GateRunner.Host, FleetControl.Rout
         this.meters = new RoutingMeters(this.instances, () -> instances.get(0).shared().meters());
         this.book = instances.get(0).shared().traffic();
         this.settings = RoutingSettings.from(common);
-        this.comparison = new ComparisonEngine(book, List.copyOf(index.keySet()), brokers, performance, settings.minSamples(),
-                settings.minDifference());
+        this.comparison = new ComparisonEngine(book, List.copyOf(index.keySet()), brokers, instances.stream().collect(
+                java.util.stream.Collectors.toMap(Instance::name, i -> i.adapter().performanceSettings())),
+                instances.stream().collect(java.util.stream.Collectors.toMap(Instance::name, Instance::lag)),
+                settings.minSamples(), settings.minDifference());
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "switchboard-routing");
             t.setDaemon(true);

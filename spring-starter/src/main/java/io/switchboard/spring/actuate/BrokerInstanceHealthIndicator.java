@@ -43,6 +43,7 @@ public final class BrokerInstanceHealthIndicator implements HealthIndicator {
             case UP -> Status.UP;
             case DOWN -> Status.DOWN;
             case UNKNOWN -> Status.UNKNOWN;
+            case DEGRADED -> new Status(FleetHealthIndicator.DEGRADED_CODE, health.reason());
         };
         return Health.status(status).withDetail("broker", brokerId).withDetail("reason", health.reason()).build();
     }

@@ -71,6 +71,9 @@ class DemoPageBrowserTest {
             await().atMost(Duration.ofSeconds(30)).until(() -> driver.findElement(By.id("settings")).getText()
                     .contains("a (kafka): linger.ms=5"));
             assertThat(driver.findElement(By.id("settings")).getText()).contains("b (" + switchboard.instance("b").brokerId() + "): ");
+            // consumer lag per group, from each broker's own figure
+            await().atMost(Duration.ofSeconds(30)).until(() -> driver.findElement(By.id("figures")).getText()
+                    .matches("(?s).*consumer lag \\(records\\).*billing \\d+.*"));
 
             WebElement a = driver.findElement(By.id("weight-a"));
             WebElement b = driver.findElement(By.id("weight-b"));
