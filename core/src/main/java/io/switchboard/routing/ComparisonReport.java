@@ -85,7 +85,24 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
             long deadLetters, long redeliveries, double publishRate, double consumeRate, double errorRate, double deadLetterRate,
             Latency publishLatency, Latency endToEnd, Map<String, Long> lag) {
 
-        /** Copies the lag. */
+        /**
+         * Copies the lag.
+         *
+         * @param instance instance name
+         * @param broker adapter id
+         * @param published publishes acknowledged
+         * @param publishFailed publishes failed
+         * @param consumed records handed to handlers here
+         * @param deadLetters records dead-lettered here
+         * @param redeliveries records the broker delivered again
+         * @param publishRate acknowledged publishes per second
+         * @param consumeRate records consumed per second
+         * @param errorRate failed / all publishes
+         * @param deadLetterRate dead letters / consumed
+         * @param publishLatency publish call to broker acknowledgement
+         * @param endToEnd envelope publish time to handler start
+         * @param lag records waiting per group
+         */
         public InstanceFigures {
             lag = Map.copyOf(lag);
         }
@@ -130,7 +147,17 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
     public record Finding(String figure, String ahead, String behind, double aheadValue, double behindValue, String text,
             List<String> explanations) {
 
-        /** Copies the explanations. */
+        /**
+         * Copies the explanations.
+         *
+         * @param figure the figure
+         * @param ahead the better instance
+         * @param behind the worse instance
+         * @param aheadValue the better value
+         * @param behindValue the worse value
+         * @param text one sentence
+         * @param explanations the settings that account for the difference
+         */
         public Finding {
             explanations = List.copyOf(explanations);
         }
@@ -161,7 +188,14 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
      */
     public record Verdict(List<Finding> findings, List<String> notJudged, String summary, List<String> settings) {
 
-        /** Copies the lists. */
+        /**
+         * Copies the settings.
+         *
+         * @param findings significant differences
+         * @param notJudged figures not judged, with why
+         * @param summary one line
+         * @param settings one line per instance with its settings
+         */
         public Verdict {
             settings = List.copyOf(settings);
         }
