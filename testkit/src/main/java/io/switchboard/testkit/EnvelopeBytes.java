@@ -30,7 +30,12 @@ public final class EnvelopeBytes {
 
     private EnvelopeBytes() {}
 
-    /** The outbound record a publisher with {@code envelope} on a broker with {@code capabilities} hands over. */
+    /**
+     * {@return the outbound record a publisher with {@code envelope} on a broker with {@code capabilities} hands over}
+     *
+     * @param capabilities the broker's capabilities
+     * @param envelope a value of {@code switchboard.envelope}
+     */
     public static OutboundRecord record(Capabilities capabilities, String envelope) {
         AtomicReference<OutboundRecord> sent = new AtomicReference<>();
         RawPublisher raw = new RawPublisher() {
@@ -52,12 +57,22 @@ public final class EnvelopeBytes {
         return sent.get();
     }
 
-    /** UTF-8 bytes of a text, 0 for null. */
+    /**
+     * {@return UTF-8 bytes of a text, 0 for null}
+     *
+     * @param text the text
+     */
     public static int utf8(String text) {
         return text == null ? 0 : text.getBytes(StandardCharsets.UTF_8).length;
     }
 
-    /** The bytes {@code wireBytes} counts for each envelope, as {@code envelope=bytes} lines, printed and returned. */
+    /**
+     * {@return the bytes {@code wireBytes} counts for each envelope, also logged}
+     *
+     * @param broker the broker's name for the log line
+     * @param capabilities the broker's capabilities
+     * @param wireBytes what one record costs on that broker's wire
+     */
     public static Map<String, Integer> table(String broker, Capabilities capabilities, ToIntFunction<OutboundRecord> wireBytes) {
         Map<String, Integer> bytes = new java.util.LinkedHashMap<>();
         for (String envelope : ENVELOPES) {
