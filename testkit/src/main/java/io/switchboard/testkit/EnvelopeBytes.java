@@ -1,21 +1,12 @@
 package io.switchboard.testkit;
 
 import io.switchboard.Codec;
-import io.switchboard.Delivery;
 import io.switchboard.Message;
-import io.switchboard.internal.DefaultPublisher;
-import io.switchboard.internal.Telemetry;
-import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.Capabilities;
 import io.switchboard.spi.OutboundRecord;
-import io.switchboard.spi.PublisherSpec;
-import io.switchboard.spi.RawPublisher;
-import io.switchboard.spi.SendResult;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.ToIntFunction;
 
 /**
@@ -37,24 +28,8 @@ public final class EnvelopeBytes {
      * @param envelope a value of {@code switchboard.envelope}
      */
     public static OutboundRecord record(Capabilities capabilities, String envelope) {
-        AtomicReference<OutboundRecord> sent = new AtomicReference<>();
-        RawPublisher raw = new RawPublisher() {
-            @Override
-            public CompletableFuture<SendResult> send(OutboundRecord record) {
-                sent.set(record);
-                return CompletableFuture.completedFuture(SendResult.UNKNOWN);
-            }
-
-            @Override
-            public void close() {}
-        };
-        try (DefaultPublisher<byte[]> publisher = new DefaultPublisher<>(raw,
-                new PublisherSpec("orders", Delivery.AT_LEAST_ONCE, Map.of()), Codec.bytes(), capabilities,
-                new BrokerConfig("main", capabilities.brokerId(), Map.of("switchboard.envelope", envelope)),
-                Telemetry.NONE, c -> { })) {
-            publisher.send(Message.builder(new byte[16]).build());
-        }
-        return sent.get();
+        return CoreRecords.published(capabilities, Map.of("switchboard.envelope", envelope), Codec.bytes(),
+                Message.builder(new byte[16]).build());
     }
 
     /**
