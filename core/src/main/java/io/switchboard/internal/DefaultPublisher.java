@@ -12,6 +12,7 @@ import io.switchboard.PublishReceipt;
 import io.switchboard.Publisher;
 import io.switchboard.SwitchboardClosedException;
 import io.switchboard.UnsupportedCapabilityException;
+import io.switchboard.internal.comparison.ClientCost;
 import io.switchboard.internal.envelope.EnvelopeFormat;
 import io.switchboard.internal.envelope.EnvelopeHeaders;
 import io.switchboard.internal.envelope.MessageIds;
@@ -95,6 +96,8 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     /** A message {@link #send} could not deliver is dropped by contract (logged at WARN, not ERROR). */
     private final boolean atMostOnce;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** The instance's client cost, or null when nothing compares instances. */
+    private final ClientCost.Account cost;
 
     /** Wraps a raw publisher. */
     public DefaultPublisher(RawPublisher raw, PublisherSpec spec, Codec<T> codec, Capabilities capabilities,
@@ -121,34 +124,60 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         this.layout = none ? EnvelopeHeaders.Layout.none() : compact ? EnvelopeHeaders.Layout.compact()
                 : EnvelopeHeaders.Layout.cloudEvents(source, type, full ? contentType : leanContentType, full ? "1" : null);
         this.atMostOnce = spec.delivery() == Delivery.AT_MOST_ONCE;
+        this.cost = telemetry.cost();
     }
 
     @Override
     public CompletionStage<PublishReceipt> publish(T payload) {
         checkOpen();
-        return withReceipt(record(payload, null, Map.of(), null, null, null, null));
+        long cpu = sampleStart();
+        OutboundRecord record = record(payload, null, Map.of(), null, null, null, null);
+        CompletionStage<PublishReceipt> receipt = withReceipt(record);
+        sampleEnd(cpu, record);
+        return receipt;
     }
 
     @Override
     public CompletionStage<PublishReceipt> publish(Message<T> message) {
         checkOpen();
         checkNotNull(message);
-        return withReceipt(record(message.payload(), message.key(), message.headers(), message.id(), message.timestamp(),
-                message.delay(), message.deliverAt()));
+        long cpu = sampleStart();
+        OutboundRecord record = record(message.payload(), message.key(), message.headers(), message.id(), message.timestamp(),
+                message.delay(), message.deliverAt());
+        CompletionStage<PublishReceipt> receipt = withReceipt(record);
+        sampleEnd(cpu, record);
+        return receipt;
     }
 
     @Override
     public void send(T payload) {
         checkOpen();
-        withoutReceipt(record(payload, null, Map.of(), null, null, null, null));
+        long cpu = sampleStart();
+        OutboundRecord record = record(payload, null, Map.of(), null, null, null, null);
+        withoutReceipt(record);
+        sampleEnd(cpu, record);
     }
 
     @Override
     public void send(Message<T> message) {
         checkOpen();
         checkNotNull(message);
-        withoutReceipt(record(message.payload(), message.key(), message.headers(), message.id(), message.timestamp(),
-                message.delay(), message.deliverAt()));
+        long cpu = sampleStart();
+        OutboundRecord record = record(message.payload(), message.key(), message.headers(), message.id(), message.timestamp(),
+                message.delay(), message.deliverAt());
+        withoutReceipt(record);
+        sampleEnd(cpu, record);
+    }
+
+    /** The thread's CPU clock when this call is one of the {@link ClientCost#SAMPLE_EVERY} that are timed. */
+    private long sampleStart() {
+        return cost == null ? ClientCost.NOT_SAMPLED : ClientCost.startSample();
+    }
+
+    private void sampleEnd(long cpuStart, OutboundRecord record) {
+        if (cpuStart != ClientCost.NOT_SAMPLED) {
+            cost.publishSampled(cpuStart < 0 ? -1 : ClientCost.threadCpu() - cpuStart, record.wireBytes());
+        }
     }
 
     private void checkOpen() {

@@ -10,6 +10,7 @@ import io.switchboard.MessageHandler;
 import io.switchboard.RetryPolicy;
 import io.switchboard.Subscription;
 import io.switchboard.SubscriptionException;
+import io.switchboard.internal.comparison.ClientCost;
 import io.switchboard.internal.envelope.Envelopes;
 import io.switchboard.internal.idempotency.ClaimWait;
 import io.switchboard.internal.metrics.ConsumeRecorder;
@@ -64,6 +65,7 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
     private volatile boolean stopping;
     private volatile long lastRecordNanos = System.nanoTime();
     private final ObservationRegistry observations;
+    private final ClientCost.Account cost;
     private RawConsumer consumer;
     private RawPublisher deadLetters;
     private volatile ConsumeRecorder meters;
@@ -85,9 +87,10 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
         this.contextScope = spec.delivery() == Delivery.EXACTLY_ONCE ? scope : null;
         this.busyWaitNanos = settings.busyWait().toNanos();
         this.observations = settings.telemetry().observationsOrNull();
+        this.cost = settings.telemetry().cost();
         this.lanes = new Lane[settings.concurrency()];
         for (int i = 0; i < lanes.length; i++) {
-            lanes[i] = new Lane("switchboard-" + spec.destination() + "-" + spec.group() + "-" + i, this::process, this::returnToBroker);
+            lanes[i] = new Lane("switchboard-" + scope.replace('/', '-') + "-" + i, this::process, this::returnToBroker, cost);
         }
     }
 
@@ -282,11 +285,16 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
     }
 
     private void invoke(Message<T> message, DeliveryContext context, InboundRecord record) throws Exception {
-        if (observations == null) {
-            handler.handle(message, context);
-        } else {
-            Tracing.handle(observations, record.headers(), adapter.id(), settings.instance(), spec.destination(), spec.group())
-                    .observeChecked(() -> handler.handle(message, context));
+        long cpu = cost == null ? ClientCost.NOT_SAMPLED : ClientCost.startSample();
+        try {
+            if (observations == null) {
+                handler.handle(message, context);
+            } else {
+                Tracing.handle(observations, record.headers(), adapter.id(), settings.instance(), spec.destination(), spec.group())
+                        .observeChecked(() -> handler.handle(message, context));
+            }
+        } finally { // the handler's CPU is the application's, not the client's
+            ClientCost.Account.handlerEnded(cost, cpu);
         }
     }
 

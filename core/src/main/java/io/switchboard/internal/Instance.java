@@ -52,6 +52,9 @@ public final class Instance implements BrokerInstance, AutoCloseable {
                     + config.instanceName() + "' is " + threshold + "; use a number of records (0 turns the check off)");
         }
         this.lag = new ConsumerLag(config.getPositiveDuration(ConsumerLag.REFRESH, Duration.ofSeconds(5)), threshold);
+        if (shared.traffic() != null) {
+            shared.traffic().cost().account(config.instanceName(), adapter.clientThreads());
+        }
     }
 
     /** The consumer lag of this instance's live subscriptions. */

@@ -24,10 +24,15 @@ final class Lane {
     private volatile boolean finished;
     private final Consumer<InboundRecord> rejecter;
 
-    Lane(String name, Consumer<InboundRecord> processor, Consumer<InboundRecord> rejecter) {
+    /** A lane whose thread's CPU counts as the instance's client cost {@code cost} (when not null). */
+    Lane(String name, Consumer<InboundRecord> processor, Consumer<InboundRecord> rejecter,
+            io.switchboard.internal.comparison.ClientCost.Account cost) {
         this.rejecter = rejecter;
         this.thread = new Thread(() -> run(processor, rejecter), name);
         this.thread.setDaemon(true);
+        if (cost != null) {
+            cost.own(thread);
+        }
     }
 
     /** Waits between attempts; false when {@code stopping} turns true first (the record goes back to the broker). */

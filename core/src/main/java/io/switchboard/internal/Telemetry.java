@@ -3,6 +3,7 @@ package io.switchboard.internal;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.observation.ObservationRegistry;
+import io.switchboard.internal.comparison.ClientCost;
 import io.switchboard.internal.comparison.TrafficBook;
 import io.switchboard.internal.metrics.ConsumeRecorder;
 import io.switchboard.internal.metrics.Meters;
@@ -45,6 +46,11 @@ public record Telemetry(MeterRegistry meters, ObservationRegistry observations, 
             m = new SubscriptionMeters(meters, tags, settings, inFlight, consumer);
         }
         return ConsumeRecorder.both(m, traffic == null ? null : traffic.stats(instance, broker, destination));
+    }
+
+    /** The instance's client cost account (multi-instance Switchboards with the comparison on), else null. */
+    public ClientCost.Account cost() {
+        return traffic == null ? null : traffic.cost().find(instance);
     }
 
     /** The observation registry when observations are on, else null. */

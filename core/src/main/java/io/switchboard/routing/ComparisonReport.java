@@ -62,6 +62,25 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
     public record Latency(long samples, double p50, double p99, double p999) {}
 
     /**
+     * What an instance's client cost the application over the window: the CPU of its client (the client library's and
+     * the adapter's threads, core's handler lanes without the handlers, and the publish calls, sampled one in 64)
+     * per message published or consumed, and the bytes on the wire per published message (payload, key and headers,
+     * sampled). The client is shared by every destination of the instance, so both are the instance's over every
+     * destination, also in a report of one destination.
+     *
+     * @param cpuMicrosPerMessage client CPU microseconds per message (NaN without messages, or where the JVM has no
+     *     thread CPU clock)
+     * @param wireBytesPerMessage mean bytes on the wire per published message (NaN without a sampled publish)
+     * @param messages messages published and consumed on every destination of the instance in the window
+     * @param wireSamples publishes sized
+     */
+    public record Cost(double cpuMicrosPerMessage, double wireBytesPerMessage, long messages, long wireSamples) {
+
+        /** No cost measured. */
+        public static final Cost UNKNOWN = new Cost(Double.NaN, Double.NaN, 0, 0);
+    }
+
+    /**
      * One instance's figures.
      *
      * @param instance instance name
@@ -80,10 +99,11 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
      * @param lag records waiting per group of this instance's live subscriptions (per {@code destination/group} in a
      *     report of every destination), as the broker tells, read at most every {@code switchboard.lag-refresh}; groups
      *     whose broker cannot tell are absent
+     * @param cost the client's CPU and bytes on the wire per message
      */
     public record InstanceFigures(String instance, String broker, long published, long publishFailed, long consumed,
             long deadLetters, long redeliveries, double publishRate, double consumeRate, double errorRate, double deadLetterRate,
-            Latency publishLatency, Latency endToEnd, Map<String, Long> lag) {
+            Latency publishLatency, Latency endToEnd, Map<String, Long> lag, Cost cost) {
 
         /**
          * Copies the lag.
@@ -102,9 +122,36 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
          * @param publishLatency publish call to broker acknowledgement
          * @param endToEnd envelope publish time to handler start
          * @param lag records waiting per group
+         * @param cost the client's CPU and bytes on the wire per message
          */
         public InstanceFigures {
             lag = Map.copyOf(lag);
+            cost = cost == null ? Cost.UNKNOWN : cost;
+        }
+
+        /**
+         * Figures without cost.
+         *
+         * @param instance instance name
+         * @param broker adapter id
+         * @param published publishes acknowledged
+         * @param publishFailed publishes failed
+         * @param consumed records handed to handlers here
+         * @param deadLetters records dead-lettered here
+         * @param redeliveries records the broker delivered again
+         * @param publishRate acknowledged publishes per second
+         * @param consumeRate records consumed per second
+         * @param errorRate failed / all publishes
+         * @param deadLetterRate dead letters / consumed
+         * @param publishLatency publish call to broker acknowledgement
+         * @param endToEnd envelope publish time to handler start
+         * @param lag records waiting per group
+         */
+        public InstanceFigures(String instance, String broker, long published, long publishFailed, long consumed,
+                long deadLetters, long redeliveries, double publishRate, double consumeRate, double errorRate,
+                double deadLetterRate, Latency publishLatency, Latency endToEnd, Map<String, Long> lag) {
+            this(instance, broker, published, publishFailed, consumed, deadLetters, redeliveries, publishRate, consumeRate,
+                    errorRate, deadLetterRate, publishLatency, endToEnd, lag, Cost.UNKNOWN);
         }
 
         /**
@@ -128,7 +175,7 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
                 long deadLetters, long redeliveries, double publishRate, double consumeRate, double errorRate,
                 double deadLetterRate, Latency publishLatency, Latency endToEnd) {
             this(instance, broker, published, publishFailed, consumed, deadLetters, redeliveries, publishRate, consumeRate,
-                    errorRate, deadLetterRate, publishLatency, endToEnd, Map.of());
+                    errorRate, deadLetterRate, publishLatency, endToEnd, Map.of(), Cost.UNKNOWN);
         }
     }
 
@@ -234,6 +281,8 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
         row(b, "dead-letter rate", i -> pct(i.deadLetterRate()));
         row(b, "redeliveries", i -> Long.toString(i.redeliveries()));
         row(b, "consumer lag (records)", i -> i.lag().isEmpty() ? "-" : i.lag().toString());
+        row(b, "client CPU per message (us)", i -> fmt(i.cost().cpuMicrosPerMessage()));
+        row(b, "wire bytes per message", i -> fmt(i.cost().wireBytesPerMessage()));
         row(b, "samples publish / e2e", i -> i.publishLatency().samples() + " / " + i.endToEnd().samples());
         b.append("Verdict: ").append(verdict.summary()).append('\n');
         for (Finding f : verdict.findings()) {
@@ -299,6 +348,12 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
             m.put("publishLatencyMs", latencyJson(i.publishLatency()));
             m.put("endToEndLatencyMs", latencyJson(i.endToEnd()));
             m.put("lag", i.lag());
+            Map<String, Object> cost = new LinkedHashMap<>();
+            cost.put("cpuMicrosPerMessage", num(i.cost().cpuMicrosPerMessage()));
+            cost.put("wireBytesPerMessage", num(i.cost().wireBytesPerMessage()));
+            cost.put("messages", i.cost().messages());
+            cost.put("wireSamples", i.cost().wireSamples());
+            m.put("cost", cost);
             list.add(m);
         }
         root.put("instances", list);

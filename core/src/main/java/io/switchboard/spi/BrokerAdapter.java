@@ -68,6 +68,17 @@ public interface BrokerAdapter extends AutoCloseable {
     }
 
     /**
+     * {@return which threads are this instance's client: the client library's own (network, heartbeat, scheduler
+     * threads) and the adapter's (poll loops, delivery pools), never another instance's and never a broker's running in
+     * the same JVM} Core adds their CPU time to the instance's client cost per message (meter
+     * {@code switchboard.client.cpu}, the comparison's {@code client CPU per message}); it asks once per thread. The
+     * default: none, so only the sampled publish calls and core's own threads count.
+     */
+    default ClientThreads clientThreads() {
+        return ClientThreads.NONE;
+    }
+
+    /**
      * {@return the primitives the fleet control plane needs (a durable keyed log and leader election), when this
      * broker can carry the control channel of an application's replicas} The default: none.
      */

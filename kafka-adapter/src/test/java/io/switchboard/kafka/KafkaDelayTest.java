@@ -138,7 +138,7 @@ class KafkaDelayTest {
     @DisplayName("a forwarder starts once the destination has a delay topic, and its thread ends with the last subscription here")
     void forwarderStopsWithTheLastSubscription() {
         String topic = KafkaTestSupport.topic("delay-life");
-        String thread = "switchboard-kafka-delay-" + topic;
+        String thread = "switchboard-kafka[kafka]-delay-" + topic;
         try (Switchboard sb = switchboard()) {
             Subscription a = sb.subscriber(topic, Codec.utf8()).group("a").subscribe((m, c) -> { });
             Subscription b = sb.subscriber(topic, Codec.utf8()).group("b").subscribe((m, c) -> { });
@@ -159,7 +159,7 @@ class KafkaDelayTest {
     @DisplayName("a forwarder starts for a delay topic another application made, found by listing the topics")
     void forwarderStartsForADelayTopicMadeElsewhere() {
         String topic = KafkaTestSupport.topic("delay-elsewhere");
-        String thread = "switchboard-kafka-delay-" + topic;
+        String thread = "switchboard-kafka[kafka]-delay-" + topic;
         DelayLedger ledger = new DelayLedger("made-elsewhere");
         try (Switchboard subscriber = switchboard(); Switchboard publisher = switchboard()) {
             subscribed(subscriber, topic, ledger);

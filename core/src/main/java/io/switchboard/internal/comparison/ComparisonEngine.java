@@ -172,10 +172,14 @@ public final class ComparisonEngine implements BrokerComparison {
         }
         for (TrafficStats s : book.all()) {
             TrafficStats.Window w = out.get(s.instance);
-            if (w != null && (destination == null || destination.equals(s.destination))) {
-                s.addTo(w, from, to);
+            if (w != null) {
+                w.costMessages += s.messages(from, to);
+                if (destination == null || destination.equals(s.destination)) {
+                    s.addTo(w, from, to);
+                }
             }
         }
+        book.cost().addTo(out, from, to);
         if (remote != null) {
             remote.addTo(out, destination, from, to);
         }
@@ -188,7 +192,14 @@ public final class ComparisonEngine implements BrokerComparison {
                 w.redeliveries, (double) w.published / seconds, (double) w.consumed / seconds,
                 attempts == 0 ? Double.NaN : (double) w.publishFailed / attempts,
                 w.consumed == 0 ? Double.NaN : (double) w.deadLetters / w.consumed,
-                latency(w.publishLatency), latency(w.endToEnd), lag(instance, destination));
+                latency(w.publishLatency), latency(w.endToEnd), lag(instance, destination), cost(w));
+    }
+
+    /** The client's CPU per message published or consumed on any destination, and the sampled bytes per publish. */
+    static ComparisonReport.Cost cost(TrafficStats.Window w) {
+        double cpu = w.costMessages == 0 || !ClientCost.measured() ? Double.NaN : w.cpuNanos / 1000.0 / w.costMessages;
+        double wire = w.wireSamples == 0 ? Double.NaN : (double) w.wireBytes / w.wireSamples;
+        return new ComparisonReport.Cost(cpu, wire, w.costMessages, w.wireSamples);
     }
 
     private Map<String, Long> lag(String instance, String destination) {

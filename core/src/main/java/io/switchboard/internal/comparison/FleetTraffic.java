@@ -23,8 +23,11 @@ import org.HdrHistogram.Histogram;
  */
 public final class FleetTraffic {
 
-    /** One replica's second of one (instance, destination). */
+    /** One replica's second of one (instance, destination); a null destination: the instance's client cost. */
     private record Slice(long second, String instance, String destination, TrafficStats.Window window) {}
+
+    /** The first int of an encoding that carries the instances' client cost after each second's traffic. */
+    private static final int VERSION_2 = -2;
 
     private final int seconds;
     private final Map<String, List<Slice>> byReplica = new ConcurrentHashMap<>();
@@ -41,6 +44,7 @@ public final class FleetTraffic {
         long first = Math.max(afterSecond + 1, second - 4);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeInt(VERSION_2); // a replica of before the client cost reads a negative count: no block, nothing wrong
             out.writeInt((int) Math.max(0, second - first + 1));
             for (long s = first; s <= second; s++) {
                 encodeSecond(book, s, out);
@@ -75,6 +79,14 @@ public final class FleetTraffic {
             histogram(out, w.publishLatency);
             histogram(out, w.endToEnd);
         }
+        Map<String, long[]> costs = book.cost().ofSecond(second);
+        out.writeInt(costs.size());
+        for (Map.Entry<String, long[]> c : costs.entrySet()) {
+            out.writeUTF(c.getKey());
+            for (long v : c.getValue()) {
+                out.writeLong(v);
+            }
+        }
     }
 
     private static void histogram(DataOutputStream out, Histogram h) throws IOException {
@@ -96,12 +108,16 @@ public final class FleetTraffic {
      */
     public void received(String replica, DataInputStream in) throws IOException, DataFormatException {
         int blocks = in.readInt();
+        boolean costs = blocks == VERSION_2;
+        if (costs) {
+            blocks = in.readInt();
+        }
         for (int b = 0; b < blocks; b++) {
-            receivedSecond(replica, in);
+            receivedSecond(replica, in, costs);
         }
     }
 
-    private void receivedSecond(String replica, DataInputStream in) throws IOException, DataFormatException {
+    private void receivedSecond(String replica, DataInputStream in, boolean costs) throws IOException, DataFormatException {
         long second = in.readLong();
         int n = in.readInt();
         List<Slice> slices = new ArrayList<>(n);
@@ -119,6 +135,15 @@ public final class FleetTraffic {
             readHistogram(in, w.endToEnd);
             slices.add(new Slice(second, instance, destination, w));
         }
+        int n2 = costs ? in.readInt() : 0;
+        for (int i = 0; i < n2; i++) {
+            String instance = in.readUTF();
+            TrafficStats.Window w = new TrafficStats.Window();
+            w.cpuNanos = in.readLong();
+            w.wireBytes = in.readLong();
+            w.wireSamples = in.readLong();
+            slices.add(new Slice(second, instance, null, w));
+        }
         List<Slice> kept = byReplica.computeIfAbsent(replica, r -> new ArrayList<>());
         synchronized (kept) {
             kept.removeIf(s -> s.second == second);
@@ -133,7 +158,17 @@ public final class FleetTraffic {
             synchronized (slices) {
                 for (Slice s : slices) {
                     TrafficStats.Window w = out.get(s.instance);
-                    if (w != null && s.second >= from && s.second <= to && (destination == null || destination.equals(s.destination))) {
+                    if (w == null || s.second < from || s.second > to) {
+                        continue;
+                    }
+                    if (s.destination == null) { // the instance's client cost in that second
+                        w.cpuNanos += s.window.cpuNanos;
+                        w.wireBytes += s.window.wireBytes;
+                        w.wireSamples += s.window.wireSamples;
+                        continue;
+                    }
+                    w.costMessages += s.window.published + s.window.consumed;
+                    if (destination == null || destination.equals(s.destination)) {
                         w.add(new long[] {s.window.published, s.window.publishFailed, s.window.consumed, s.window.handleFailed,
                             s.window.deadLetters, s.window.redeliveries}, s.window.publishLatency, s.window.endToEnd);
                     }

@@ -17,12 +17,19 @@ public final class TrafficBook {
     private final Clock clock;
     private final Map<String, TrafficStats> stats = new ConcurrentHashMap<>();
     private final long startSecond;
+    private final ClientCost cost;
 
     /** A book keeping {@code seconds} of history. */
     public TrafficBook(int seconds, Clock clock) {
         this.seconds = seconds;
         this.clock = clock;
         this.startSecond = clock.millis() / 1000;
+        this.cost = new ClientCost(seconds);
+    }
+
+    /** What each instance's client costs. */
+    public ClientCost cost() {
+        return cost;
     }
 
     /** Whole seconds the book has been recording (at least 1). */
@@ -50,6 +57,7 @@ public final class TrafficBook {
         for (TrafficStats s : stats.values()) {
             s.roll(closing);
         }
+        cost.roll(closing);
     }
 
     /** Seconds of history kept. */

@@ -127,6 +127,17 @@ public final class TrafficStats implements PublishRecorder, ConsumeRecorder {
         }
     }
 
+    /** Messages published and consumed in seconds {@code fromSecond..toSecond}. */
+    synchronized long messages(long fromSecond, long toSecond) {
+        long n = 0;
+        for (Slice s : ring) {
+            if (s != null && s.second >= fromSecond && s.second <= toSecond) {
+                n += s.counts[0] + s.counts[2];
+            }
+        }
+        return n;
+    }
+
     /** One second of traffic. */
     private static final class Slice {
         long second = Long.MIN_VALUE;
@@ -143,6 +154,13 @@ public final class TrafficStats implements PublishRecorder, ConsumeRecorder {
         long handleFailed;
         long deadLetters;
         long redeliveries;
+        /** The instance's client CPU in the window (every destination's: the client is shared). */
+        long cpuNanos;
+        /** Bytes on the wire of the sampled publishes, and how many were sampled (every destination's). */
+        long wireBytes;
+        long wireSamples;
+        /** Messages published and consumed on every destination of the instance: what the CPU is spread over. */
+        long costMessages;
         final Histogram publishLatency = new Histogram(2);
         final Histogram endToEnd = new Histogram(2);
 

@@ -19,6 +19,7 @@ final class MemoryAdapter implements BrokerAdapter {
 
     private final MemoryBroker broker;
     private final String brokerName;
+    private final String instance;
     private final Capabilities capabilities;
     private final long publishTimeoutNanos;
     private final java.util.List<AutoCloseable> controlOwned = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -29,6 +30,7 @@ final class MemoryAdapter implements BrokerAdapter {
             throw new io.switchboard.ConfigurationException("memory.capacity must be at least 1 but was " + capacity);
         }
         this.brokerName = config.get("memory.broker", "default");
+        this.instance = config.instanceName();
         this.broker = MemoryBroker.named(brokerName, capacity);
         this.publishTimeoutNanos = config.getDuration("memory.publish-timeout", Duration.ofSeconds(5)).toNanos();
         this.capabilities = Capabilities.builder(MemoryAdapterFactory.ID)
@@ -48,6 +50,12 @@ final class MemoryAdapter implements BrokerAdapter {
     }
 
     @Override
+    public io.switchboard.spi.ClientThreads clientThreads() {
+        String dispatchers = "switchboard-memory[" + instance + "]-";
+        return io.switchboard.spi.ClientThreads.named(name -> name.startsWith(dispatchers));
+    }
+
+    @Override
     public Capabilities capabilities() {
         return capabilities;
     }
@@ -59,7 +67,7 @@ final class MemoryAdapter implements BrokerAdapter {
 
     @Override
     public RawConsumer createConsumer(ConsumerSpec spec) {
-        return new MemoryConsumer(broker.topic(spec.destination()), spec);
+        return new MemoryConsumer(broker.topic(spec.destination()), spec, instance);
     }
 
     @Override

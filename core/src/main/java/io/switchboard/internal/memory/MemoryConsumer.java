@@ -38,8 +38,12 @@ final class MemoryConsumer implements RawConsumer {
     private volatile boolean stopped;
     private final AtomicBoolean closed = new AtomicBoolean();
 
+    /** The broker instance, in the dispatcher thread's name. */
+    private final String instance;
+
     @SuppressWarnings("unchecked")
-    MemoryConsumer(MemoryTopic topic, ConsumerSpec spec) {
+    MemoryConsumer(MemoryTopic topic, ConsumerSpec spec, String instance) {
+        this.instance = instance;
         this.topic = topic;
         this.spec = spec;
         this.autoAck = spec.delivery() == Delivery.AT_MOST_ONCE;
@@ -61,7 +65,7 @@ final class MemoryConsumer implements RawConsumer {
         } finally {
             topic.lock.unlock();
         }
-        dispatcher = new Thread(this::dispatch, "switchboard-memory-" + topic.name + "-" + spec.group());
+        dispatcher = new Thread(this::dispatch, "switchboard-memory[" + instance + "]-" + topic.name + "-" + spec.group());
         dispatcher.setDaemon(true);
         dispatcher.start();
         return CompletableFuture.completedFuture(null);

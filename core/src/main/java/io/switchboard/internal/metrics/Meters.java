@@ -27,6 +27,11 @@ public final class Meters {
     /** Gauge: records waiting for the group (consumer lag, queue depth or backlog) as the adapter reports it. */
     public static final String BACKLOG = "switchboard.backlog";
 
+    /** Function counter: CPU seconds spent in a broker instance's client (multi-instance Switchboards). */
+    public static final String CLIENT_CPU = "switchboard.client.cpu";
+    /** Gauge: mean bytes on the wire per published message of a broker instance (sampled; multi-instance Switchboards). */
+    public static final String WIRE_BYTES = "switchboard.wire.bytes";
+
     private Meters() {}
 
     /** The tags every meter carries. */

@@ -121,6 +121,7 @@ public final class Router implements Routing, GateRunner.Host, FleetControl.Rout
     /** Exports the weight gauges of bindings made before the registry was bound. */
     public void bindTo(MeterRegistry registry) {
         bindings.forEach((d, b) -> meters.weightGauges(d, b));
+        meters.costMeters(book);
     }
 
     List<Instance> instanceList() {

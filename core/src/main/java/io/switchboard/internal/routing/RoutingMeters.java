@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.switchboard.internal.Instance;
+import io.switchboard.internal.metrics.Meters;
 import java.util.List;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
@@ -21,7 +22,9 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code switchboard.routing.changes} (destination, mode): route changes;</li>
  *   <li>{@code switchboard.routing.weight} (destination, instance, broker): gauge, current share of new publishes in percent;</li>
  *   <li>{@code switchboard.routing.gate.step} (destination): gauge, the promotion target's percentage;</li>
- *   <li>{@code switchboard.routing.gate.transitions} (destination, outcome = advance | rollback | complete | cancel).</li>
+ *   <li>{@code switchboard.routing.gate.transitions} (destination, outcome = advance | rollback | complete | cancel);</li>
+ *   <li>{@code switchboard.client.cpu} (instance, broker): function counter, seconds of CPU in the instance's client;</li>
+ *   <li>{@code switchboard.wire.bytes} (instance, broker): gauge, mean bytes on the wire per published message.</li>
  * </ul>
  */
 final class RoutingMeters {
@@ -91,6 +94,26 @@ final class RoutingMeters {
                 ToDoubleFunction<RouteBinding> f = b -> b.state().percent(i.name());
                 Gauge.builder(WEIGHT, binding, f).description("Share of new publishes, percent")
                         .tags("destination", destination, "instance", i.name(), "broker", i.brokerId()).register(r);
+            }
+        }
+    }
+
+    /** Per instance, its client's CPU and the mean bytes on the wire per published message (when the comparison is on). */
+    void costMeters(io.switchboard.internal.comparison.TrafficBook book) {
+        MeterRegistry r = registry.get();
+        if (r == null || book == null) {
+            return;
+        }
+        for (Instance i : instances) {
+            io.switchboard.internal.comparison.ClientCost.Account a = book.cost().find(i.name());
+            if (a != null) {
+                io.micrometer.core.instrument.FunctionCounter.builder(Meters.CLIENT_CPU, a, x -> x.cpuNanos() / 1e9)
+                        .baseUnit("seconds").description("CPU time spent in the instance's client: its threads, core's handler "
+                                + "lanes without the handlers, and the publish calls (sampled)")
+                        .tags("instance", i.name(), "broker", i.brokerId()).register(r);
+                Gauge.builder(Meters.WIRE_BYTES, a, x -> x.wireBytesPerMessage()).baseUnit("bytes")
+                        .description("Mean bytes on the wire per published message: payload, key and headers (sampled)")
+                        .tags("instance", i.name(), "broker", i.brokerId()).register(r);
             }
         }
     }

@@ -59,7 +59,7 @@ public final class KafkaAdapter implements BrokerAdapter {
     private final KafkaClientConfig config;
     private final Capabilities capabilities;
     private final KafkaProvisioner provisioner;
-    private final ProducerPool producers = new ProducerPool();
+    private final ProducerPool producers = new ProducerPool(this::made);
     private final Set<AutoCloseable> open = ConcurrentHashMap.newKeySet();
     private final Duration closeTimeout;
     /** The delay topics publishers route delayed records into, and the forwarders that move them on. */
@@ -116,6 +116,15 @@ public final class KafkaAdapter implements BrokerAdapter {
     @Override
     public List<io.switchboard.spi.PerformanceSetting> performanceSettings() {
         return config.performanceSettings();
+    }
+
+    private void made(org.apache.kafka.clients.producer.Producer<byte[], byte[]> producer) {
+        config.register(producer.metrics());
+    }
+
+    @Override
+    public io.switchboard.spi.ClientThreads clientThreads() {
+        return io.switchboard.spi.ClientThreads.named(config.clientThreads());
     }
 
     @Override

@@ -33,6 +33,9 @@ public final class KafkaClientConfig {
     private static final String CONSUMER = "consumer.";
     private static final String ADMIN = "admin.";
 
+    /** The client ids of the producers and admin clients registered (a few per instance; kept until it closes). */
+    private final Set<String> clientIds = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private final BrokerConfig config;
 
     public KafkaClientConfig(BrokerConfig config) {
@@ -43,6 +46,47 @@ public final class KafkaClientConfig {
 
     public BrokerConfig brokerConfig() {
         return config;
+    }
+
+    /**
+     * The name of an adapter thread of this instance: {@code switchboard-kafka[<instance>]-<role>}. The brackets cannot
+     * be part of an instance name, so {@link #clientThreads()} tells the instances' threads apart.
+     */
+    public String threadName(String role) {
+        return "switchboard-kafka[" + config.instanceName() + "]-" + role;
+    }
+
+    /**
+     * This instance's threads: the adapter's ({@link #threadName}) and the network threads of the kafka-clients producers
+     * and admin clients it {@link #register registered} ({@code kafka-producer-network-thread | <client id>}). The
+     * adapter leaves {@code client.id} to kafka-clients and reads each client's from its metrics. The consumer's
+     * heartbeat thread is named after the group, which two instances may share, and is left out (it sleeps between
+     * heartbeats); the consumer's own work runs on the adapter's poll thread.
+     */
+    public java.util.function.Predicate<String> clientThreads() {
+        String own = "switchboard-kafka[" + config.instanceName() + "]-";
+        return name -> {
+            if (name.startsWith(own)) {
+                return true;
+            }
+            int bar = name.indexOf(" | ");
+            return bar > 0 && name.startsWith("kafka-") && clientIds.contains(name.substring(bar + 3));
+        };
+    }
+
+    /**
+     * Counts a kafka-clients producer's or admin client's network thread as this instance's ({@link #clientThreads()}).
+     *
+     * @param metrics the client's {@code metrics()}, whose names carry its {@code client-id}
+     */
+    public void register(Map<org.apache.kafka.common.MetricName, ? extends org.apache.kafka.common.Metric> metrics) {
+        for (org.apache.kafka.common.MetricName name : metrics.keySet()) {
+            String id = name.tags().get("client-id");
+            if (id != null) {
+                clientIds.add(id);
+                return;
+            }
+        }
     }
 
     /** An adapter setting ({@code kafka.<hyphenated-name>}) as a duration. */

@@ -97,6 +97,16 @@ public final class RabbitAdapter implements BrokerAdapter {
     }
 
     @Override
+    public io.switchboard.spi.ClientThreads clientThreads() {
+        // amqp-client's connection threads and the adapter's delivery, event and health threads, all named after the
+        // instance ("switchboard-rabbit-<instance>-<n>", "switchboard-rabbit-deliver-<instance>-<n>", ...)
+        java.util.regex.Pattern own = java.util.regex.Pattern.compile("switchboard-rabbit-(deliver-|events-)?"
+                + java.util.regex.Pattern.quote(settings.config.instanceName()) + "-\\d+|switchboard-rabbit-health-"
+                + java.util.regex.Pattern.quote(settings.config.instanceName()));
+        return (id, name) -> connections.clientThread(id) || own.matcher(name).matches();
+    }
+
+    @Override
     public java.util.List<io.switchboard.spi.PerformanceSetting> performanceSettings() {
         return java.util.List.of(
                 io.switchboard.spi.PerformanceSetting.confirmWait("publisher confirms", "on", true,

@@ -92,6 +92,23 @@ public final class RocketMqAdapter implements BrokerAdapter {
         return capabilities;
     }
 
+    /**
+     * rocketmq-client's threads (remoting, pull, rebalance, consume, async send, housekeeping) and the adapter's. The
+     * client names none of them after its instance, so with two RocketMQ instances in one process the first one's
+     * figure carries both; an in-process broker's own remoting client threads share the names too (they only send
+     * heartbeats).
+     */
+    private static final java.util.regex.Pattern CLIENT_THREADS = java.util.regex.Pattern.compile(
+            "NettyClient(Selector|WorkerThread|PublicExecutor|Scan_thread)_\\d+|ConsumeMessage(Scheduled)?Thread_.*"
+                    + "|AsyncSenderExecutor_\\d+|PullMessageService(ScheduledThread)?|RebalanceService|ClientHouseKeepingService"
+                    + "|MQClientFactoryScheduledThread|RequestHouseKeepingService|CleanExpireMsgScheduledThread_\\d+"
+                    + "|GuardFor(A)?syncSendService|switchboard-(rocketmq|leadership|control-log)-.*");
+
+    @Override
+    public io.switchboard.spi.ClientThreads clientThreads() {
+        return io.switchboard.spi.ClientThreads.named(name -> CLIENT_THREADS.matcher(name).matches());
+    }
+
     @Override
     public java.util.List<io.switchboard.spi.PerformanceSetting> performanceSettings() {
         return java.util.List.of(

@@ -74,6 +74,10 @@ class DemoPageBrowserTest {
             // consumer lag per group, from each broker's own figure
             await().atMost(Duration.ofSeconds(30)).until(() -> driver.findElement(By.id("figures")).getText()
                     .matches("(?s).*consumer lag \\(records\\).*billing \\d+.*"));
+            // what each instance's client costs per message: CPU and bytes on the wire, measured
+            await().atMost(Duration.ofSeconds(30)).until(() -> driver.findElement(By.id("figures")).getText()
+                    .matches("(?s).*client CPU per message \\(us\\) \\d+\\.\\d\\d \\d+\\.\\d\\d.*"
+                            + "wire bytes per message \\d+ \\d+.*"));
 
             WebElement a = driver.findElement(By.id("weight-a"));
             WebElement b = driver.findElement(By.id("weight-b"));

@@ -80,10 +80,14 @@ public final class KafkaRawConsumer implements RawConsumer, ConsumerRebalanceLis
     // poll thread only
     private final Map<TopicPartition, PartitionState> partitions = new LinkedHashMap<>();
 
+    /** The poll thread's name: the instance's ({@link KafkaClientConfig#threadName}). */
+    private final String threadName;
+
     public KafkaRawConsumer(ConsumerSpec spec, KafkaClientConfig config, KafkaProvisioner admin, Consumer<AutoCloseable> onClosed) {
         this.spec = spec;
         this.admin = admin;
         this.onClosed = onClosed;
+        this.threadName = config.threadName(spec.destination() + "-" + spec.group());
         this.commitBeforeDelivery = spec.delivery() == Delivery.AT_MOST_ONCE;
         this.tags = TagMatcher.of(spec.filter());
         this.pollTimeout = config.duration("poll-timeout", Duration.ofMillis(100), spec.properties());
@@ -107,7 +111,7 @@ public final class KafkaRawConsumer implements RawConsumer, ConsumerRebalanceLis
             throw new IllegalStateException("Kafka consumer of '" + spec.destination() + "' was started already");
         }
         this.listener = recordListener;
-        Thread thread = DaemonThreads.newThread("switchboard-kafka-" + spec.destination() + "-" + spec.group(), this::run);
+        Thread thread = DaemonThreads.newThread(threadName, this::run);
         pollThread = thread;
         thread.start();
         return ready;

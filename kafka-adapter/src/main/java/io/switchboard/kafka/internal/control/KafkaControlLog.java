@@ -57,7 +57,7 @@ final class KafkaControlLog implements ControlLog {
         this.support = support;
         this.name = name;
         this.partition = new TopicPartition(name, 0);
-        this.thread = DaemonThreads.newThread("switchboard-kafka-control-" + name, this::run);
+        this.thread = DaemonThreads.newThread(support.threadName("control-" + name), this::run);
         thread.start();
     }
 

@@ -60,6 +60,10 @@ public final class KafkaControlSupport extends ControlSupportBase {
         return config.brokerConfig().instanceName();
     }
 
+    String threadName(String role) {
+        return config.threadName(role);
+    }
+
     String servers() {
         return String.valueOf(config.brokerConfig().get(KafkaClientConfig.PREFIX + "bootstrap.servers"));
     }

@@ -61,7 +61,7 @@ final class KafkaLeadership implements Leadership {
         this.name = name;
         this.listener = Objects.requireNonNull(listener, "listener");
         this.partition = new TopicPartition(name, 0);
-        this.thread = DaemonThreads.newThread("switchboard-kafka-leadership-" + name, this::run);
+        this.thread = DaemonThreads.newThread(support.threadName("leadership-" + name), this::run);
         thread.start();
     }
 

@@ -50,6 +50,8 @@ final class DelayForwarder {
     private final DelayTopics topics;
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final Map<String, Object> producerConfig;
+    /** Told of the producer's metrics when it is made (its network thread is the instance's client). */
+    private final java.util.function.Consumer<Map<org.apache.kafka.common.MetricName, ? extends org.apache.kafka.common.Metric>> made;
     private final boolean transactional;
     private final Duration closeTimeout;
     private final Thread thread;
@@ -62,15 +64,17 @@ final class DelayForwarder {
     private Producer<byte[], byte[]> producer;
     private boolean inTransaction;
 
-    DelayForwarder(String destination, DelayTopics topics, Map<String, Object> consumerConfig,
-            Map<String, Object> producerConfig, boolean transactional, Duration closeTimeout) {
+    DelayForwarder(String threadName, String destination, DelayTopics topics, Map<String, Object> consumerConfig,
+            Map<String, Object> producerConfig, boolean transactional, Duration closeTimeout,
+            java.util.function.Consumer<Map<org.apache.kafka.common.MetricName, ? extends org.apache.kafka.common.Metric>> made) {
+        this.made = made;
         this.destination = destination;
         this.topics = topics;
         this.producerConfig = producerConfig;
         this.transactional = transactional;
         this.closeTimeout = closeTimeout;
         this.consumer = new KafkaConsumer<>(consumerConfig);
-        this.thread = DaemonThreads.newThread("switchboard-kafka-delay-" + destination, this::run);
+        this.thread = DaemonThreads.newThread(threadName, this::run);
     }
 
     void start() {
@@ -289,6 +293,7 @@ final class DelayForwarder {
     private Producer<byte[], byte[]> producer() {
         if (producer == null) {
             producer = new KafkaProducer<>(producerConfig);
+            made.accept(producer.metrics());
             if (transactional) {
                 producer.initTransactions();
             }

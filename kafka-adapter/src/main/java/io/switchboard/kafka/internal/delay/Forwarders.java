@@ -154,7 +154,7 @@ public final class Forwarders implements AutoCloseable {
     private ScheduledThreadPoolExecutor discoveryExecutor() {
         if (discovery == null) {
             discovery = new ScheduledThreadPoolExecutor(1,
-                    DaemonThreads.named("switchboard-kafka-delay-discovery-" + config.brokerConfig().instanceName()));
+                    DaemonThreads.named(config.threadName("delay-discovery")));
             discovery.setRemoveOnCancelPolicy(true);
             discovery.scheduleWithFixedDelay(this::discover, discoveryInterval.toMillis(), discoveryInterval.toMillis(),
                     TimeUnit.MILLISECONDS);
@@ -218,7 +218,8 @@ public final class Forwarders implements AutoCloseable {
                 destination + ".delay", properties);
         producer.put(ProducerConfig.LINGER_MS_CONFIG, "0");
         try {
-            return new DelayForwarder(destination, topics, consumer, producer, transactional, closeTimeout);
+            return new DelayForwarder(config.threadName("delay-" + destination), destination, topics, consumer, producer, transactional,
+                    closeTimeout, config::register);
         } catch (KafkaException e) {
             throw new ConfigurationException("Broker instance '" + config.brokerConfig().instanceName() + "' (kafka): "
                     + "cannot create the delay forwarder's consumer for topic '" + destination + "': " + e.getMessage()

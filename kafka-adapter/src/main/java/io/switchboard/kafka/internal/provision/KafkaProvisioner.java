@@ -426,6 +426,7 @@ public final class KafkaProvisioner implements Provisioner, AutoCloseable {
             }
             if (admin == null) {
                 admin = Admin.create(config.admin());
+                config.register(admin.metrics());
             }
             return admin;
         }

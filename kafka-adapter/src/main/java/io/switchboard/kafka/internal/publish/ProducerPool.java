@@ -14,12 +14,20 @@ import org.apache.kafka.clients.producer.Producer;
 public final class ProducerPool {
 
     private final Map<Map<String, Object>, Shared> producers = new HashMap<>();
+    /** Told of each producer made (the adapter counts its network thread as the instance's client). */
+    private final java.util.function.Consumer<Producer<byte[], byte[]>> made;
+
+    /** A pool that tells {@code made} of each producer it makes. */
+    public ProducerPool(java.util.function.Consumer<Producer<byte[], byte[]>> made) {
+        this.made = made;
+    }
 
     /** A lease on the producer for these settings, created on first use. */
     public synchronized Lease acquire(Map<String, Object> config) {
         Shared shared = producers.get(config);
         if (shared == null) {
             shared = new Shared(config, new KafkaProducer<>(config));
+            made.accept(shared.producer);
             producers.put(config, shared);
         }
         shared.leases++;

@@ -122,7 +122,7 @@ public final class PipelineRunner<I, O> implements ConsumerRebalanceListener {
         overrides.forEach(outputs::property);
         this.publisher = outputs.build();
         this.owner = switchboard.config();
-        this.thread = DaemonThreads.newThread("switchboard-kafka-pipeline-" + input + "-" + output, this::run);
+        this.thread = DaemonThreads.newThread(config.threadName("pipeline-" + input + "-" + output), this::run);
     }
 
     private static Map<String, String> merge(Map<String, String> properties, String key, String value) {

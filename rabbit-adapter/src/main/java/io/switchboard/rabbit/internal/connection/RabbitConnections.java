@@ -65,9 +65,17 @@ public final class RabbitConnections {
         this.settings = settings;
         this.whileOpen = whileOpen;
         String instance = settings.config.instanceName();
-        this.factory = connectionFactory(settings, instance);
+        this.factory = connectionFactory(settings, instance, threads);
         this.deliveries = new ThreadPoolExecutor(0, Integer.MAX_VALUE, DELIVERY_IDLE_SECONDS, TimeUnit.SECONDS,
                 new SynchronousQueue<>(), DaemonThreads.numbered("switchboard-rabbit-deliver-" + instance));
+    }
+
+    /** Ids of the threads amqp-client made for this instance's connections (whatever it named them). */
+    private final java.util.Set<Long> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** {@return whether a thread is one amqp-client made for this instance's connections} */
+    public boolean clientThread(long threadId) {
+        return threads.contains(threadId);
     }
 
     public ConnectionFactory factory() {
@@ -142,7 +150,8 @@ public final class RabbitConnections {
                 : from.newConnection(consumers, settings.addresses, name);
     }
 
-    private static ConnectionFactory connectionFactory(RabbitSettings settings, String instance) {
+    private static ConnectionFactory connectionFactory(RabbitSettings settings, String instance,
+            java.util.Set<Long> threads) {
         ConnectionFactory factory = new ConnectionFactory();
         RabbitTls.check(settings.config, settings.uri);
         if (RabbitTls.wanted(settings.uri)) {
@@ -171,7 +180,12 @@ public final class RabbitConnections {
         }
         factory.setHandshakeTimeout(connectMillis);
         factory.setTopologyRecoveryFilter(new LiveChannelsOnly());
-        factory.setThreadFactory(DaemonThreads.numbered("switchboard-rabbit-" + instance));
+        java.util.concurrent.ThreadFactory named = DaemonThreads.numbered("switchboard-rabbit-" + instance);
+        factory.setThreadFactory(work -> { // amqp-client renames its connection threads ("AMQP Connection host:port")
+            Thread t = named.newThread(work);
+            threads.add(t.getId());
+            return t;
+        });
         return factory;
     }
 

@@ -1,0 +1,125 @@
+package io.switchboard.routing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.switchboard.Codec;
+import io.switchboard.Message;
+import io.switchboard.Publisher;
+import io.switchboard.Switchboard;
+import io.switchboard.spi.OutboundRecord;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The client cost per message of the comparison (issue 36), on the in-memory broker: each instance's CPU comes from its
+ * own threads and publish calls, the handlers' CPU is left out, and the bytes on the wire are the record's.
+ */
+@DisplayName("Client CPU and bytes on the wire per message (memory broker)")
+class ClientCostOnMemoryTest {
+
+    private static final int MESSAGES = 20_000;
+    private static final long HANDLER_BURN_NANOS = 50_000;
+
+    private final String broker = "cost-" + UUID.randomUUID();
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final Switchboard sb = Switchboard.builder()
+            .instance("a", "memory", Map.of("memory.broker", broker))
+            .instance("b", "memory", Map.of("memory.broker", broker, "switchboard.envelope", "none"))
+            .route("to-a", Route.single("a"))
+            .route("to-b", Route.single("b"))
+            .meterRegistry(registry)
+            .build();
+
+    @AfterEach
+    void close() {
+        sb.close();
+    }
+
+    @Test
+    @DisplayName("a handler that burns 50 us of CPU per message does not raise its instance's client CPU per message")
+    void handlerCpuIsNotTheClients() throws Exception {
+        AtomicLong handledA = new AtomicLong();
+        AtomicLong handledB = new AtomicLong();
+        AtomicReference<Message<byte[]>> seen = new AtomicReference<>();
+        sb.subscriber("to-a", Codec.bytes()).group("g").subscribe((m, c) -> {
+            seen.compareAndSet(null, m);
+            handledA.incrementAndGet();
+        }).ready().toCompletableFuture().join();
+        sb.subscriber("to-b", Codec.bytes()).group("g").subscribe((m, c) -> {
+            burn(HANDLER_BURN_NANOS);
+            handledB.incrementAndGet();
+        }).ready().toCompletableFuture().join();
+        publish(sb.publisher("to-a", Codec.bytes()).build());
+        publish(sb.publisher("to-b", Codec.bytes()).build());
+        await("every message handled").atMost(Duration.ofSeconds(120))
+                .until(() -> handledA.get() == MESSAGES && handledB.get() == MESSAGES);
+        Thread.sleep(1_100); // the second in which the last ones were handled closes
+
+        ComparisonReport report = sb.comparison().report();
+        System.out.print(report.toTable());
+        ComparisonReport.Cost a = report.instances().get(0).cost();
+        ComparisonReport.Cost b = report.instances().get(1).cost();
+        assertThat(a.messages()).as("messages published and consumed on a").isEqualTo(2L * MESSAGES);
+        assertThat(a.cpuMicrosPerMessage()).as("a's client CPU per message").isGreaterThan(0);
+        assertThat(b.cpuMicrosPerMessage()).as("b's client CPU per message").isGreaterThan(0);
+        // b's handlers burned 50 us per message on counted lanes; counted as the client's, b would be 25 us (50 us over
+        // a publish and a consume) above a
+        assertThat(Math.abs(b.cpuMicrosPerMessage() - a.cpuMicrosPerMessage()))
+                .as("a %.2f us vs b %.2f us per message", a.cpuMicrosPerMessage(), b.cpuMicrosPerMessage())
+                .isLessThan(12.5);
+
+        // bytes on the wire: payload and key, and on a the envelope's headers; b writes none (switchboard.envelope=none)
+        Message<byte[]> m = seen.get();
+        long payloadAndKey = m.payload().length + m.key().length();
+        assertThat(b.wireSamples()).as("publishes sized").isGreaterThan(0);
+        assertThat(b.wireBytesPerMessage()).as("b's bytes on the wire: payload and key only").isEqualTo(payloadAndKey);
+        assertThat(a.wireBytesPerMessage() - payloadAndKey).as("a's envelope headers, names and values")
+                .isBetween(60.0, 200.0);
+        assertThat(a.wireBytesPerMessage()).as("every message of a has the same size").isEqualTo(Math.rint(a.wireBytesPerMessage()));
+        assertThat(report.toJson()).contains("\"cpuMicrosPerMessage\"").contains("\"wireBytesPerMessage\"");
+        assertThat(report.toTable()).contains("client CPU per message (us)").contains("wire bytes per message");
+
+        double cpuSeconds = registry.get("switchboard.client.cpu").tag("instance", "a").functionCounter().count();
+        assertThat(cpuSeconds).as("switchboard.client.cpu of a").isGreaterThan(0);
+        assertThat(registry.get("switchboard.wire.bytes").tag("instance", "a").gauge().value())
+                .isEqualTo(a.wireBytesPerMessage());
+    }
+
+    @Test
+    @DisplayName("bytes on the wire: payload, key and every header's name and value, in UTF-8")
+    void wireBytesOfARecord() {
+        assertThat(new OutboundRecord("d", "k\u00e9", Map.of("h", "v\u20ac"), new byte[10], 0).wireBytes())
+                .as("10 + key 3 + header 1 + 4").isEqualTo(18);
+        assertThat(new OutboundRecord("d", null, Map.of(), new byte[0], 0).wireBytes()).isZero();
+    }
+
+    private static void publish(Publisher<byte[]> pub) {
+        CompletableFuture<?>[] sent = new CompletableFuture<?>[MESSAGES];
+        for (int i = 0; i < MESSAGES; i++) {
+            sent[i] = pub.publish(Message.builder(new byte[100]).key(String.format("k-%05d", i % 1000)).build())
+                    .toCompletableFuture();
+        }
+        CompletableFuture.allOf(sent).join();
+    }
+
+    private static void burn(long nanos) {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        long end = mx.getCurrentThreadCpuTime() + nanos;
+        long x = 0;
+        while (mx.getCurrentThreadCpuTime() < end) {
+            x += System.nanoTime() & 1;
+        }
+        if (x == -1) {
+            throw new IllegalStateException("unreachable");
+        }
+    }
+}
