@@ -95,6 +95,52 @@ class ClientCostOnMemoryTest {
     }
 
     @Test
+    @DisplayName("an instance whose publish calls cost 100 us more (its codec) is judged behind on client CPU per message")
+    void costFinding() throws Exception {
+        Codec<byte[]> bytes = Codec.bytes();
+        Codec<byte[]> slow = new Codec<>() { // bytes, whose encoding burns 100 us of CPU
+            @Override
+            public byte[] encode(byte[] value) {
+                burn(100_000);
+                return bytes.encode(value);
+            }
+
+            @Override
+            public byte[] decode(byte[] data) {
+                return bytes.decode(data);
+            }
+
+            @Override
+            public String contentType() {
+                return bytes.contentType();
+            }
+        };
+        sb.subscriber("to-a", Codec.bytes()).group("g").subscribe((m, c) -> { }).ready().toCompletableFuture().join();
+        sb.subscriber("to-b", Codec.bytes()).group("g").subscribe((m, c) -> { }).ready().toCompletableFuture().join();
+        Publisher<byte[]> a = sb.publisher("to-a", Codec.bytes()).build();
+        Publisher<byte[]> b = sb.publisher("to-b", slow).build();
+        long end = System.nanoTime() + Duration.ofSeconds(14).toNanos();
+        while (System.nanoTime() < end) { // about 1,000 a second on each
+            long second = System.nanoTime();
+            for (int i = 0; i < 100; i++) {
+                a.send(new byte[100]);
+                b.send(new byte[100]);
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(Math.max(0, 100_000_000 - (System.nanoTime() - second)));
+        }
+        Thread.sleep(1_100);
+        ComparisonReport report = sb.comparison().report(null, Duration.ofSeconds(13));
+        System.out.print(report.toTable());
+        assertThat(report.verdict().findings()).as(report.toTable())
+                .anySatisfy(f -> {
+                    assertThat(f.figure()).isEqualTo("client CPU per message");
+                    assertThat(f.ahead()).isEqualTo("a");
+                    assertThat(f.behind()).isEqualTo("b");
+                    assertThat(f.text()).contains("a is ahead on client CPU per message by");
+                });
+    }
+
+    @Test
     @DisplayName("bytes on the wire: payload, key and every header's name and value, in UTF-8")
     void wireBytesOfARecord() {
         assertThat(new OutboundRecord("d", "k\u00e9", Map.of("h", "v\u20ac"), new byte[10], 0).wireBytes())

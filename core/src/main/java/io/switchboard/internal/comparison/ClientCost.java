@@ -269,7 +269,7 @@ public final class ClientCost {
             w.wireSamples += end[2] - base[2];
         }
 
-        private synchronized long[] delta(long second) {
+        synchronized long[] delta(long second) {
             long[] end = totalsAt(second);
             long[] start = totalsAt(second - 1);
             if (end == null || start == null) {

@@ -152,7 +152,7 @@ public final class ComparisonEngine implements BrokerComparison {
             figures.add(figures(instance, destination, windows.get(instance), seconds));
         }
         return new ComparisonReport(Instant.ofEpochSecond(now), Duration.ofSeconds(seconds), destination, figures,
-                verdict(figures, windows), scopeText());
+                verdict(figures, windows, CostFindings.samples(book, instances, now - seconds, now - 1)), scopeText());
     }
 
     /** Throws when the Switchboard was built with the comparison off. */
@@ -219,7 +219,7 @@ public final class ComparisonEngine implements BrokerComparison {
         return micros / 1000.0;
     }
 
-    private Verdict verdict(List<InstanceFigures> figures, Map<String, TrafficStats.Window> windows) {
+    private Verdict verdict(List<InstanceFigures> figures, Map<String, TrafficStats.Window> windows, Map<String, double[]> cost) {
         List<Finding> findings = new ArrayList<>();
         List<String> notJudged = new ArrayList<>();
         if (instances.size() < 2) {
@@ -243,6 +243,7 @@ public final class ComparisonEngine implements BrokerComparison {
                         wb.published + wb.publishFailed, findings, notJudged, wins);
                 judged += proportion("dead-letter rate", a, wa.deadLetters, wa.consumed, b, wb.deadLetters, wb.consumed, findings,
                         notJudged, wins);
+                judged += CostFindings.judge(a, cost.get(a), b, cost.get(b), minDifference, findings, notJudged, wins);
             }
         }
         return new Verdict(findings, notJudged, summary(findings, judged, wins), effects.describe(instances));
