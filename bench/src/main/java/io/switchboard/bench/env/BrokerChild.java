@@ -49,7 +49,10 @@ final class BrokerChild implements AutoCloseable {
         jvms.define(ID, List.of(broker));
         jvms.launch(ID);
         this.process = jvms.process(ID);
-        this.hook = new Thread(this::stop, "bench-broker-child-" + broker + "-stop");
+        this.hook = new Thread(() -> {
+            stop();
+            deleteDirectory();
+        }, "bench-broker-child-" + broker + "-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         this.address = awaitAddress();
     }
@@ -119,7 +122,7 @@ final class BrokerChild implements AutoCloseable {
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException e) {
-            // the JVM is shutting down: the hook runs stop() itself
+            // the JVM is shutting down: the hook does the same
         }
         stop();
         deleteDirectory();
