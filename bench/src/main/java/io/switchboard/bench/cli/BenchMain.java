@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
         description = {
             "Runs messaging workloads on Kafka, RabbitMQ, RocketMQ (and the in-memory broker) twice, interleaved:",
             "through Switchboard and through the broker's native client, and reports both with their ratio.",
-            "Kafka and RocketMQ start in-process unless an external cluster is given; RabbitMQ is the local server."},
+            "Kafka and RocketMQ start in-process (or each in a child JVM: --brokers-in-child) unless an external cluster is",
+            "given; RabbitMQ is the local server."},
         subcommands = {RunCommand.class, SeedsCommand.class, ListCommand.class, CommandLine.HelpCommand.class})
 public final class BenchMain implements Runnable {
 

@@ -81,12 +81,13 @@ abstract class SuiteCommand implements Callable<Integer> {
                 : Path.of("bench-results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         List<RunResult> results;
         try (BrokerEnvironment env = BrokerEnvironment.start(brokers, options.kafkaBootstrap, options.rabbitUri,
-                options.rocketMqNameServer, out)) {
-            String command = String.join(" ", commandLine());
+                options.rocketMqNameServer, options.brokersInChild, out)) {
+            String command = String.join(" ", commandLine()) + (options.brokersInChild ? " --brokers-in-child" : "");
             List<RunResult> sofar = new ArrayList<>();
             // the files are rewritten after every run, so an interrupted suite keeps what it measured
             results = new SuiteRunner(env.endpoints(), java.time.Duration.ofSeconds(options.heapProbeSeconds),
-                    options.jfr, options.jfrSettings, java.time.Duration.ofSeconds(options.jvmWarmupSeconds)).run(plan, progress, r -> {
+                    options.jfr, options.jfrSettings, java.time.Duration.ofSeconds(options.jvmWarmupSeconds))
+                    .measuringBrokerProcesses(env.brokerPids()).run(plan, progress, r -> {
                 sofar.add(r);
                 ReportFiles.write(dir, sofar, command + " (partial: " + sofar.size() + " of " + plan.size() + " runs)");
             });

@@ -24,6 +24,12 @@ final class SuiteOptions {
             description = "An external RocketMQ name server (default: name server and broker started in-process).")
     String rocketMqNameServer;
 
+    @Option(names = "--brokers-in-child",
+            description = "Start Kafka and RocketMQ (where no external address is given) each in a JVM of its own (-Xmx768m) "
+                    + "instead of in the bench's JVM: jvm_cpu_us_per_msg is then the clients' CPU alone, and "
+                    + "broker_cpu_us_per_msg the broker JVM's. The child exits with the bench.")
+    boolean brokersInChild;
+
     @Option(names = "--out", paramLabel = "DIR",
             description = "Where to write results.csv, results.json and report.html (default: bench-results/<time>).")
     Path out;

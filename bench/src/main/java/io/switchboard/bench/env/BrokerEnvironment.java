@@ -7,12 +7,17 @@ import io.switchboard.spi.BrokerConfig;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
 
 /**
  * The brokers of one harness run: external clusters where their address was given, otherwise
- * Kafka and RocketMQ started in-process (from the testkit) and the local RabbitMQ server. Only
- * the brokers the plan needs are started. Closing stops what was started here.
+ * Kafka and RocketMQ started from the testkit, in-process or each in a child JVM, and the local
+ * RabbitMQ server. Only the brokers the plan needs are started. Closing stops what was started here.
+ * The process ids of the brokers on this machine (child JVMs, the local RabbitMQ server) are known,
+ * for their CPU time.
  */
 public final class BrokerEnvironment implements AutoCloseable {
 
@@ -21,10 +26,27 @@ public final class BrokerEnvironment implements AutoCloseable {
 
     private final BrokerEndpoints endpoints;
     private final List<AutoCloseable> started;
+    private final Map<String, Long> pids;
 
-    private BrokerEnvironment(BrokerEndpoints endpoints, List<AutoCloseable> started) {
+    private BrokerEnvironment(BrokerEndpoints endpoints, List<AutoCloseable> started, Map<String, Long> pids) {
         this.endpoints = endpoints;
         this.started = started;
+        this.pids = Map.copyOf(pids);
+    }
+
+    /**
+     * Makes the brokers available, Kafka and RocketMQ in-process where no address is given.
+     *
+     * @param brokers the broker ids the plan uses
+     * @param kafkaBootstrap an external Kafka, or null to start one in-process
+     * @param rabbitUri RabbitMQ's URI, or null for the local server
+     * @param rocketMqNameServer an external RocketMQ name server, or null to start one in-process
+     * @param log where to say what was started
+     * @return the brokers
+     */
+    public static BrokerEnvironment start(Collection<String> brokers, String kafkaBootstrap, String rabbitUri,
+            String rocketMqNameServer, PrintStream log) {
+        return start(brokers, kafkaBootstrap, rabbitUri, rocketMqNameServer, false, log);
     }
 
     /**
@@ -33,34 +55,46 @@ public final class BrokerEnvironment implements AutoCloseable {
      * @param brokers the broker ids the plan uses
      * @param kafkaBootstrap an external Kafka, or null to start one in-process
      * @param rabbitUri RabbitMQ's URI, or null for the local server
-     * @param rocketMqNameServer an external RocketMQ name server, or null to start one in-process
+     * @param rocketMqNameServer an external RocketMQ name server, or null to start one
+     * @param inChild start Kafka and RocketMQ each in a JVM of its own instead of in this one
      * @param log where to say what was started
+     * @return the brokers
      */
     public static BrokerEnvironment start(Collection<String> brokers, String kafkaBootstrap, String rabbitUri,
-            String rocketMqNameServer, PrintStream log) {
+            String rocketMqNameServer, boolean inChild, PrintStream log) {
         List<AutoCloseable> started = new ArrayList<>();
+        Map<String, Long> pids = new HashMap<>();
         String kafka = null;
         String rabbit = null;
         String rocketmq = null;
         try {
             if (brokers.contains("kafka")) {
                 kafka = kafkaBootstrap != null ? EmbeddedBrokers.reachable("Kafka", "--kafka-bootstrap", kafkaBootstrap)
-                        : EmbeddedBrokers.startKafka(started, log);
+                        : inChild ? child("kafka", started, pids, log) : EmbeddedBrokers.startKafka(started, log);
             }
             if (brokers.contains("rocketmq")) {
                 rocketmq = rocketMqNameServer != null
                         ? EmbeddedBrokers.reachable("RocketMQ name server", "--rocketmq-namesrv", rocketMqNameServer)
-                        : EmbeddedBrokers.startRocketMq(started, log);
+                        : inChild ? child("rocketmq", started, pids, log) : EmbeddedBrokers.startRocketMq(started, log);
             }
             if (brokers.contains("rabbitmq")) {
                 rabbit = checkRabbit(rabbitUri != null ? rabbitUri : DEFAULT_RABBIT_URI);
-                log.println("RabbitMQ: " + BrokerConfig.printable("uri", rabbit));
+                OptionalLong server = BrokerProcesses.localRabbitServer(rabbit);
+                server.ifPresent(pid -> pids.put("rabbitmq", pid));
+                log.println("RabbitMQ: " + BrokerConfig.printable("uri", rabbit)
+                        + (server.isPresent() ? " (server pid " + server.getAsLong() + ")" : ""));
             }
         } catch (RuntimeException e) {
-            new BrokerEnvironment(null, started).close();
+            new BrokerEnvironment(null, started, pids).close();
             throw e;
         }
-        return new BrokerEnvironment(new BrokerEndpoints(kafka, rabbit, rocketmq), started);
+        return new BrokerEnvironment(new BrokerEndpoints(kafka, rabbit, rocketmq), started, pids);
+    }
+
+    private static String child(String broker, List<AutoCloseable> started, Map<String, Long> pids, PrintStream log) {
+        BrokerChild child = EmbeddedBrokers.startChild(broker, started, log);
+        pids.put(broker, child.pid());
+        return child.address();
     }
 
     private static String checkRabbit(String given) {
@@ -80,12 +114,26 @@ public final class BrokerEnvironment implements AutoCloseable {
         }
     }
 
-    /** Where the brokers are. */
+    /**
+     * Where the brokers are.
+     *
+     * @return the addresses
+     */
     public BrokerEndpoints endpoints() {
         return endpoints;
     }
 
-    /** Stops the in-process brokers, last started first. */
+    /**
+     * The process ids of the brokers that run on this machine in a process of their own: the child
+     * JVMs of {@code --brokers-in-child}, and the local RabbitMQ server when it was found.
+     *
+     * @return broker id to process id
+     */
+    public Map<String, Long> brokerPids() {
+        return pids;
+    }
+
+    /** Stops the brokers started here (in-process or child JVMs), last started first. */
     @Override
     public void close() {
         for (int i = started.size() - 1; i >= 0; i--) {

@@ -9,9 +9,10 @@ import java.net.Socket;
 import java.util.List;
 
 /**
- * Starts the testkit's in-process brokers in the bench's own JVM (the figures in bench/README.md say
- * so: broker and clients share the JVM and the two cores), and checks that external ones answer.
- * Every failure is an {@link IllegalStateException} naming the broker and the fix; the CLI exits 3.
+ * Starts the testkit's single-node brokers in the bench's own JVM (the figures in bench/README.md say
+ * so: broker and clients share the JVM and the two cores) or, with {@code --brokers-in-child}, each in
+ * a JVM of its own ({@link BrokerChild}), and checks that external ones answer. Every failure is an
+ * {@link IllegalStateException} naming the broker and the fix; the CLI exits 3.
  */
 final class EmbeddedBrokers {
 
@@ -38,6 +39,24 @@ final class EmbeddedBrokers {
         } catch (RuntimeException e) {
             throw new IllegalStateException("Could not start RocketMQ in-process (" + e + "); pass --rocketmq-namesrv host:port "
                     + "for an external name server, or leave rocketmq out with --brokers", e);
+        }
+    }
+
+    /**
+     * Starts {@code broker} ({@code kafka} or {@code rocketmq}) in a JVM of its own, adds it to
+     * {@code started} and returns it.
+     */
+    static BrokerChild startChild(String broker, List<AutoCloseable> started, PrintStream log) {
+        String name = broker.equals("kafka") ? "Kafka" : "RocketMQ";
+        try {
+            BrokerChild child = BrokerChild.start(broker);
+            started.add(child);
+            log.println(name + ": started in a child JVM (pid " + child.pid() + ", " + BrokerChild.HEAP + ") at "
+                    + child.address() + (broker.equals("kafka") ? "" : " (name server)"));
+            return child;
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("Could not start " + name + " in a child JVM (" + e.getMessage() + "); run "
+                    + "without --brokers-in-child to start it in-process, or leave " + broker + " out with --brokers", e);
         }
     }
 

@@ -1,2 +1,2 @@
-/** The brokers of a run: external clusters, in-process Kafka and RocketMQ, the local RabbitMQ. */
+/** The brokers of a run: external clusters, Kafka and RocketMQ in-process or in child JVMs, the local RabbitMQ. */
 package io.switchboard.bench.env;

@@ -6,7 +6,10 @@ import io.switchboard.bench.workload.Workload;
 import java.util.List;
 import java.util.Locale;
 
-/** One CSV row per run, every figure in its own column. */
+/**
+ * One CSV row per run, every figure in its own column. New columns go at the end, so that scripts reading
+ * older files by position keep working.
+ */
 public final class CsvReport {
 
     static final String HEADER = "workload,variant,broker,mode,topics,partitions,message_bytes,producers_per_topic,"
@@ -14,7 +17,8 @@ public final class CsvReport {
             + "received,expected,lost,publish_msg_s,consume_msg_s,publish_cv,consume_cv,"
             + "e2e_p50_ms,e2e_p75_ms,e2e_p95_ms,e2e_p99_ms,e2e_p999_ms,e2e_max_ms,e2e_mean_ms,"
             + "publish_p50_ms,publish_p99_ms,publish_max_ms,delay_p50_ms,delay_p99_ms,delay_max_ms,"
-            + "heap_probes,heap_start_mib,heap_end_mib,heap_slope_mib_min,jvm_cpu_us_per_msg,error";
+            + "heap_probes,heap_start_mib,heap_end_mib,heap_slope_mib_min,jvm_cpu_us_per_msg,error,"
+            + "broker_cpu_us_per_msg";
 
     private CsvReport() {}
 
@@ -33,7 +37,8 @@ public final class CsvReport {
                     d(e.max()), d(e.mean()), d(r.publishLatency().p50()), d(r.publishLatency().p99()),
                     d(r.publishLatency().max()), d(r.publishDelay().p50()), d(r.publishDelay().p99()),
                     d(r.publishDelay().max()), n(r.heap().probes()), d(r.heap().startMiB()), d(r.heap().endMiB()),
-                    d(r.heap().slopeMiBPerMinute()), d(r.cpuMicrosPerMessage()), quote(r.error() == null ? "" : r.error()))).append('\n');
+                    d(r.heap().slopeMiBPerMinute()), d(r.cpuMicrosPerMessage()), quote(r.error() == null ? "" : r.error()),
+                    d(r.brokerCpuMicrosPerMessage()))).append('\n');
         }
         return csv.toString();
     }

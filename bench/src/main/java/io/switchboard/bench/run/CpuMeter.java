@@ -4,29 +4,47 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 
 /**
- * This JVM's CPU time over part of a run, per message received in it: every thread's, the clients'
- * and those of brokers started in-process. NaN where the JVM does not report its CPU time.
+ * CPU time over part of a run, per message received in it: this JVM's (every thread: the clients'
+ * and those of brokers started in-process), and that of the broker's own process when it has one on
+ * this machine (a child JVM of {@code --brokers-in-child}, the local RabbitMQ server). NaN where a
+ * figure is unknown.
  */
 final class CpuMeter {
 
     private static final OperatingSystemMXBean OS = ManagementFactory.getOperatingSystemMXBean();
+    /** No broker process to read. */
+    static final long NO_PROCESS = -1;
 
     private final long startCpuNanos;
+    private final long brokerPid;
+    private final long startBrokerCpuNanos;
     private final long startReceived;
 
-    private CpuMeter(long startCpuNanos, long startReceived) {
+    private CpuMeter(long startCpuNanos, long brokerPid, long startBrokerCpuNanos, long startReceived) {
         this.startCpuNanos = startCpuNanos;
+        this.brokerPid = brokerPid;
+        this.startBrokerCpuNanos = startBrokerCpuNanos;
         this.startReceived = startReceived;
     }
 
-    /** Starts measuring now, when {@code received} messages have been received so far. */
+    /** Starts measuring this JVM now, when {@code received} messages have been received so far. */
     static CpuMeter start(long received) {
-        return new CpuMeter(processCpuNanos(), received);
+        return start(received, NO_PROCESS);
     }
 
-    /** Microseconds of CPU per message received since {@link #start}, or NaN when unknown or none arrived. */
+    /** Starts measuring this JVM and the broker's process {@code brokerPid} ({@link #NO_PROCESS}: none). */
+    static CpuMeter start(long received, long brokerPid) {
+        return new CpuMeter(processCpuNanos(), brokerPid, processCpuNanos(brokerPid), received);
+    }
+
+    /** Microseconds of this JVM's CPU per message received since {@link #start}, or NaN when unknown or none arrived. */
     double microsPerMessage(long received) {
         return perMessage(startCpuNanos, processCpuNanos(), received - startReceived);
+    }
+
+    /** Microseconds of the broker process's CPU per message received since {@link #start}, or NaN (no process, none arrived). */
+    double brokerMicrosPerMessage(long received) {
+        return perMessage(startBrokerCpuNanos, processCpuNanos(brokerPid), received - startReceived);
     }
 
     /** The arithmetic, apart for tests: NaN when either CPU reading is unknown (negative) or no message arrived. */
@@ -39,5 +57,16 @@ final class CpuMeter {
 
     private static long processCpuNanos() {
         return OS instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : -1;
+    }
+
+    /**
+     * Another process's user and system CPU time (on Linux the JDK reads utime and stime from
+     * {@code /proc/<pid>/stat}: 10 ms steps), or -1 when there is none or it is not readable.
+     */
+    static long processCpuNanos(long pid) {
+        if (pid == NO_PROCESS) {
+            return -1;
+        }
+        return ProcessHandle.of(pid).flatMap(p -> p.info().totalCpuDuration()).map(java.time.Duration::toNanos).orElse(-1L);
     }
 }

@@ -30,7 +30,12 @@ import java.util.List;
  *     in-process) from the start of the measured phase to the end of draining, in microseconds per
  *     message received in that time; NaN when unknown. Steadier than a full-speed rate on a saturated
  *     machine, where the rate is about the cores over this figure. A broker in another process
- *     (RabbitMQ, or an external Kafka or RocketMQ) is not in it.
+ *     (RabbitMQ, a broker of {@code --brokers-in-child}, an external Kafka or RocketMQ) is not in it.
+ * @param brokerCpuMicrosPerMessage the CPU time of the broker's own process on this machine over the
+ *     same interval, per the same messages: the child JVM of {@code --brokers-in-child} (Kafka's
+ *     broker; RocketMQ's name server and broker), or the local RabbitMQ server's Erlang VM (all its
+ *     work, other clients' too); NaN when the broker has no such process (in-process, external) or
+ *     it was not found
  * @param error why the run failed, or null
  */
 public record RunResult(
@@ -39,7 +44,8 @@ public record RunResult(
         double publishRate, double consumeRate,
         Percentiles endToEnd, Percentiles publishLatency, Percentiles publishDelay,
         double publishCv, double consumeCv,
-        List<Sample> samples, HeapTrend heap, double cpuMicrosPerMessage, String error) {
+        List<Sample> samples, HeapTrend heap, double cpuMicrosPerMessage, double brokerCpuMicrosPerMessage,
+        String error) {
 
     /** Copies the samples. */
     public RunResult {
@@ -49,7 +55,7 @@ public record RunResult(
     /** A run that could not be carried out. */
     public static RunResult failed(Workload workload, String broker, String mode, String error) {
         return new RunResult(workload, broker, mode, 0, 0, 0, 0, 0, 0, 0, Percentiles.EMPTY, Percentiles.EMPTY,
-                Percentiles.EMPTY, 0, 0, List.of(), HeapTrend.NONE, Double.NaN, error);
+                Percentiles.EMPTY, 0, 0, List.of(), HeapTrend.NONE, Double.NaN, Double.NaN, error);
     }
 
     /** Copies expected but not received (never negative; duplicates do not offset losses elsewhere). */

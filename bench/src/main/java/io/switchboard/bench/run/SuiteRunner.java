@@ -36,6 +36,7 @@ public final class SuiteRunner {
     private final String jfrSettings;
     private final Duration jvmWarmup;
     private final java.util.Set<String> warmed = new java.util.HashSet<>();
+    private java.util.Map<String, Long> brokerPids = java.util.Map.of();
     private final String suiteId = Long.toString(ThreadLocalRandom.current().nextLong(36L * 36 * 36 * 36), 36);
     private int counter;
 
@@ -62,6 +63,18 @@ public final class SuiteRunner {
             }
         }
         this.jvmWarmup = jvmWarmup;
+    }
+
+    /**
+     * Measures the CPU time of these brokers' processes too (the child JVMs of {@code --brokers-in-child},
+     * the local RabbitMQ server), into each run's {@link RunResult#brokerCpuMicrosPerMessage()}.
+     *
+     * @param pids broker id to process id
+     * @return this runner
+     */
+    public SuiteRunner measuringBrokerProcesses(java.util.Map<String, Long> pids) {
+        this.brokerPids = java.util.Map.copyOf(pids);
+        return this;
     }
 
     /**
@@ -167,7 +180,8 @@ public final class SuiteRunner {
         } catch (Exception e) {
             return RunResult.failed(run.workload(), run.broker(), run.mode(), "could not connect: " + e);
         }
-        WorkloadRunner runner = new WorkloadRunner(run.workload(), driver, runId, progress, heapProbeInterval);
+        WorkloadRunner runner = new WorkloadRunner(run.workload(), driver, runId, progress, heapProbeInterval,
+                brokerPids.getOrDefault(run.broker(), CpuMeter.NO_PROCESS));
         if (jfrDir == null || !record) {
             return runner.run();
         }

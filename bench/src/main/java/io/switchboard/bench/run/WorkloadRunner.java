@@ -41,6 +41,7 @@ public final class WorkloadRunner {
     private final String runId;
     private final RunProgress progress;
     private final HeapProbe heapProbe;
+    private final long brokerPid;
     private final RunStats stats = new RunStats();
     private final List<String> topics = new ArrayList<>();
     private final List<AutoCloseable> consumers = new ArrayList<>();
@@ -55,6 +56,20 @@ public final class WorkloadRunner {
      */
     public WorkloadRunner(Workload workload, BenchDriver driver, String runId, RunProgress progress,
             Duration heapProbeInterval) {
+        this(workload, driver, runId, progress, heapProbeInterval, CpuMeter.NO_PROCESS);
+    }
+
+    /**
+     * Prepares a run on a broker that has a process of its own on this machine, whose CPU time is
+     * measured too ({@link RunResult#brokerCpuMicrosPerMessage()}).
+     *
+     * @param runId a short id unique among runs on the broker, used in topic and group names
+     * @param heapProbeInterval how often to force a GC and probe the heap while measuring; zero for never
+     * @param brokerPid the broker's process id, or -1 for none
+     */
+    public WorkloadRunner(Workload workload, BenchDriver driver, String runId, RunProgress progress,
+            Duration heapProbeInterval, long brokerPid) {
+        this.brokerPid = brokerPid;
         this.workload = workload;
         this.driver = driver;
         this.runId = runId;
@@ -127,21 +142,23 @@ public final class WorkloadRunner {
         }
         senders.forEach(Thread::start);
         boolean announced = workload.warmup().isZero();
-        CpuMeter cpu = announced ? CpuMeter.start(stats.receivedAll.sum()) : null;
+        CpuMeter cpu = announced ? CpuMeter.start(stats.receivedAll.sum(), brokerPid) : null;
         for (Thread sender : senders) {
             while (sender.isAlive()) {
                 sender.join(100);
                 if (!announced && System.nanoTime() >= measureStartNanos) {
                     progress.phase("measuring");
                     announced = true;
-                    cpu = CpuMeter.start(stats.receivedAll.sum());
+                    cpu = CpuMeter.start(stats.receivedAll.sum(), brokerPid);
                 }
             }
         }
         HeapTrend heap = heapProbe.finish(Duration.ofSeconds(60));
         progress.phase("draining");
         drain();
-        double cpuPerMessage = cpu == null ? Double.NaN : cpu.microsPerMessage(stats.receivedAll.sum());
+        long receivedAll = stats.receivedAll.sum();
+        double cpuPerMessage = cpu == null ? Double.NaN : cpu.microsPerMessage(receivedAll);
+        double brokerCpuPerMessage = cpu == null ? Double.NaN : cpu.brokerMicrosPerMessage(receivedAll);
         long start = measureStartMicros;
         long acked = stats.acked.sum();
         long received = stats.received.sum();
@@ -151,7 +168,7 @@ public final class WorkloadRunner {
                 RunStats.rate(received, start, stats.lastReceiveMicros.get()),
                 RunStats.summary(stats.endToEnd), RunStats.summary(stats.publishLatency),
                 RunStats.summary(stats.publishDelay), stats.cv(0), stats.cv(1), stats.samples(), heap, cpuPerMessage,
-                stats.failed.sum() > 0 && acked == 0 ? stats.firstError : null);
+                brokerCpuPerMessage, stats.failed.sum() > 0 && acked == 0 ? stats.firstError : null);
     }
 
     /** Waits for acknowledgements, then for consumers, each until nothing moves for the drain timeout. */

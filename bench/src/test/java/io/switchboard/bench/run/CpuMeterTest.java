@@ -28,4 +28,25 @@ class CpuMeterTest {
         assertThat(sum).isPositive();
         assertThat(meter.microsPerMessage(101)).as("CPU microseconds for the one message").isPositive();
     }
+
+    @Test
+    @DisplayName("another process's CPU time (utime + stime from /proc/<pid>/stat) agrees with what that JVM reports; none for no process")
+    void readsAProcessByPid() {
+        long pid = ProcessHandle.current().pid();
+        long before = CpuMeter.processCpuNanos(pid);
+        long sum = 0;
+        for (int i = 0; i < 50_000_000; i++) {
+            sum += Integer.bitCount(i * 17 + (int) sum);
+        }
+        long jvm = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime();
+        long after = CpuMeter.processCpuNanos(pid);
+        assertThat(sum).isPositive();
+        assertThat(after).isGreaterThan(before);
+        // /proc counts in clock ticks (10 ms); the JVM's own figure in nanoseconds: equal within a few ticks
+        assertThat((double) after).isCloseTo((double) jvm, within(50e6));
+        assertThat(CpuMeter.processCpuNanos(CpuMeter.NO_PROCESS)).isEqualTo(-1);
+        CpuMeter meter = CpuMeter.start(0, CpuMeter.NO_PROCESS);
+        assertThat(meter.brokerMicrosPerMessage(10)).isNaN();
+    }
 }
