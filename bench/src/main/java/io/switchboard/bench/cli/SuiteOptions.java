@@ -85,8 +85,17 @@ final class SuiteOptions {
         if (noneEnvelope) {
             extras.add(io.switchboard.bench.driver.BenchDriver.SDK_NONE);
         }
+        if (clientCost) {
+            extras.add(io.switchboard.bench.driver.BenchDriver.SDK_COST);
+        }
         return extras;
     }
+
+    @Option(names = "--client-cost",
+            description = "Also run mode sdk-cost: the SDK with a one-instance routed Switchboard and the live comparison on, "
+                    + "whose client CPU per message (meter switchboard.client.cpu) goes to column client_cpu_us_per_msg beside "
+                    + "jvm_cpu_us_per_msg; use with --brokers-in-child so that both are the client's alone.")
+    boolean clientCost;
 
     @Option(names = "--repeat", paramLabel = "N", defaultValue = "1",
             description = "Run every workload point N times (the modes in alternating order); each repetition is paired and "

@@ -18,6 +18,13 @@ public interface BenchDriver extends AutoCloseable {
     String SDK_COMPACT = "sdk-compact";
     /** The mode name for SDK drivers that publish no envelope ({@code switchboard.envelope=none}, {@code --none-envelope}). */
     String SDK_NONE = "sdk-none";
+    /**
+     * The mode name for the SDK driver whose Switchboard is a one-instance routed one with the live comparison on
+     * ({@code --client-cost}): the run's CSV row then has the comparison's client CPU per message
+     * ({@code client_cpu_us_per_msg}, from meter {@code switchboard.client.cpu}) beside the bench's own
+     * {@code jvm_cpu_us_per_msg}; with {@code --brokers-in-child} both are the client's alone.
+     */
+    String SDK_COST = "sdk-cost";
     /** The mode name for the RocketMQ native driver that batches keyed sends in order, as the SDK does ({@code --native-batch}). */
     String NATIVE_BATCH = "native-batch";
     /**
@@ -52,6 +59,14 @@ public interface BenchDriver extends AutoCloseable {
 
     /** {@link #SDK}, {@link #NATIVE} or one of the other modes named here. */
     String mode();
+
+    /**
+     * {@return the CPU seconds the live comparison has counted for this driver's client so far ({@link #SDK_COST}), or NaN
+     * where there is no comparison}
+     */
+    default double clientCpuSeconds() {
+        return Double.NaN;
+    }
 
     /** Creates a topic and waits until the broker has it. */
     void createTopic(String topic, int partitions) throws Exception;

@@ -86,6 +86,9 @@ public final class Drivers {
         if (extras.contains(BenchDriver.SDK_NONE)) {
             modes.add(BenchDriver.SDK_NONE);
         }
+        if (extras.contains(BenchDriver.SDK_COST)) {
+            modes.add(BenchDriver.SDK_COST);
+        }
         if (!broker.equals("memory")) {
             modes.add(BenchDriver.NATIVE);
             if (extras.contains(BenchDriver.NATIVE_ENVELOPE)) {
@@ -120,9 +123,10 @@ public final class Drivers {
         if (endpoints.of(broker) == null) {
             throw new IllegalStateException("Broker '" + broker + "' is not available in this run");
         }
-        if (mode.equals(BenchDriver.SDK) || mode.equals(BenchDriver.SDK_COMPACT) || mode.equals(BenchDriver.SDK_NONE)) {
+        if (mode.equals(BenchDriver.SDK) || mode.equals(BenchDriver.SDK_COMPACT) || mode.equals(BenchDriver.SDK_NONE)
+                || mode.equals(BenchDriver.SDK_COST)) {
             java.util.Map<String, String> properties = new java.util.LinkedHashMap<>(workload.propertiesFor(broker));
-            if (!mode.equals(BenchDriver.SDK)) {
+            if (mode.equals(BenchDriver.SDK_COMPACT) || mode.equals(BenchDriver.SDK_NONE)) {
                 properties.put("switchboard.envelope", mode.equals(BenchDriver.SDK_COMPACT) ? "compact" : "none");
             }
             return new SdkDriver(broker, mode, endpoints, properties, workload.delivery(), workload.consumerPrefetch(), runId);

@@ -47,6 +47,8 @@ public final class SdkDriver implements BenchDriver {
      * @param passThrough the workload's properties for this broker
      * @param runId unique per run, to keep in-memory brokers apart
      */
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
     public SdkDriver(String broker, String mode, BrokerEndpoints endpoints, Map<String, String> passThrough,
             Delivery delivery, int prefetch, String runId) {
         this.broker = broker;
@@ -64,8 +66,9 @@ public final class SdkDriver implements BenchDriver {
                 properties.put(broker + "." + key, value);
             }
         });
-        this.switchboard = Switchboard.builder().broker(broker).instanceName(broker)
-                .properties(properties).meterRegistry(new SimpleMeterRegistry()).build();
+        this.switchboard = (mode.equals(SDK_COST) ? Switchboard.builder().instance(broker, broker, properties)
+                : Switchboard.builder().broker(broker).instanceName(broker).properties(properties))
+                .meterRegistry(meters).build();
     }
 
     /** The Switchboard properties that point an adapter at the broker. */
@@ -77,6 +80,12 @@ public final class SdkDriver implements BenchDriver {
             case "memory" -> Map.of("memory.broker", "bench-" + runId, "memory.capacity", "1000000");
             default -> Map.of();
         };
+    }
+
+    @Override
+    public double clientCpuSeconds() {
+        io.micrometer.core.instrument.FunctionCounter cpu = meters.find("switchboard.client.cpu").functionCounter();
+        return cpu == null ? Double.NaN : cpu.count();
     }
 
     @Override

@@ -118,6 +118,7 @@ public final class JsonReport {
         run.put("consumeCv", r.consumeCv());
         run.put("jvmCpuMicrosPerMessage", finite(r.cpuMicrosPerMessage()));
         run.put("brokerCpuMicrosPerMessage", finite(r.brokerCpuMicrosPerMessage()));
+        run.put("clientCpuMicrosPerMessage", finite(r.clientCpuMicrosPerMessage()));
         run.put("endToEndMs", percentiles(r.endToEnd()));
         run.put("publishLatencyMs", percentiles(r.publishLatency()));
         run.put("publishDelayMs", percentiles(r.publishDelay()));

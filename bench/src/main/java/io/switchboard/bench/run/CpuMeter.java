@@ -19,6 +19,8 @@ final class CpuMeter {
     private final long brokerPid;
     private final long startBrokerCpuNanos;
     private final long startReceived;
+    private java.util.function.DoubleSupplier clientCpuSeconds = () -> Double.NaN;
+    private double startClientCpuSeconds = Double.NaN;
 
     private CpuMeter(long startCpuNanos, long brokerPid, long startBrokerCpuNanos, long startReceived) {
         this.startCpuNanos = startCpuNanos;
@@ -40,6 +42,21 @@ final class CpuMeter {
     /** Microseconds of this JVM's CPU per message received since {@link #start}, or NaN when unknown or none arrived. */
     double microsPerMessage(long received) {
         return perMessage(startCpuNanos, processCpuNanos(), received - startReceived);
+    }
+
+    /** Also reads the live comparison's client CPU ({@link io.switchboard.bench.driver.BenchDriver#clientCpuSeconds()}) from now. */
+    CpuMeter withClientCpu(java.util.function.DoubleSupplier seconds) {
+        this.clientCpuSeconds = seconds;
+        this.startClientCpuSeconds = seconds.getAsDouble();
+        return this;
+    }
+
+    /** Microseconds of the comparison's client CPU per message received since {@link #start}, or NaN. */
+    double clientMicrosPerMessage(long received) {
+        double end = clientCpuSeconds.getAsDouble();
+        long messages = received - startReceived;
+        return Double.isNaN(end) || Double.isNaN(startClientCpuSeconds) || messages <= 0 ? Double.NaN
+                : (end - startClientCpuSeconds) * 1e6 / messages;
     }
 
     /** Microseconds of the broker process's CPU per message received since {@link #start}, or NaN (no process, none arrived). */

@@ -36,6 +36,9 @@ import java.util.List;
  *     broker; RocketMQ's name server and broker), or the local RabbitMQ server's Erlang VM (all its
  *     work, other clients' too); NaN when the broker has no such process (in-process, external) or
  *     it was not found
+ * @param clientCpuMicrosPerMessage the client CPU the live comparison counted over the same interval, per the same
+ *     messages (meter {@code switchboard.client.cpu}: the client's threads, core's lanes without the handlers, the
+ *     sampled publish calls); NaN except in mode {@code sdk-cost}
  * @param error why the run failed, or null
  */
 public record RunResult(
@@ -45,7 +48,7 @@ public record RunResult(
         Percentiles endToEnd, Percentiles publishLatency, Percentiles publishDelay,
         double publishCv, double consumeCv,
         List<Sample> samples, HeapTrend heap, double cpuMicrosPerMessage, double brokerCpuMicrosPerMessage,
-        String error) {
+        double clientCpuMicrosPerMessage, String error) {
 
     /** Copies the samples. */
     public RunResult {
@@ -55,7 +58,7 @@ public record RunResult(
     /** A run that could not be carried out. */
     public static RunResult failed(Workload workload, String broker, String mode, String error) {
         return new RunResult(workload, broker, mode, 0, 0, 0, 0, 0, 0, 0, Percentiles.EMPTY, Percentiles.EMPTY,
-                Percentiles.EMPTY, 0, 0, List.of(), HeapTrend.NONE, Double.NaN, Double.NaN, error);
+                Percentiles.EMPTY, 0, 0, List.of(), HeapTrend.NONE, Double.NaN, Double.NaN, Double.NaN, error);
     }
 
     /** Copies expected but not received (never negative; duplicates do not offset losses elsewhere). */

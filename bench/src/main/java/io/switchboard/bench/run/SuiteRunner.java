@@ -112,7 +112,7 @@ public final class SuiteRunner {
             for (String broker : brokersFor(workload, requested)) {
                 List<String> modes = new ArrayList<>(Drivers.modes(broker, extras));
                 if (sdkOnly) {
-                    modes.retainAll(List.of("sdk", "sdk-compact"));
+                    modes.retainAll(List.of("sdk", "sdk-compact", "sdk-none", "sdk-cost"));
                 }
                 if (point % 2 == 1) {
                     java.util.Collections.reverse(modes);

@@ -142,14 +142,14 @@ public final class WorkloadRunner {
         }
         senders.forEach(Thread::start);
         boolean announced = workload.warmup().isZero();
-        CpuMeter cpu = announced ? CpuMeter.start(stats.receivedAll.sum(), brokerPid) : null;
+        CpuMeter cpu = announced ? CpuMeter.start(stats.receivedAll.sum(), brokerPid).withClientCpu(driver::clientCpuSeconds) : null;
         for (Thread sender : senders) {
             while (sender.isAlive()) {
                 sender.join(100);
                 if (!announced && System.nanoTime() >= measureStartNanos) {
                     progress.phase("measuring");
                     announced = true;
-                    cpu = CpuMeter.start(stats.receivedAll.sum(), brokerPid);
+                    cpu = CpuMeter.start(stats.receivedAll.sum(), brokerPid).withClientCpu(driver::clientCpuSeconds);
                 }
             }
         }
@@ -159,6 +159,7 @@ public final class WorkloadRunner {
         long receivedAll = stats.receivedAll.sum();
         double cpuPerMessage = cpu == null ? Double.NaN : cpu.microsPerMessage(receivedAll);
         double brokerCpuPerMessage = cpu == null ? Double.NaN : cpu.brokerMicrosPerMessage(receivedAll);
+        double clientCpuPerMessage = cpu == null ? Double.NaN : cpu.clientMicrosPerMessage(receivedAll);
         long start = measureStartMicros;
         long acked = stats.acked.sum();
         long received = stats.received.sum();
@@ -168,7 +169,7 @@ public final class WorkloadRunner {
                 RunStats.rate(received, start, stats.lastReceiveMicros.get()),
                 RunStats.summary(stats.endToEnd), RunStats.summary(stats.publishLatency),
                 RunStats.summary(stats.publishDelay), stats.cv(0), stats.cv(1), stats.samples(), heap, cpuPerMessage,
-                brokerCpuPerMessage, stats.failed.sum() > 0 && acked == 0 ? stats.firstError : null);
+                brokerCpuPerMessage, clientCpuPerMessage, stats.failed.sum() > 0 && acked == 0 ? stats.firstError : null);
     }
 
     /** Waits for acknowledgements, then for consumers, each until nothing moves for the drain timeout. */

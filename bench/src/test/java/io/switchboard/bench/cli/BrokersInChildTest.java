@@ -47,7 +47,7 @@ class BrokersInChildTest {
         PrintStream saved = System.out;
         System.setOut(new PrintStream(console, true));
         FutureTask<Integer> bench = new FutureTask<>(() -> BenchMain.execute("run", workload.toString(), "--brokers", broker,
-                "--brokers-in-child", "--sdk-only", "--jvm-warmup", "0", "--no-progress", "--out", out.toString()));
+                "--brokers-in-child", "--sdk-only", "--client-cost", "--jvm-warmup", "0", "--no-progress", "--out", out.toString()));
         long pid;
         boolean aliveDuring;
         java.util.Optional<Long> parentDuring;
@@ -79,17 +79,23 @@ class BrokersInChildTest {
         assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("the broker JVM after the bench").isFalse();
 
         List<String> lines = Files.readAllLines(out.resolve("results.csv"));
-        assertThat(lines).hasSize(2);
+        assertThat(lines).as("sdk and sdk-cost").hasSize(3);
         List<String> header = Arrays.asList(lines.get(0).split(",", -1));
         assertThat(lines.get(0)).contains(OLD_HEADER_END + ",broker_cpu_us_per_msg");
-        assertThat(header.get(header.size() - 1)).isEqualTo("broker_cpu_us_per_msg");
+        assertThat(header.get(header.size() - 1)).isEqualTo("client_cpu_us_per_msg");
         String[] row = lines.get(1).split(",", -1);
+        String[] cost = lines.get(2).split(",", -1);
+        assertThat(cost[header.indexOf("mode")]).isEqualTo("sdk-cost");
+        assertThat(Double.parseDouble(cost[header.indexOf("client_cpu_us_per_msg")])).as("the comparison's client CPU per message")
+                .isPositive();
+        assertThat(Double.parseDouble(cost[header.indexOf("jvm_cpu_us_per_msg")])).as("the JVM's, beside it").isPositive();
         assertThat(row).hasSameSizeAs(header.toArray());
         assertThat(row[header.indexOf("error")]).isEmpty();
         assertThat(Long.parseLong(row[header.indexOf("received")])).isPositive();
         assertThat(Double.parseDouble(row[header.indexOf("jvm_cpu_us_per_msg")])).isPositive();
         assertThat(Double.parseDouble(row[header.indexOf("broker_cpu_us_per_msg")])).as("the child's CPU per message").isPositive();
         assertThat(Files.readString(out.resolve("results.json"))).contains("\"brokerCpuMicrosPerMessage\"")
+                .contains("\"clientCpuMicrosPerMessage\"")
                 .contains("--brokers-in-child");
     }
 
