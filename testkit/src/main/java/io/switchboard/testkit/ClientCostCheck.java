@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  * The comparison's client cost per message on a real broker (issue 36): instance {@code x} of the broker under test
  * carries a keyed stream that it also consumes, beside an idle in-memory instance {@code m}. The report must give
  * {@code x} a client CPU per message that covers at least the CPU of the client threads the test itself finds by name
- * (so the adapter's {@code clientThreads()} named them), bytes on the wire above the payload and key, and {@code m},
+ * (among those started after the check began, so the adapter's {@code clientThreads()} named them), bytes on the wire above the payload and key, and {@code m},
  * which carried nothing, no figure.
  */
 public final class ClientCostCheck {
@@ -45,6 +45,10 @@ public final class ClientCostCheck {
      */
     public static ComparisonReport run(String broker, Map<String, String> properties, String destination, int messages,
             Pattern networkThreads) throws Exception {
+        java.util.Set<Long> older = new java.util.HashSet<>();
+        for (long id : THREADS.getAllThreadIds()) {
+            older.add(id); // other tests' clients in this JVM are not x's
+        }
         try (Switchboard sb = Switchboard.builder().instance("x", broker, properties)
                 .instance("m", "memory", Map.of("memory.broker", "cost-" + destination))
                 .route(destination, Route.single("x")).build()) {
@@ -52,7 +56,7 @@ public final class ClientCostCheck {
             sb.subscriber(destination, Codec.bytes()).group("cost").subscribe((m, c) -> handled.incrementAndGet())
                     .ready().toCompletableFuture().get(60, java.util.concurrent.TimeUnit.SECONDS);
             Publisher<byte[]> pub = sb.publisher(destination, Codec.bytes()).build();
-            long threadsBefore = cpuOf(networkThreads);
+            long threadsBefore = cpuOf(networkThreads, older);
             CompletableFuture<?>[] sent = new CompletableFuture<?>[messages];
             for (int i = 0; i < messages; i++) {
                 sent[i] = pub.publish(Message.builder(new byte[1024]).key("key-" + (i % 100)).build()).toCompletableFuture();
@@ -60,7 +64,7 @@ public final class ClientCostCheck {
             CompletableFuture.allOf(sent).get(120, java.util.concurrent.TimeUnit.SECONDS);
             await("all " + messages + " consumed").atMost(Duration.ofSeconds(120)).until(() -> handled.get() >= messages);
             Thread.sleep(2_100); // the seconds in which the last ones were handled close, and the ticker reads the threads
-            long threadNanos = cpuOf(networkThreads) - threadsBefore;
+            long threadNanos = cpuOf(networkThreads, older) - threadsBefore;
             ComparisonReport report = sb.comparison().report();
             ComparisonReport.Cost x = report.instances().get(0).cost();
             ComparisonReport.Cost m = report.instances().get(1).cost();
@@ -90,11 +94,11 @@ public final class ClientCostCheck {
         return String.join(", ", out);
     }
 
-    /** CPU time of the live threads whose whole name matches {@code names}. */
-    private static long cpuOf(Pattern names) {
+    /** CPU time of the live threads whose whole name matches {@code names}, except the {@code older} ones. */
+    private static long cpuOf(Pattern names, java.util.Set<Long> older) {
         long sum = 0;
         for (ThreadInfo info : THREADS.getThreadInfo(THREADS.getAllThreadIds(), 0)) {
-            if (info != null && names.matcher(info.getThreadName()).matches()) {
+            if (info != null && !older.contains(info.getThreadId()) && names.matcher(info.getThreadName()).matches()) {
                 long cpu = THREADS.getThreadCpuTime(info.getThreadId());
                 sum += Math.max(0, cpu);
             }

@@ -188,6 +188,8 @@ public final class ClientCost {
         private volatile long threadNanos;
         private final ClientCost cost;
         // per closed second, the running totals: cpu, wire bytes, wire samples
+        /** The first second closed: its totals hold everything counted since the account was made. */
+        private long firstClosed = Long.MIN_VALUE;
         private final long[] ringSecond;
         private final long[][] ringTotals;
 
@@ -247,6 +249,9 @@ public final class ClientCost {
         }
 
         private synchronized void close(long second) {
+            if (firstClosed == Long.MIN_VALUE) {
+                firstClosed = second;
+            }
             int i = (int) Math.floorMod(second, (long) ringSecond.length);
             ringSecond[i] = second;
             ringTotals[i][0] = cpuNanos();
@@ -259,11 +264,14 @@ public final class ClientCost {
             if (end == null) {
                 return;
             }
-            long[] start = null;
-            for (long s = from - 1; s < to && start == null; s++) {
-                start = totalsAt(s); // the first reading at or after the window's start
+            // the totals when the second before the window closed; none when the window starts with the account's first
+            // closed second (everything counted so far is in it, as the traffic statistics count what came before their
+            // first roll into their first second); else the nearest older reading (a second the ticker skipped)
+            long[] base = from <= firstClosed ? null : totalsAt(from - 1);
+            for (long s = from - 2; base == null && from > firstClosed && s >= firstClosed && s > to - ringSecond.length; s--) {
+                base = totalsAt(s);
             }
-            long[] base = start == null ? new long[3] : start;
+            base = base == null ? new long[3] : base;
             w.cpuNanos += end[0] - base[0];
             w.wireBytes += end[1] - base[1];
             w.wireSamples += end[2] - base[2];

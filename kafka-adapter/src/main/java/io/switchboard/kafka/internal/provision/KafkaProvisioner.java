@@ -341,8 +341,7 @@ public final class KafkaProvisioner implements Provisioner, AutoCloseable {
         try {
             Map<String, TopicDescription> descriptions = get(admin().describeTopics(names).allTopicNames(),
                     "describe topics " + names);
-            return descriptions.values().stream().flatMap(d -> d.partitions().stream())
-                    .allMatch(p -> p.leader() != null && !p.leader().isEmpty());
+            return PartitionsOnline.ready(admin(), descriptions.values(), timeout); // leaders, and online on them (KAFKA-15591)
         } catch (UnknownTopicOrPartitionException e) {
             return false;
         }

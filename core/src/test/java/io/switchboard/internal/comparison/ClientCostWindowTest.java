@@ -1,0 +1,55 @@
+package io.switchboard.internal.comparison;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.switchboard.spi.ClientThreads;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Map;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** The client cost of a window of seconds: what each closed second's totals give, the first second included. */
+@DisplayName("Client cost over a window of seconds")
+class ClientCostWindowTest {
+
+    private final TrafficBook book = new TrafficBook(60, Clock.fixed(Instant.ofEpochSecond(100), ZoneOffset.UTC));
+    private final ClientCost.Account x = book.cost().account("x", ClientThreads.NONE);
+
+    @Test
+    @DisplayName("a window that starts with the account's first second holds what was counted before it closed")
+    void firstSecondCounts() {
+        x.publishSampled(1_000, 100); // counted 64 times: 64 us
+        book.roll(100);
+        x.publishSampled(2_000, 300);
+        book.roll(101);
+        book.roll(102); // nothing in 102
+
+        assertThat(window(100, 101).cpuNanos).as("seconds 100 and 101").isEqualTo(64_000 + 128_000);
+        assertThat(window(100, 101).wireBytes).isEqualTo(400);
+        assertThat(window(100, 101).wireSamples).isEqualTo(2);
+        assertThat(window(99, 102).cpuNanos).as("a window from before the first second").isEqualTo(192_000);
+        assertThat(window(101, 101).cpuNanos).as("second 101 alone").isEqualTo(128_000);
+        assertThat(window(102, 102).cpuNanos).as("second 102, empty").isZero();
+        assertThat(book.cost().ofSecond(101)).as("the fleet's share of second 101").containsKey("x");
+        assertThat(book.cost().ofSecond(101).get("x")).containsExactly(128_000, 300, 1);
+    }
+
+    @Test
+    @DisplayName("a handler's sampled CPU is taken off; the total never goes below zero")
+    void handlerIsTakenOff() {
+        x.publishSampled(1_000, 10);
+        ClientCost.Account.handlerEnded(x, ClientCost.threadCpu() - 100_000); // a handler that used 0.1 ms of CPU, counted 64 times
+        assertThat(x.cpuNanos()).isZero();
+        ClientCost.Account.handlerEnded(null, 0); // no account: nothing happens
+        ClientCost.Account.handlerEnded(x, ClientCost.NOT_SAMPLED);
+        assertThat(x.wireBytesPerMessage()).isEqualTo(10.0);
+    }
+
+    private TrafficStats.Window window(long from, long to) {
+        TrafficStats.Window w = new TrafficStats.Window();
+        book.cost().addTo(Map.of("x", w), from, to);
+        return w;
+    }
+}
