@@ -164,6 +164,13 @@ class FleetOnMemoryTest {
         assertThat(published(r2.comparison().local().report("orders"))).isEqualTo(30);
         assertThat(r1.comparison().report("orders").scope()).isEqualTo("fleet of 2 replica(s)");
         assertThat(r1.comparison().local().report("orders").scope()).isEqualTo("replica r1");
+        // the client cost's messages: every replica's in the fleet's report (its CPU and bytes travel with them)
+        assertThat(costMessages(r1.comparison().report("orders"))).isEqualTo(130);
+        assertThat(costMessages(r1.comparison().local().report("orders"))).isEqualTo(100);
+    }
+
+    private static long costMessages(ComparisonReport r) {
+        return r.instances().stream().mapToLong(i -> i.cost().messages()).sum();
     }
 
     private static long published(ComparisonReport r) {
