@@ -62,7 +62,8 @@ class ClientCostOnMemoryTest {
         publish(sb.publisher("to-b", Codec.bytes()).build());
         await("every message handled").atMost(Duration.ofSeconds(120))
                 .until(() -> handledA.get() == MESSAGES && handledB.get() == MESSAGES);
-        Thread.sleep(1_100); // the second in which the last ones were handled closes
+        await("the second of the last ones closed").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                .until(() -> sb.comparison().report().instances().stream().allMatch(i -> i.consumed() == MESSAGES));
 
         ComparisonReport report = sb.comparison().report();
         System.out.print(report.toTable());
@@ -120,7 +121,9 @@ class ClientCostOnMemoryTest {
         Publisher<byte[]> a = sb.publisher("to-a", Codec.bytes()).build();
         Publisher<byte[]> b = sb.publisher("to-b", slow).build();
         long end = System.nanoTime() + Duration.ofSeconds(14).toNanos();
+        long sent = 0;
         while (System.nanoTime() < end) { // about 1,000 a second on each
+            sent += 100;
             long second = System.nanoTime();
             for (int i = 0; i < 100; i++) {
                 a.send(new byte[100]);
@@ -128,7 +131,9 @@ class ClientCostOnMemoryTest {
             }
             java.util.concurrent.locks.LockSupport.parkNanos(Math.max(0, 100_000_000 - (System.nanoTime() - second)));
         }
-        Thread.sleep(1_100);
+        long all = sent;
+        await("the second of the last ones closed").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                .until(() -> sb.comparison().report().instances().stream().allMatch(i -> i.consumed() == all));
         ComparisonReport report = sb.comparison().report(null, Duration.ofSeconds(13));
         System.out.print(report.toTable());
         assertThat(report.verdict().findings()).as(report.toTable())

@@ -63,8 +63,16 @@ public final class ClientCostCheck {
             }
             CompletableFuture.allOf(sent).get(120, java.util.concurrent.TimeUnit.SECONDS);
             await("all " + messages + " consumed").atMost(Duration.ofSeconds(120)).until(() -> handled.get() >= messages);
-            Thread.sleep(2_100); // the seconds in which the last ones were handled close, and the ticker reads the threads
+            await("the seconds of the last messages closed").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> {
+                        ComparisonReport.InstanceFigures f = sb.comparison().report().instances().get(0);
+                        return f.published() >= messages && f.consumed() >= messages;
+                    });
             long threadNanos = cpuOf(networkThreads, older) - threadsBefore;
+            long readAt = java.time.Instant.now().getEpochSecond();
+            // a report whose last closed second is after the test's own reading: its thread scan ran after it too
+            await("a second closed after the threads were read").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> sb.comparison().report().at().getEpochSecond() >= readAt + 2);
             ComparisonReport report = sb.comparison().report();
             ComparisonReport.Cost x = report.instances().get(0).cost();
             ComparisonReport.Cost m = report.instances().get(1).cost();
