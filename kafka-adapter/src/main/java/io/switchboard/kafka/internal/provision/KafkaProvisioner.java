@@ -6,7 +6,6 @@ import io.switchboard.SwitchboardException;
 import io.switchboard.kafka.internal.KafkaClientConfig;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.BrokerHealth;
-import io.switchboard.spi.ClusterCheck;
 import io.switchboard.spi.DestinationSpec;
 import io.switchboard.spi.Provisioner;
 import java.time.Duration;
@@ -22,8 +21,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.Config;
-import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeClusterResult;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsResult;
@@ -35,7 +32,6 @@ import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
-import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.SslAuthenticationException;
@@ -288,49 +284,8 @@ public final class KafkaProvisioner implements Provisioner, AutoCloseable {
         }
     }
 
-    /**
-     * On a cluster of several brokers, a topic with fewer than three replicas (or fewer than the
-     * brokers, when there are two) loses acknowledged records with one broker's disk and stops while
-     * that broker is down; with three replicas, {@code min.insync.replicas} below 2 lets the leader
-     * acknowledge records only it has. Reported once per topic, with the fix, as
-     * {@code switchboard.cluster-check} says (logged, or refused).
-     */
     private void warnIfUnderReplicated(String name) {
-        int cluster = brokers;
-        if (cluster < 2) {
-            return;
-        }
-        String problem = null;
-        try {
-            TopicDescription description = get(admin().describeTopics(List.of(name)).allTopicNames(),
-                    "describe topic '" + name + "'").get(name);
-            int replicas = description.partitions().stream().mapToInt(p -> p.replicas().size()).min().orElse(0);
-            if (replicas < Math.min(3, cluster)) {
-                problem = "Kafka topic '" + name + "' has replication factor " + replicas + " on a cluster of " + cluster
-                        + " brokers (instance '" + config.brokerConfig().instanceName() + "'): an acknowledged record is lost "
-                        + "with one broker's disk, and the topic stops while that broker is down; set "
-                        + "kafka.replication-factor=3 (or the destination setting replication.factor) and min.insync.replicas=2 "
-                        + "on the topic or the brokers";
-            } else if (replicas >= 3 && minInSyncReplicas(name) < 2) {
-                problem = "Kafka topic '" + name + "' has " + replicas + " replicas but min.insync.replicas="
-                        + minInSyncReplicas(name) + " (instance '" + config.brokerConfig().instanceName() + "'): when the "
-                        + "followers fall behind, the leader acknowledges records only it has, and they are lost with it; set "
-                        + "min.insync.replicas=2 on the brokers or the topic (destination setting min.insync.replicas)";
-            }
-        } catch (RuntimeException e) {
-            log.debug("Could not check the replication of topic '{}': {}", name, e.toString());
-        }
-        if (problem != null) {
-            ClusterCheck.of(config.brokerConfig()).report(log, problem);
-        }
-    }
-
-    private int minInSyncReplicas(String name) {
-        ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, name);
-        Config described = get(admin().describeConfigs(List.of(topic)).all(), "describe the settings of topic '" + name + "'")
-                .get(topic);
-        ConfigEntry entry = described == null ? null : described.get("min.insync.replicas");
-        return entry == null || entry.value() == null ? 1 : Integer.parseInt(entry.value().trim());
+        ReplicationCheck.run(this, name, brokers, config.brokerConfig(), timeout);
     }
 
     private boolean topicReady(String name) {
@@ -358,7 +313,7 @@ public final class KafkaProvisioner implements Provisioner, AutoCloseable {
         }
     }
 
-    private static void pause() {
+    static void pause() {
         LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
     }
 
@@ -376,7 +331,7 @@ public final class KafkaProvisioner implements Provisioner, AutoCloseable {
     }
 
     /** Waits for an Admin result; Kafka's own exceptions (TopicExistsException, ...) are rethrown as they are. */
-    private <T> T get(KafkaFuture<T> future, String action) {
+    <T> T get(KafkaFuture<T> future, String action) {
         try {
             return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
@@ -417,7 +372,7 @@ public final class KafkaProvisioner implements Provisioner, AutoCloseable {
         }
     }
 
-    private Admin admin() {
+    Admin admin() {
         synchronized (lock) {
             if (closed) {
                 throw new SwitchboardClosedException("The Kafka adapter '"
