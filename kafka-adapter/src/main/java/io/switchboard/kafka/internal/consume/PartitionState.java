@@ -110,6 +110,11 @@ final class PartitionState {
         delivered.clear();
     }
 
+    /** The offset of the first record not yet processed: where consuming starts again after {@link #revoke()}. */
+    long committable() {
+        return committable;
+    }
+
     /** The offset to commit, or -1 when nothing new was acked since the last commit. */
     long commitNeeded() {
         return committable > committed ? committable : -1;
