@@ -161,6 +161,33 @@ class KafkaSharedConsumerTest {
                 && !name.contains("-deliver-")) == 0);
     }
 
+    @Test
+    @DisplayName("with an eager assignor, a subscription attaching lets the others' records in flight settle first: no duplicate")
+    void eagerRebalanceDrainsInFlight() {
+        String group = "eager-" + System.nanoTime();
+        Map<String, String> eager = Map.of("kafka.partition.assignment.strategy",
+                "org.apache.kafka.clients.consumer.RangeAssignor");
+        String a = topic("eager-a");
+        String b = topic("eager-b");
+        List<InboundRecord> first = new CopyOnWriteArrayList<>();
+        start(spec(a, group, 5, eager), first);
+        publish(a, 10);
+        await().atMost(TIMEOUT).until(() -> first.size() == 5);
+
+        RawConsumer joining = adapter.createConsumer(spec(b, group, 5, eager));
+        consumers.add(joining);
+        CompletableFuture<Void> ready = joining.start(new CollectingListener(new CopyOnWriteArrayList<>())).toCompletableFuture();
+        first.forEach(InboundRecord::ack); // while the revocation waits for them, or before it
+        ready.orTimeout(60, java.util.concurrent.TimeUnit.SECONDS).join();
+        while (first.size() < 10) {
+            int handed = first.size();
+            first.forEach(InboundRecord::ack);
+            await().atMost(TIMEOUT).until(() -> first.size() > handed);
+        }
+        first.forEach(InboundRecord::ack);
+        assertThat(first).extracting(InboundRecord::offset).as("each offset once").doesNotHaveDuplicates().hasSize(10);
+    }
+
     private RawConsumer start(ConsumerSpec spec, List<InboundRecord> delivered) {
         RawConsumer consumer = adapter.createConsumer(spec);
         consumers.add(consumer);

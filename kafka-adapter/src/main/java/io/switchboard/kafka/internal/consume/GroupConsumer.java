@@ -55,6 +55,7 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
     private final KafkaProvisioner admin;
     private final Duration pollTimeout;
     private final Duration closeTimeout;
+    private final Duration revokeDrain;
     private final OffsetCommitter committer;
     private final String threadName;
     private final GroupConsumers registry;
@@ -88,13 +89,14 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
         this.threadName = settings.threadName();
         this.pollTimeout = settings.pollTimeout();
         this.closeTimeout = settings.closeTimeout();
+        this.revokeDrain = settings.revokeDrain();
         this.committer = new OffsetCommitter(consumer, group, settings.commitInterval(), closeTimeout);
         this.delivery = new RoundDelivery(consumer, committer, settings.delivery() == Delivery.AT_MOST_ONCE, attached);
     }
 
     /** What a group consumer is made with. */
     record Settings(String group, Delivery delivery, boolean shared, boolean broadcast, String threadName,
-            Duration pollTimeout, Duration commitInterval, Duration closeTimeout) {
+            Duration pollTimeout, Duration commitInterval, Duration closeTimeout, Duration revokeDrain) {
     }
 
     boolean shared() {
@@ -385,8 +387,25 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
     public void onPartitionsRevoked(Collection<TopicPartition> revoked) {
         settle();
         List<PartitionState> states = revoked.stream().map(partitions::get).filter(Objects::nonNull).toList();
+        if (shared) {
+            drain(states);
+        }
         committer.commitSync(states);
         forget(revoked);
+    }
+
+    /**
+     * A shared consumer's partitions are revoked (all of them with an eager assignor the application chose, when any
+     * subscription of the key comes or goes): waits up to {@code kafka.revoke-drain-timeout} for the records in flight
+     * on them to settle, so that what was handled is committed rather than delivered again. Records fetched and not
+     * handed out are dropped (fetched again by the next owner), never duplicated.
+     */
+    private void drain(List<PartitionState> states) {
+        long deadline = System.nanoTime() + revokeDrain.toNanos();
+        while (states.stream().anyMatch(PartitionState::inFlight) && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+            settle();
+        }
     }
 
     @Override

@@ -56,10 +56,11 @@ public final class GroupConsumers {
         Duration poll = config.duration("poll-timeout", Duration.ofMillis(100), spec.properties());
         Duration commit = config.duration("commit-interval", Duration.ofMillis(100), spec.properties());
         Duration close = config.duration("close-timeout", Duration.ofSeconds(30), spec.properties());
+        Duration drain = config.duration("revoke-drain-timeout", Duration.ofSeconds(5), spec.properties());
         GroupConsumer chosen = null;
         List<GroupConsumer> slotsOfKey = null;
         if (share) {
-            slotsOfKey = shared.computeIfAbsent(List.of(spec.delivery(), clientConfig, poll, commit, close), k -> new ArrayList<>());
+            slotsOfKey = shared.computeIfAbsent(List.of(spec.delivery(), clientConfig, poll, commit, close, drain), k -> new ArrayList<>());
             for (GroupConsumer candidate : slotsOfKey) {
                 if (!candidate.reserved.contains(spec.destination())) {
                     chosen = candidate;
@@ -70,7 +71,7 @@ public final class GroupConsumers {
         if (chosen == null) {
             String thread = share ? "group-" + spec.group() + "-" + (++slots) : spec.destination() + "-" + spec.group();
             chosen = new GroupConsumer(new GroupConsumer.Settings(spec.group(), spec.delivery(), share, spec.broadcast(),
-                    config.threadName(thread), poll, commit, close), client(spec, clientConfig), admin, this, pool);
+                    config.threadName(thread), poll, commit, close, drain), client(spec, clientConfig), admin, this, pool);
             if (share) {
                 slotsOfKey.add(chosen);
                 sharedLive++;

@@ -115,6 +115,11 @@ final class PartitionState {
         return committable;
     }
 
+    /** {@return whether records handed over are not all acked yet} */
+    boolean inFlight() {
+        return !delivered.isEmpty();
+    }
+
     /** The offset to commit, or -1 when nothing new was acked since the last commit. */
     long commitNeeded() {
         return committable > committed ? committable : -1;
