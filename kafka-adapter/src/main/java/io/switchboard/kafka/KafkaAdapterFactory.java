@@ -23,6 +23,8 @@ import io.switchboard.spi.BrokerConfig;
  *       {@code kafka.replication-factor} (of provisioned topics; default the broker's),
  *       {@code kafka.commit-interval} (how often acked offsets are committed, default 100ms),
  *       {@code kafka.poll-timeout} (100ms), {@code kafka.close-timeout} (30s),
+ *       {@code kafka.share-consumer} (true: the subscriptions of one group with the same delivery and client
+ *       settings share one {@code KafkaConsumer} and poll thread; false: a client and a thread per subscription),
  *       {@code kafka.admin-timeout} (30s), {@code kafka.connect-timeout} (5s: a broker must answer at the
  *       bootstrap address within it before the first provisioning call, else a clear error), {@code kafka.transactional-id-prefix} (default
  *       {@code switchboard}), {@code kafka.transaction-max-records} (records per transaction at

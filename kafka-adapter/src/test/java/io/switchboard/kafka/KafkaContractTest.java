@@ -19,6 +19,12 @@ class KafkaContractTest extends BrokerContract {
         return Map.of("kafka.bootstrap.servers", EmbeddedKafka.shared().bootstrapServers());
     }
 
+    /** The adapter's delivery pool for shared consumers: idle threads retire after 10 s, all end when it closes. */
+    @Override
+    protected String poolThreadsOfOpenClients() {
+        return "switchboard-kafka\\[.*\\]-deliver-\\d+";
+    }
+
     /** The embedded broker's threads, some of which start only once clients use it. */
     @Override
     protected ThreadLeaks threadsBefore() {

@@ -3,7 +3,7 @@ package io.switchboard.kafka.internal;
 import io.switchboard.ConfigurationException;
 import io.switchboard.Delivery;
 import io.switchboard.SwitchboardClosedException;
-import io.switchboard.kafka.internal.consume.KafkaRawConsumer;
+import io.switchboard.kafka.internal.consume.GroupConsumers;
 import io.switchboard.kafka.internal.control.KafkaControlSupport;
 import io.switchboard.kafka.internal.delay.DelayTopics;
 import io.switchboard.kafka.internal.delay.Forwarders;
@@ -36,8 +36,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Kafka adapter for one broker instance: publishers share producers by settings, each consumer
- * has its own {@code KafkaConsumer} and poll thread, a subscribed destination with delay topics has
+ * The Kafka adapter for one broker instance: publishers share producers by settings, the subscriptions of one group
+ * share a {@code KafkaConsumer} and its poll thread by settings ({@link GroupConsumers}), a subscribed destination with delay topics has
  * a delay forwarder ({@link Forwarders}), and one Admin client provisions topics and reads lag. Created by {@link io.switchboard.kafka.KafkaAdapterFactory}, which documents the
  * properties.
  */
@@ -65,6 +65,7 @@ public final class KafkaAdapter implements BrokerAdapter {
     /** The delay topics publishers route delayed records into, and the forwarders that move them on. */
     private final DelayTopics delays;
     private final Forwarders forwarders;
+    private final GroupConsumers consumers;
     /** The fleet control plane's primitives, made on first use; closed with this adapter. */
     private KafkaControlSupport control;
     private boolean closed;
@@ -79,6 +80,7 @@ public final class KafkaAdapter implements BrokerAdapter {
         this.config = new KafkaClientConfig(brokerConfig);
         this.closeTimeout = config.duration("close-timeout", Duration.ofSeconds(30), Map.of());
         this.provisioner = new KafkaProvisioner(config);
+        this.consumers = new GroupConsumers(config, provisioner);
         this.capabilities = Capabilities.builder(ID)
                 .nativeExactlyOnce(true)
                 .orderingPerKey(true)
@@ -157,7 +159,7 @@ public final class KafkaAdapter implements BrokerAdapter {
     public RawConsumer createConsumer(ConsumerSpec spec) {
         AutoCloseable forwarder = forwarders.acquire(spec);
         try {
-            return track(new KafkaRawConsumer(spec, config, provisioner, closed -> {
+            return track(consumers.create(spec, closed -> {
                 open.remove(closed);
                 closeQuietly(forwarder);
             }));
@@ -220,6 +222,7 @@ public final class KafkaAdapter implements BrokerAdapter {
         List<AutoCloseable> left = new ArrayList<>(open);
         open.clear();
         left.forEach(KafkaAdapter::closeQuietly);
+        consumers.close();
         forwarders.close();
         producers.closeAll(closeTimeout);
         provisioner.close();

@@ -110,6 +110,16 @@ final class PartitionState {
         delivered.clear();
     }
 
+    /** The offset of the first record not yet processed: where consuming starts again after {@link #revoke()}. */
+    long committable() {
+        return committable;
+    }
+
+    /** {@return whether records handed over are not all acked yet} */
+    boolean inFlight() {
+        return !delivered.isEmpty();
+    }
+
     /** The offset to commit, or -1 when nothing new was acked since the last commit. */
     long commitNeeded() {
         return committable > committed ? committable : -1;
