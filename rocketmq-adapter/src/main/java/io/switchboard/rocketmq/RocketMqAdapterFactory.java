@@ -29,6 +29,10 @@ import io.switchboard.spi.BrokerConfig;
  *   <li>{@code rocketmq.consume-threads}: RocketMQ consume threads per subscription, default 8;
  *       keep it at least the number of queues a member may own.</li>
  *   <li>{@code rocketmq.consume-mode}: {@code orderly} (default) or {@code concurrently}, see below.</li>
+ *   <li>{@code rocketmq.share-consume-threads}: default {@code true}: the subscriptions' push
+ *       consumers run on the adapter's shared consume and timer threads, each still limited to its
+ *       own consume thread count, and hold no thread while idle; {@code false} leaves each consumer
+ *       rocketmq-client's own pool and scheduler threads.</li>
  *   <li>{@code rocketmq.group-per-destination}: default {@code true}: the RocketMQ consumer group
  *       is {@code <group>_<destination>}, since a RocketMQ group must subscribe to the same topics
  *       on every member; {@code false} uses the group name as given.</li>

@@ -16,6 +16,6 @@ class ClientCostRocketMqTest {
     void clientCost() throws Exception {
         ClientCostCheck.run("rocketmq", Map.of("rocketmq.namesrv-addr", EmbeddedRocketMq.shared().nameServerAddress()),
                 "cost-" + UUID.randomUUID().toString().substring(0, 8), 3_000,
-                Pattern.compile("PullMessageService|ConsumeMessageThread_.*"));
+                Pattern.compile("PullMessageService|ConsumeMessageThread_.*|switchboard-rocketmq-consume-.*"));
     }
 }

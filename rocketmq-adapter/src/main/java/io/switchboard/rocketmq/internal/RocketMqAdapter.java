@@ -1,6 +1,7 @@
 package io.switchboard.rocketmq.internal;
 
 import io.switchboard.rocketmq.internal.client.Producers;
+import io.switchboard.rocketmq.internal.client.SharedConsumeThreads;
 import io.switchboard.rocketmq.internal.client.TransactionHandlers;
 import io.switchboard.rocketmq.internal.consume.RocketMqConsumer;
 import io.switchboard.rocketmq.internal.control.RocketMqControlSupport;
@@ -31,7 +32,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The RocketMQ adapter for one broker instance: shared producers (started on first publish or
  * provisioning), one push consumer per subscription, and a provisioner, all in one RocketMQ
- * client instance (connections, heartbeats, rebalancing) of this adapter. Thread-safe.
+ * client instance (connections, heartbeats, rebalancing) of this adapter; the consumers run on
+ * shared consume and timer threads ({@link SharedConsumeThreads}). Thread-safe.
  */
 public final class RocketMqAdapter implements BrokerAdapter {
 
@@ -59,6 +61,8 @@ public final class RocketMqAdapter implements BrokerAdapter {
      */
     private final String consumerClientName;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** The consume and timer threads of the consumers that share them ({@code rocketmq.share-consume-threads}). */
+    private final SharedConsumeThreads consumeThreads = new SharedConsumeThreads();
 
     /** Reads and checks the configuration; connects nothing yet. */
     public RocketMqAdapter(BrokerConfig config) {
@@ -137,7 +141,8 @@ public final class RocketMqAdapter implements BrokerAdapter {
         // in the consumers' shared one, a second member of the same group in this adapter in one of its own.
         boolean shared = groupsOnSharedClient.add(group);
         String client = shared ? consumerClientName : Producers.instanceName(settings.instanceName());
-        RocketMqConsumer consumer = new RocketMqConsumer(spec, group, client, own, producers, closed -> {
+        SharedConsumeThreads threads = own.shareConsumeThreads() ? consumeThreads : null;
+        RocketMqConsumer consumer = new RocketMqConsumer(spec, group, client, own, producers, threads, closed -> {
             consumers.remove(closed);
             if (shared) {
                 groupsOnSharedClient.remove(group);
@@ -202,6 +207,7 @@ public final class RocketMqAdapter implements BrokerAdapter {
                 log.warn("Closing {} failed", consumer, e);
             }
         }
+        consumeThreads.close();
         control.close();
         producers.close();
     }

@@ -26,7 +26,8 @@ public record RocketMqSettings(
         Duration timerPrecision,
         Duration routeRefresh,
         ClusterCheck clusterCheck,
-        boolean consumeThreadsConfigured) {
+        boolean consumeThreadsConfigured,
+        boolean shareConsumeThreads) {
 
     public static final String NAME_SERVER = "rocketmq.namesrv-addr";
     static final String PRODUCER_GROUP = "rocketmq.producer-group";
@@ -41,6 +42,7 @@ public record RocketMqSettings(
     public static final String ADMIN_TIMEOUT = "rocketmq.admin-timeout";
     static final String TIMER_PRECISION = "rocketmq.timer-precision";
     static final String ROUTE_REFRESH = "rocketmq.route-refresh";
+    static final String SHARE_CONSUME_THREADS = "rocketmq.share-consume-threads";
     /** Publisher property (or message header) giving the RocketMQ tag of published messages. */
     public static final String TAG = "rocketmq.tag";
 
@@ -75,7 +77,8 @@ public record RocketMqSettings(
                 config.getPositiveDuration(TIMER_PRECISION, Duration.ofSeconds(1)),
                 config.getPositiveDuration(ROUTE_REFRESH, DEFAULT_ROUTE_REFRESH),
                 ClusterCheck.of(config),
-                config.get(CONSUME_THREADS) != null);
+                config.get(CONSUME_THREADS) != null,
+                config.getBoolean(SHARE_CONSUME_THREADS, true));
     }
 
     /** {@code switchboard_<instance>}, with characters RocketMQ does not allow in group names replaced. */

@@ -5,6 +5,7 @@ import io.switchboard.SubscriptionException;
 import io.switchboard.rocketmq.internal.RocketMqSettings;
 import io.switchboard.rocketmq.internal.client.Producers;
 import io.switchboard.rocketmq.internal.client.PushConsumerShutdown;
+import io.switchboard.rocketmq.internal.client.SharedConsumeThreads;
 import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.RawConsumer;
 import io.switchboard.spi.RecordListener;
@@ -54,6 +55,7 @@ public final class RocketMqConsumer implements RawConsumer {
     private final ConsumerSpec spec;
     private final RocketMqSettings settings;
     private final Producers producers;
+    private final SharedConsumeThreads sharedThreads;
     private final MemoryOffsetStore broadcastOffsets;
     private final String group;
     private final String clientName;
@@ -67,15 +69,17 @@ public final class RocketMqConsumer implements RawConsumer {
      * @param clientName the RocketMQ client instance to run in: the one the adapter's consumers share
      *     (never its producers'), or a name of its own when the adapter already runs a consumer of the
      *     same group
+     * @param sharedThreads the adapter's consume and timer threads to run on, or null for threads of its own
      */
     public RocketMqConsumer(ConsumerSpec spec, String group, String clientName, RocketMqSettings settings, Producers producers,
-            Consumer<RawConsumer> onClose) {
+            SharedConsumeThreads sharedThreads, Consumer<RawConsumer> onClose) {
         this.spec = spec;
         this.group = group;
         this.clientName = clientName;
         this.onClose = onClose;
         this.settings = settings;
         this.producers = producers;
+        this.sharedThreads = sharedThreads;
         this.broadcastOffsets = spec.broadcast() ? new MemoryOffsetStore() : null;
         boolean concurrently = concurrently(spec, settings);
         this.handoff = new Handoff(spec.destination(), !spec.broadcast(), !concurrently, spec.maxInFlight());
@@ -158,6 +162,9 @@ public final class RocketMqConsumer implements RawConsumer {
             consumer.subscribe(spec.destination(), spec.filter() == null ? "*" : spec.filter());
             consumer.start();
             PushConsumerShutdown.endIdlePopThread(consumer);
+            if (sharedThreads != null) {
+                sharedThreads.share(consumer);
+            }
             if (!spec.broadcast()) {
                 awaitRetryTopicRoute();
             }
