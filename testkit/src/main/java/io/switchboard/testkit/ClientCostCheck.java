@@ -49,7 +49,9 @@ public final class ClientCostCheck {
         for (long id : THREADS.getAllThreadIds()) {
             older.add(id); // other tests' clients in this JVM are not x's
         }
-        try (Switchboard sb = Switchboard.builder().instance("x", broker, properties)
+        // a window far longer than the check: on a loaded machine its traffic must not slide out of the report
+        try (Switchboard sb = Switchboard.builder().property("switchboard.comparison.window", "600s")
+                .instance("x", broker, properties)
                 .instance("m", "memory", Map.of("memory.broker", "cost-" + destination))
                 .route(destination, Route.single("x")).build()) {
             AtomicLong handled = new AtomicLong();
