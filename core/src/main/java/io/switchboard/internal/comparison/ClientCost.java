@@ -37,7 +37,7 @@ public final class ClientCost {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private static final boolean CPU_CLOCKS = cpuClocks();
     /** A thread that belongs to no instance. */
-    private static final Account NOBODY = new Account(null, "", ClientThreads.NONE, 1);
+    private static final Account NOBODY = new Account(null, "", ClientThreads.NONE, 1, Long.MIN_VALUE);
 
     private final int seconds;
     private final Map<String, Account> accounts = new ConcurrentHashMap<>();
@@ -46,9 +46,12 @@ public final class ClientCost {
     private final Map<Long, Account> owners = new HashMap<>();
     private final Map<Long, Long> lastCpu = new HashMap<>();
     private long lastRolled = Long.MIN_VALUE;
+    private final java.util.function.LongSupplier nowSecond;
 
-    ClientCost(int seconds) {
+    /** @param nowSecond the book's current second */
+    ClientCost(int seconds, java.util.function.LongSupplier nowSecond) {
         this.seconds = seconds;
+        this.nowSecond = nowSecond;
     }
 
     private static boolean cpuClocks() {
@@ -83,7 +86,8 @@ public final class ClientCost {
 
     /** The account of {@code instance}, whose client threads {@code clientThreads} names; made on first call. */
     public Account account(String instance, ClientThreads clientThreads) {
-        return accounts.computeIfAbsent(instance, i -> new Account(this, i, clientThreads, seconds + 2));
+        return accounts.computeIfAbsent(instance, i -> new Account(this, i, clientThreads, seconds + 2,
+                nowSecond.getAsLong()));
     }
 
     /** {@return the account of {@code instance}, or null when it has none} */
@@ -190,11 +194,18 @@ public final class ClientCost {
         // per closed second, the running totals: cpu, wire bytes, wire samples
         /** The first second closed: its totals hold everything counted since the account was made. */
         private long firstClosed = Long.MIN_VALUE;
+        /**
+         * The second the account was made in: no second before it is closed, as no traffic statistics close one before
+         * theirs, or a roll of the second before, late in this one, would hold (and a window starting at this second
+         * leave out) what was counted here until then.
+         */
+        private final long createdSecond;
         private final long[] ringSecond;
         private final long[][] ringTotals;
 
-        private Account(ClientCost cost, String instance, ClientThreads clientThreads, int ringSize) {
+        private Account(ClientCost cost, String instance, ClientThreads clientThreads, int ringSize, long createdSecond) {
             this.cost = cost;
+            this.createdSecond = createdSecond;
             this.instance = instance;
             this.clientThreads = clientThreads;
             this.ringSecond = new long[ringSize];
@@ -249,6 +260,9 @@ public final class ClientCost {
         }
 
         private synchronized void close(long second) {
+            if (second < createdSecond) {
+                return;
+            }
             if (firstClosed == Long.MIN_VALUE) {
                 firstClosed = second;
             }
@@ -279,7 +293,7 @@ public final class ClientCost {
 
         synchronized long[] delta(long second) {
             long[] end = totalsAt(second);
-            long[] start = totalsAt(second - 1);
+            long[] start = second == firstClosed ? new long[3] : totalsAt(second - 1);
             if (end == null || start == null) {
                 return null;
             }

@@ -24,7 +24,7 @@ public final class TrafficBook {
         this.seconds = seconds;
         this.clock = clock;
         this.startSecond = clock.millis() / 1000;
-        this.cost = new ClientCost(seconds);
+        this.cost = new ClientCost(seconds, this::nowSecond);
     }
 
     /** What each instance's client costs. */

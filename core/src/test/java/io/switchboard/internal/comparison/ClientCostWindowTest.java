@@ -37,6 +37,20 @@ class ClientCostWindowTest {
     }
 
     @Test
+    @DisplayName("a roll of the second before the account was made, late in its first second, does not take that second's traffic off")
+    void rollOfTheSecondBeforeTheAccount() {
+        x.publishSampled(1_000, 100); // second 100, the account's (and the book's) first
+        book.roll(99); // the ticker's first tick, still in second 100: closing 99 must not hold 100's traffic
+        book.roll(100);
+        book.roll(101);
+
+        assertThat(window(100, 101).cpuNanos).as("the report of a book 2 s old: seconds 100 and 101").isEqualTo(64_000);
+        assertThat(window(100, 101).wireSamples).isEqualTo(1);
+        assertThat(book.cost().ofSecond(100)).as("the fleet's share of the first second").containsKey("x");
+        assertThat(book.cost().ofSecond(100).get("x")).containsExactly(64_000, 100, 1);
+    }
+
+    @Test
     @DisplayName("a handler's sampled CPU is taken off; the total never goes below zero")
     void handlerIsTakenOff() {
         x.publishSampled(1_000, 10);

@@ -3,6 +3,7 @@ package io.switchboard.it.scale;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.switchboard.testkit.kafka.EmbeddedKafka;
+import io.switchboard.testkit.kafka.KafkaCluster;
 import io.switchboard.testkit.rabbit.RabbitMqServer;
 import io.switchboard.testkit.rocketmq.EmbeddedRocketMq;
 import java.io.IOException;
@@ -29,8 +30,12 @@ import org.junit.jupiter.api.Timeout;
  * flock /tmp/switchboard-mvn.lock mvn -B -o -pl core,testkit,kafka-adapter,rabbit-adapter,rocketmq-adapter,integration-tests \
  *     test -Dtest=ManyDestinationsTest -Dsurefire.failIfNoSpecifiedTests=false -Dsurefire.excludedGroups=none \
  *     [-Dmany.brokers=kafka,rocketmq,rabbitmq] [-Dmany.destinations=200] [-Dmany.groups=shared,per-destination] \
- *     [-Dmany.properties=kafka.group.protocol=consumer,...]
+ *     [-Dmany.properties=kafka.group.protocol=consumer,...] [-Dmany.kafka-in-child=true]
  * </pre>
+ *
+ * <p>With {@code -Dmany.kafka-in-child=true} Kafka runs as a one-node cluster in a JVM of its own (testkit's
+ * {@link KafkaCluster}), so that the heap after GC is the client's alone: in-process, the broker's own state for each new
+ * topic's partitions is counted with it.
  *
  * <p>Prints lines such as {@code broker=kafka destinations=200 groups=shared threads=+X heapAfterGc=+Y MB ready=Z s}
  * to the test's output and appends them to {@code integration-tests/target/many-destinations.txt}. Tagged
@@ -41,6 +46,25 @@ import org.junit.jupiter.api.Timeout;
 class ManyDestinationsTest {
 
     private static final Path REPORT = Path.of("target", "many-destinations.txt");
+    private static final boolean KAFKA_IN_CHILD = Boolean.getBoolean("many.kafka-in-child");
+    private static KafkaCluster kafkaChild;
+
+    @org.junit.jupiter.api.AfterAll
+    static void stopKafkaChild() {
+        if (kafkaChild != null) {
+            kafkaChild.close();
+        }
+    }
+
+    private static String kafkaBootstrap() {
+        if (!KAFKA_IN_CHILD) {
+            return EmbeddedKafka.shared().bootstrapServers();
+        }
+        if (kafkaChild == null) {
+            kafkaChild = KafkaCluster.start(1);
+        }
+        return kafkaChild.bootstrapServers();
+    }
 
     @Test
     @Timeout(value = 20, unit = TimeUnit.MINUTES)
@@ -57,9 +81,10 @@ class ManyDestinationsTest {
                 DestinationCost.Figures n = measure(broker, many, shared);
                 String properties = System.getProperty("many.properties", "");
                 String line = String.format(java.util.Locale.ROOT,
-                        "broker=%s destinations=%d groups=%s%s threads=%+d heapAfterGc=%+.1f MB ready=%.1f s "
+                        "broker=%s%s destinations=%d groups=%s%s threads=%+d heapAfterGc=%+.1f MB ready=%.1f s "
                                 + "roundTrip=%.1f s (1 destination: %d threads, ready %.1f s)",
-                        broker, many, layout, properties.isEmpty() ? "" : " properties=" + properties,
+                        broker, "kafka".equals(broker) && KAFKA_IN_CHILD ? " (in a child JVM)" : "", many, layout,
+                        properties.isEmpty() ? "" : " properties=" + properties,
                         n.threads() - one.threads(), (n.heapBytes() - one.heapBytes()) / 1e6,
                         n.readySeconds(), n.roundTripSeconds(), one.threads(), one.readySeconds());
                 System.out.println(line);
@@ -82,9 +107,8 @@ class ManyDestinationsTest {
             }
         }
         return switch (broker) {
-            case "kafka" -> DestinationCost.measure("kafka",
-                    with(extra, "kafka.bootstrap.servers", EmbeddedKafka.shared().bootstrapServers()), EmbeddedKafka.THREADS,
-                    prefix, destinations, sharedGroup);
+            case "kafka" -> DestinationCost.measure("kafka", with(extra, "kafka.bootstrap.servers", kafkaBootstrap()),
+                    KAFKA_IN_CHILD ? "^$" : EmbeddedKafka.THREADS, prefix, destinations, sharedGroup);
             case "rocketmq" -> DestinationCost.measure("rocketmq",
                     with(extra, "rocketmq.namesrv-addr", EmbeddedRocketMq.shared().nameServerAddress()), EmbeddedRocketMq.THREADS,
                     prefix, destinations, sharedGroup);
