@@ -5,25 +5,22 @@ import io.switchboard.rocketmq.internal.RocketMqSettings;
 import io.switchboard.rocketmq.internal.client.Producers;
 import io.switchboard.spi.DestinationSpec;
 import io.switchboard.spi.Provisioner;
-import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import org.apache.rocketmq.client.exception.MQClientException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 import org.apache.rocketmq.client.impl.MQClientAPIImpl;
 import org.apache.rocketmq.common.MixAll;
 import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.common.constant.PermName;
-import org.apache.rocketmq.common.topic.TopicValidator;
-import org.apache.rocketmq.remoting.protocol.ResponseCode;
 import org.apache.rocketmq.remoting.protocol.body.ClusterInfo;
 import org.apache.rocketmq.remoting.protocol.route.BrokerData;
-import org.apache.rocketmq.remoting.protocol.route.QueueData;
 import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,62 +29,98 @@ import org.slf4j.LoggerFactory;
  * Creates topics on every master broker of the cluster ({@code rocketmq.cluster}, default every
  * master the name server knows) with the asked number of queues, and returns only when the name
  * server serves the route, so publishers and subscribers created next see every queue.
- * Deleting a topic also deletes the consumer groups this adapter named after it and their retry
- * topics.
+ * A batch of topics ({@link #ensureDestinations}) takes a fixed number of admin round trips, not
+ * one series per topic. Deleting a topic also deletes the consumer groups this adapter named after
+ * it and their retry topics.
  */
 public final class RocketMqProvisioner implements Provisioner {
 
-    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
-
-    private final Producers producers;
     private static final Logger log = LoggerFactory.getLogger(RocketMqProvisioner.class);
 
+    private final Producers producers;
     private final RocketMqSettings settings;
+    private final TopicAdmin topics;
+    /** Topics this provisioner created or found: ensured again without a round trip (deleting one forgets it). */
+    private final Set<String> ensured = ConcurrentHashMap.newKeySet();
     private volatile boolean replicationChecked;
 
     public RocketMqProvisioner(Producers producers, RocketMqSettings settings) {
         this.producers = producers;
         this.settings = settings;
+        this.topics = new TopicAdmin(producers, settings);
     }
 
     @Override
     public void ensureDestination(DestinationSpec spec) {
-        String topic = spec.name();
+        ensureDestinations(List.of(spec));
+    }
+
+    /**
+     * Creates the missing topics of the batch in a fixed number of round trips, whatever their number: one topic list
+     * to find the missing ones (topics this provisioner created or found already take none), one cluster info, one
+     * request per broker with every missing topic, and one wait for all their routes.
+     */
+    @Override
+    public void ensureDestinations(List<DestinationSpec> specs) {
+        Map<String, DestinationSpec> missing = new LinkedHashMap<>();
+        for (DestinationSpec spec : specs) {
+            if (!ensured.contains(spec.name())) {
+                missing.putIfAbsent(spec.name(), spec);
+            }
+        }
+        if (missing.isEmpty()) {
+            return;
+        }
         try {
             checkReplication();
-            if (route(topic) != null) {
+            Set<String> known = topics.known(missing.keySet());
+            ensured.addAll(known);
+            missing.keySet().removeAll(known);
+            if (missing.isEmpty()) {
                 return;
             }
-            List<BrokerData> groups = groups();
-            TopicConfig config = new TopicConfig(topic, spec.partitions(), spec.partitions(),
-                    PermName.PERM_READ | PermName.PERM_WRITE);
-            for (BrokerData group : groups) {
-                api().createTopic(group.getBrokerAddrs().get(MixAll.MASTER_ID), TopicValidator.AUTO_CREATE_TOPIC_KEY_TOPIC,
-                        config, timeoutMillis());
-                createOnSlaves(group, config);
-            }
-            awaitRoute(topic, groups.size());
+            List<BrokerData> groups = topics.groups();
+            topics.create(groups, missing.values().stream().map(RocketMqProvisioner::config).toList());
+            topics.awaitRoutes(missing.keySet(), groups.size());
+            ensured.addAll(missing.keySet());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new SwitchboardException("Interrupted while creating RocketMQ topic '" + topic + "'", e);
+            throw new SwitchboardException("Interrupted while creating RocketMQ " + TopicAdmin.named(missing.keySet()), e);
         } catch (SwitchboardException e) {
             throw e;
         } catch (Exception e) {
             if (unreachable(e)) {
                 throw new SwitchboardException("RocketMQ name server " + settings.nameServer() + " (or its broker) is not reachable"
-                        + " while creating topic '" + topic + "': " + e.getMessage() + "; start the name server and broker, or "
-                        + "correct rocketmq.namesrv-addr", e);
+                        + " while creating " + TopicAdmin.named(missing.keySet()) + ": " + e.getMessage() + "; start the name "
+                        + "server and broker, or correct rocketmq.namesrv-addr", e);
             }
-            throw new SwitchboardException("RocketMQ refused to create topic '" + topic + "' with " + spec.partitions()
-                    + " queues (name server " + settings.nameServer() + "): " + e.getMessage()
-                    + "; check the broker's permissions, or create the topic with mqadmin updateTopic", e);
+            throw new SwitchboardException("RocketMQ refused to create " + withQueues(missing.values()) + " (name server "
+                    + settings.nameServer() + "): " + e.getMessage() + "; check the broker's permissions, or create the "
+                    + (missing.size() == 1 ? "topic" : "topics") + " with mqadmin updateTopic", e);
         }
+    }
+
+    private static TopicConfig config(DestinationSpec spec) {
+        return new TopicConfig(spec.name(), spec.partitions(), spec.partitions(), PermName.PERM_READ | PermName.PERM_WRITE);
+    }
+
+    /** {@code topic 'a' with 4 queues}, or {@code topics 'a' (4 queues), 'b' (1 queues)} (the first few). */
+    private static String withQueues(Collection<DestinationSpec> specs) {
+        if (specs.size() == 1) {
+            DestinationSpec spec = specs.iterator().next();
+            return "topic '" + spec.name() + "' with " + spec.partitions() + " queues";
+        }
+        int more = specs.size() - TopicAdmin.NAMED;
+        return "topics " + specs.stream().limit(TopicAdmin.NAMED)
+                .map(s -> "'" + s.name() + "' (" + s.partitions() + " queues)")
+                .collect(Collectors.joining(", ")) + (more > 0 ? " and " + more + " more" : "");
     }
 
     @Override
     public void deleteDestination(String name) {
+        ensured.remove(name);
         try {
-            TopicRouteData route = route(name);
+            TopicRouteData route = topics.route(name);
             if (route == null) {
                 return;
             }
@@ -214,83 +247,6 @@ public final class RocketMqProvisioner implements Provisioner {
                     + "allAckInSyncStateSet=true)");
         }
         return Optional.empty();
-    }
-
-    /** The topic's route, or null when the name server does not know the topic. */
-    private TopicRouteData route(String topic) throws Exception {
-        try {
-            return api().getTopicRouteInfoFromNameServer(topic, timeoutMillis(), false);
-        } catch (MQClientException e) {
-            if (e.getResponseCode() == ResponseCode.TOPIC_NOT_EXIST) {
-                return null;
-            }
-            throw e;
-        }
-    }
-
-    /** The broker groups with a master (of the configured cluster, if one is set). */
-    private List<BrokerData> groups() throws Exception {
-        ClusterInfo clusters = api().getBrokerClusterInfo(timeoutMillis());
-        List<BrokerData> groups = new ArrayList<>();
-        for (BrokerData broker : clusters.getBrokerAddrTable().values()) {
-            String master = broker.getBrokerAddrs().get(MixAll.MASTER_ID);
-            if (master != null && (settings.cluster() == null || settings.cluster().equals(broker.getCluster()))) {
-                groups.add(broker);
-            }
-        }
-        if (groups.isEmpty()) {
-            throw new SwitchboardException("The RocketMQ name server " + settings.nameServer() + " knows no master broker"
-                    + (settings.cluster() == null ? "" : " in cluster '" + settings.cluster() + "' (property "
-                    + RocketMqSettings.CLUSTER + ")") + "; start a broker or fix " + RocketMqSettings.NAME_SERVER);
-        }
-        return groups;
-    }
-
-    /**
-     * Creates the topic on the group's slaves too. A slave copies its master's topics only every
-     * few seconds; one promoted before that copy would not know a topic whose messages it holds, and
-     * refuses every pull of it ("topic not exist") for good. A slave that does not answer is left to
-     * that copy (logged).
-     */
-    private void createOnSlaves(BrokerData group, TopicConfig config) {
-        for (Map.Entry<Long, String> broker : group.getBrokerAddrs().entrySet()) {
-            if (broker.getKey() == MixAll.MASTER_ID) {
-                continue;
-            }
-            try {
-                api().createTopic(broker.getValue(), TopicValidator.AUTO_CREATE_TOPIC_KEY_TOPIC, config, timeoutMillis());
-            } catch (Exception e) {
-                log.warn("Could not create topic '{}' on slave {} of RocketMQ broker group '{}': {}; it copies the topic "
-                        + "from its master within seconds, and a failover before then leaves the topic unknown to it",
-                        config.getTopicName(), broker.getValue(), group.getBrokerName(), e.toString());
-            }
-        }
-    }
-
-    private void awaitRoute(String topic, int brokers) throws Exception {
-        long deadline = System.nanoTime() + settings.adminTimeout().toNanos();
-        while (true) {
-            TopicRouteData route = route(topic);
-            if (route != null && writableBrokers(route) >= brokers) {
-                return;
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new SwitchboardException("RocketMQ topic '" + topic + "' was created but the name server "
-                        + settings.nameServer() + " did not serve its route within " + settings.adminTimeout()
-                        + "; raise " + RocketMqSettings.ADMIN_TIMEOUT);
-            }
-            LockSupport.parkNanos(POLL_NANOS);
-        }
-    }
-
-    private static int writableBrokers(TopicRouteData route) {
-        int brokers = 0;
-        for (QueueData queue : route.getQueueDatas()) {
-            if (queue.getWriteQueueNums() > 0 && PermName.isWriteable(queue.getPerm())) {
-                brokers++;
-            }
-        }
-        return brokers;
     }
 
     private MQClientAPIImpl api() {
