@@ -19,10 +19,13 @@ import io.switchboard.spi.Provisioner;
 import io.switchboard.spi.PublisherSpec;
 import io.switchboard.spi.RawPublisher;
 import io.switchboard.internal.comparison.ConsumerLag;
+import io.switchboard.internal.provision.AwaitingDestination;
+import io.switchboard.internal.provision.ProvisionQueue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
 /**
@@ -32,12 +35,17 @@ import java.util.function.Consumer;
  */
 public final class Instance implements BrokerInstance, AutoCloseable {
 
+    /** The longest a send waits for its destination to be provisioned. */
+    private static final Duration PROVISION_WAIT = Duration.ofMinutes(2);
+
     private final int index;
     private final BrokerConfig config;
     private final BrokerAdapter adapter;
     private final Shared shared;
     private final MetricsSettings metricsSettings;
     private final ConsumerLag lag;
+    /** Null when {@code switchboard.auto-provision} is off. */
+    private final ProvisionQueue provisioning;
 
     /** An instance at position {@code index} among its Switchboard's instances. */
     public Instance(int index, BrokerConfig config, BrokerAdapter adapter, Shared shared) {
@@ -55,6 +63,7 @@ public final class Instance implements BrokerInstance, AutoCloseable {
         if (shared.traffic() != null) {
             shared.traffic().cost().account(config.instanceName(), adapter.clientThreads());
         }
+        this.provisioning = Validation.autoProvisioning(config, adapter.capabilities(), adapter.provisioner());
     }
 
     /** The consumer lag of this instance's live subscriptions. */
@@ -89,7 +98,7 @@ public final class Instance implements BrokerInstance, AutoCloseable {
 
     @Override
     public Provisioner provisioning() {
-        return adapter.provisioner();
+        return provisioning == null ? adapter.provisioner() : provisioning.view();
     }
 
     @Override
@@ -128,10 +137,14 @@ public final class Instance implements BrokerInstance, AutoCloseable {
     public <T> DefaultPublisher<T> publisher(String destination, Codec<T> codec, Delivery delivery, Map<String, String> properties,
             Consumer<AutoCloseable> onClose) {
         Validation.destination(capabilities(), name(), destination);
-        Validation.autoProvision(config, capabilities(), adapter.provisioner(), destination);
+        CompletableFuture<Void> provisioned = provisioning == null ? null : provisioning.submit(List.of(destination), null);
         PublisherSpec spec = new PublisherSpec(destination, delivery, properties);
-        RawPublisher raw = ResilientPublisher.wrap(created("a publisher", destination, () -> adapter.createPublisher(spec)),
-                ResilienceSettings.forDestination(config, destination), shared.resilience(), name(), destination);
+        RawPublisher adapterPublisher = created("a publisher", destination, () -> adapter.createPublisher(spec));
+        if (provisioned != null && !provisioned.isDone()) {
+            adapterPublisher = new AwaitingDestination(adapterPublisher, provisioned, destination, name(), PROVISION_WAIT);
+        }
+        RawPublisher raw = ResilientPublisher.wrap(adapterPublisher, ResilienceSettings.forDestination(config, destination),
+                shared.resilience(), name(), destination);
         return new DefaultPublisher<>(raw, spec, codec, capabilities(), config, telemetry(), onClose);
     }
 
@@ -203,7 +216,6 @@ public final class Instance implements BrokerInstance, AutoCloseable {
         if (retryOf(request) != null) {
             destinations.add(retryOf(request));
         }
-        Validation.autoProvision(config, capabilities(), adapter.provisioner(), destinations); // one admin call where the broker can
         ConsumerSpec spec = new ConsumerSpec(request.destination(), request.effectiveGroup(), request.broadcast(),
                 request.delivery(), request.maxInFlight(), request.filter(), request.properties());
         SubscriptionSettings settings = new SubscriptionSettings(name(), spec, request.concurrency(), request.retry(), dlq,
@@ -215,18 +227,37 @@ public final class Instance implements BrokerInstance, AutoCloseable {
             onClose.accept(closed);
         });
         reading.source(subscription::backlog);
+        Runnable start = () -> subscription.startUnlessClosed(subscription::start);
+        if (provisioning == null) {
+            start.run();
+            return subscription;
+        }
+        // inline (errors thrown here) until the instance first provisioned; then in the queue's next batched round
+        CompletableFuture<Void> started;
         try {
-            subscription.start();
+            started = provisioning.submit(destinations, start);
         } catch (RuntimeException e) {
-            reading.remove();
+            subscription.failedToStart(e);
             throw e;
         }
+        started.whenComplete((ignored, error) -> {
+            if (error != null && !(error instanceof io.switchboard.SwitchboardClosedException)) {
+                org.slf4j.LoggerFactory.getLogger(Instance.class).warn("{} could not start: {}", subscription,
+                        error.getMessage());
+            }
+            if (error != null) {
+                subscription.failedToStart(error);
+            }
+        });
         return subscription;
     }
 
     /** Closes the adapter. */
     @Override
     public void close() {
+        if (provisioning != null) {
+            provisioning.close();
+        }
         adapter.close();
     }
 

@@ -23,6 +23,8 @@ public abstract class SubscriptionBase implements Subscription {
     private final String destination;
     private final String group;
     private final Consumer<AutoCloseable> onClose;
+    /** Held by a start and by {@link #close()}'s stop, so that a close never runs beside a start on another thread. */
+    private final Object lifecycle = new Object();
 
     /**
      * @param destination the destination consumed
@@ -67,11 +69,37 @@ public abstract class SubscriptionBase implements Subscription {
             return;
         }
         try {
-            stop();
+            synchronized (lifecycle) {
+                stop();
+            }
         } finally {
             onClose.accept(this);
             terminated.complete(null);
         }
+    }
+
+    /**
+     * Runs {@code start} unless the subscription was closed first (then {@link #ready()} fails); a {@link #close()} on
+     * another thread waits for a start under way. For a start that runs after provisioning, on another thread.
+     */
+    public final void startUnlessClosed(Runnable start) {
+        synchronized (lifecycle) {
+            if (closed.get()) {
+                ready.completeExceptionally(new io.switchboard.SwitchboardClosedException("Subscription to '" + destination
+                        + "' (group '" + group + "') was closed before it started"));
+                return;
+            }
+            start.run();
+        }
+    }
+
+    /**
+     * Ends a subscription that could not start (its destinations could not be provisioned) as a failed start does:
+     * {@link #ready()} fails with {@code cause}, then {@link #close()}. Does nothing to one already closed.
+     */
+    public final void failedToStart(Throwable cause) {
+        ready.completeExceptionally(cause);
+        close();
     }
 
     /** Stops consuming and releases what the subscription holds; called once, by {@link #close()}. */

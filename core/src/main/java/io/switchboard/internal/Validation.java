@@ -45,6 +45,19 @@ public final class Validation {
         autoProvision(config, capabilities, provisioner, java.util.List.of(destination));
     }
 
+    /**
+     * The queue that provisions an instance's destinations in batched rounds, with {@link #partitions} partitions each;
+     * null when {@code switchboard.auto-provision} is off.
+     */
+    public static io.switchboard.internal.provision.ProvisionQueue autoProvisioning(BrokerConfig config,
+            Capabilities capabilities, Provisioner provisioner) {
+        if (!config.getBoolean("switchboard.auto-provision", true)) {
+            return null;
+        }
+        return new io.switchboard.internal.provision.ProvisionQueue(config.instanceName(), provisioner,
+                d -> DestinationSpec.of(d, partitions(config, capabilities))); // a wrong setting fails the first build()
+    }
+
     /** As {@link #autoProvision(BrokerConfig, Capabilities, Provisioner, String)} for several, in one call to the adapter. */
     public static void autoProvision(BrokerConfig config, Capabilities capabilities, Provisioner provisioner,
             java.util.List<String> destinations) {

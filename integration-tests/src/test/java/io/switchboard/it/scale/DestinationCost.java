@@ -27,8 +27,9 @@ final class DestinationCost {
 
     private static final long DEADLINE_SECONDS = 300;
 
-    /** What one run measured. */
-    record Figures(int threads, long heapBytes, double readySeconds, double roundTripSeconds, Map<String, Long> threadNames) {}
+    /** What one run measured: {@code callSeconds} is the time spent inside {@code subscribe()} and {@code build()}. */
+    record Figures(int threads, long heapBytes, double readySeconds, double callSeconds, double roundTripSeconds,
+            Map<String, Long> threadNames) {}
 
     private DestinationCost() {
     }
@@ -42,8 +43,10 @@ final class DestinationCost {
             List<CompletableFuture<Void>> ready = new ArrayList<>();
             List<Publisher<String>> publishers = new ArrayList<>();
             long start = System.nanoTime();
+            long inCalls = 0;
             for (int i = 0; i < n; i++) {
                 String destination = prefix + "_" + i;
+                long call = System.nanoTime();
                 Subscription subscription = sb.subscriber(destination, Codec.utf8())
                         .group(sharedGroup ? "app" : "app_" + i)
                         .subscribe((m, c) -> {
@@ -53,6 +56,7 @@ final class DestinationCost {
                         });
                 ready.add(subscription.ready().toCompletableFuture());
                 publishers.add(sb.publisher(destination, Codec.utf8()).build());
+                inCalls += System.nanoTime() - call;
             }
             CompletableFuture.allOf(ready.toArray(CompletableFuture[]::new)).get(DEADLINE_SECONDS, TimeUnit.SECONDS);
             double readySeconds = (System.nanoTime() - start) / 1e9;
@@ -69,7 +73,7 @@ final class DestinationCost {
             List<Thread> started = before.started();
             Map<String, Long> names = started.stream().collect(Collectors.groupingBy(
                     t -> t.getName().replace(prefix, "<dest>").replaceAll("\\d+", "#"), TreeMap::new, Collectors.counting()));
-            return new Figures(started.size(), heapAfterGc(), readySeconds, roundTripSeconds, names);
+            return new Figures(started.size(), heapAfterGc(), readySeconds, inCalls / 1e9, roundTripSeconds, names);
         }
     }
 

@@ -81,12 +81,12 @@ class ManyDestinationsTest {
                 DestinationCost.Figures n = measure(broker, many, shared);
                 String properties = System.getProperty("many.properties", "");
                 String line = String.format(java.util.Locale.ROOT,
-                        "broker=%s%s destinations=%d groups=%s%s threads=%+d heapAfterGc=%+.1f MB ready=%.1f s "
+                        "broker=%s%s destinations=%d groups=%s%s threads=%+d heapAfterGc=%+.1f MB ready=%.1f s (in calls %.1f s) "
                                 + "roundTrip=%.1f s (1 destination: %d threads, ready %.1f s)",
                         broker, "kafka".equals(broker) && KAFKA_IN_CHILD ? " (in a child JVM)" : "", many, layout,
                         properties.isEmpty() ? "" : " properties=" + properties,
                         n.threads() - one.threads(), (n.heapBytes() - one.heapBytes()) / 1e6,
-                        n.readySeconds(), n.roundTripSeconds(), one.threads(), one.readySeconds());
+                        n.readySeconds(), n.callSeconds(), n.roundTripSeconds(), one.threads(), one.readySeconds());
                 System.out.println(line);
                 System.out.println("  threads by name at " + many + ": " + n.threadNames());
                 lines.add(line);

@@ -141,8 +141,7 @@ public final class RocketMqAdapter implements BrokerAdapter {
         // in the consumers' shared one, a second member of the same group in this adapter in one of its own.
         boolean shared = groupsOnSharedClient.add(group);
         String client = shared ? consumerClientName : Producers.instanceName(settings.instanceName());
-        SharedConsumeThreads threads = own.shareConsumeThreads() ? consumeThreads : null;
-        RocketMqConsumer consumer = new RocketMqConsumer(spec, group, client, own, producers, threads, closed -> {
+        RocketMqConsumer consumer = new RocketMqConsumer(spec, group, client, own, producers, consumeThreads, closed -> {
             consumers.remove(closed);
             if (shared) {
                 groupsOnSharedClient.remove(group);

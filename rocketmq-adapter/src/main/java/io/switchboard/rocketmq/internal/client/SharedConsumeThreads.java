@@ -135,6 +135,24 @@ public final class SharedConsumeThreads implements AutoCloseable {
     }
 
     /** Stops both thread pools; call once every consumer of the adapter is shut down. */
+    /**
+     * Runs {@code task} on the pool after {@code delayMillis} (the timer only times it); when this adapter has closed,
+     * on the timer's thread or the caller's at once, so that a task that completes a stage always runs.
+     */
+    public void later(Runnable task, long delayMillis) {
+        try {
+            timer.schedule(() -> {
+                try {
+                    pool.execute(task);
+                } catch (java.util.concurrent.RejectedExecutionException closing) {
+                    task.run();
+                }
+            }, delayMillis, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException closed) {
+            task.run();
+        }
+    }
+
     @Override
     public void close() {
         timer.shutdownNow();

@@ -13,9 +13,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.rebalance.AllocateMessageQueueAveragely;
@@ -51,6 +49,7 @@ public final class RocketMqConsumer implements RawConsumer {
 
     private static final Logger log = LoggerFactory.getLogger(RocketMqConsumer.class);
     private static final int MAX_BATCH = 32;
+    private static final long ROUTE_POLL_MILLIS = 20;
 
     private final ConsumerSpec spec;
     private final RocketMqSettings settings;
@@ -69,7 +68,7 @@ public final class RocketMqConsumer implements RawConsumer {
      * @param clientName the RocketMQ client instance to run in: the one the adapter's consumers share
      *     (never its producers'), or a name of its own when the adapter already runs a consumer of the
      *     same group
-     * @param sharedThreads the adapter's consume and timer threads to run on, or null for threads of its own
+     * @param sharedThreads the adapter's timer (retry-route lookups) and consume threads (used with rocketmq.share-consume-threads)
      */
     public RocketMqConsumer(ConsumerSpec spec, String group, String clientName, RocketMqSettings settings, Producers producers,
             SharedConsumeThreads sharedThreads, Consumer<RawConsumer> onClose) {
@@ -162,11 +161,8 @@ public final class RocketMqConsumer implements RawConsumer {
             consumer.subscribe(spec.destination(), spec.filter() == null ? "*" : spec.filter());
             consumer.start();
             PushConsumerShutdown.endIdlePopThread(consumer);
-            if (sharedThreads != null) {
+            if (settings.shareConsumeThreads()) {
                 sharedThreads.share(consumer);
-            }
-            if (!spec.broadcast()) {
-                awaitRetryTopicRoute();
             }
         } catch (Exception e) {
             PushConsumerShutdown.run(consumer);
@@ -178,7 +174,12 @@ public final class RocketMqConsumer implements RawConsumer {
                 spec.broadcast() ? "broadcast" : "clustering");
         // A group without offsets starts at the first offset, a broadcast subscriber at the end
         // found above: a record published from now on is delivered once the queues are assigned.
-        return CompletableFuture.completedFuture(null);
+        if (spec.broadcast()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<Void> routed = new CompletableFuture<>();
+        awaitRetryTopicRoute(routed, System.nanoTime() + settings.adminTimeout().toNanos());
+        return routed;
     }
 
     /**
@@ -192,23 +193,33 @@ public final class RocketMqConsumer implements RawConsumer {
      * member, a member subscribing again, a successor of a crashed one), whose route
      * {@code consumer.start()} found, it answers false every time; waiting for true alone held
      * such a subscription for the whole {@code rocketmq.admin-timeout} (10 s), then logged a
-     * false warning.
+     * false warning. Looked up every {@value #ROUTE_POLL_MILLIS} ms on the adapter's timer, not on
+     * the thread that starts the subscription: the start's stage (so {@code ready()}) completes
+     * when it is found, and a burst of starts waits for the broker in parallel.
      */
-    private void awaitRetryTopicRoute() {
-        MQClientInstance client = consumer.getDefaultMQPushConsumerImpl().getmQClientFactory();
+    private void awaitRetryTopicRoute(CompletableFuture<Void> routed, long deadline) {
         String retryTopic = MixAll.getRetryTopic(group);
-        long deadline = System.nanoTime() + settings.adminTimeout().toNanos();
-        Map<String, ?> subscribed =
-                consumer.getDefaultMQPushConsumerImpl().getRebalanceImpl().getTopicSubscribeInfoTable();
-        while (!subscribed.containsKey(retryTopic) && !client.updateTopicRouteInfoFromNameServer(retryTopic)) {
-            if (System.nanoTime() - deadline > 0) {
+        try {
+            MQClientInstance client = consumer.getDefaultMQPushConsumerImpl().getmQClientFactory();
+            Map<String, ?> subscribed =
+                    consumer.getDefaultMQPushConsumerImpl().getRebalanceImpl().getTopicSubscribeInfoTable();
+            if (closed.get()) {
+                routed.complete(null);
+            } else if (subscribed.containsKey(retryTopic) || client.updateTopicRouteInfoFromNameServer(retryTopic)) {
+                client.rebalanceImmediately();
+                routed.complete(null);
+            } else if (System.nanoTime() - deadline > 0) {
                 log.warn("No route for retry topic {} of group '{}' yet; records returned to the broker are delivered "
                         + "again once the client refreshes its routes", retryTopic, group);
-                return;
+                routed.complete(null);
+            } else {
+                sharedThreads.later(() -> awaitRetryTopicRoute(routed, deadline), ROUTE_POLL_MILLIS);
             }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        } catch (RuntimeException e) {
+            log.warn("Could not look up the route of retry topic {} of group '{}': {}; records returned to the broker "
+                    + "are delivered again once the client refreshes its routes", retryTopic, group, e.toString());
+            routed.complete(null);
         }
-        client.rebalanceImmediately();
     }
 
     /**

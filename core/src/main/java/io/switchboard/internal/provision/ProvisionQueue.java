@@ -1,0 +1,297 @@
+package io.switchboard.internal.provision;
+
+import io.switchboard.SwitchboardClosedException;
+import io.switchboard.SwitchboardException;
+import io.switchboard.spi.DestinationSpec;
+import io.switchboard.spi.Provisioner;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Provisions one broker instance's destinations off the application's thread, many at a time. A publisher or
+ * subscription asks for its destinations with {@link #submit}; what is asked while a round is under way goes into the
+ * next round, which makes every destination it holds with one {@link Provisioner#ensureDestinations} call (one admin
+ * round trip where the broker can) and then runs each request's follow-up (a subscription's start), begun in the order asked.
+ * So an application that makes hundreds of subscriptions in a loop waits for none of them, and the broker sees a few
+ * batched calls instead of one per destination.
+ *
+ * <p>Run on the caller's thread instead, as before: every request while the instance has not yet provisioned anything
+ * (so that an unreachable broker or a refused login fails the first {@code build()} or {@code subscribe()} with its
+ * error), and a request whose destinations are all made and not waited on by an earlier request.
+ *
+ * <p>When a round's batched call fails, its requests are tried one by one so that each gets its own error; after two
+ * of them failed in a row (a broker that went away rather than a destination it refuses), the rest fail with the
+ * round's error. One worker thread, {@code switchboard-provision[<instance>]}, made on demand and gone after
+ * {@value #IDLE_SECONDS} s without work or at {@link #close()}; a round's subscriptions start up to {@value #STARTERS}
+ * at once (short-lived {@code -start-N} helpers), and a publisher's request of the round completes after them.
+ */
+public final class ProvisionQueue implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ProvisionQueue.class);
+    static final int IDLE_SECONDS = 2;
+    static final int JOIN_SECONDS = 5;
+    private static final Duration JOIN = Duration.ofSeconds(JOIN_SECONDS);
+    /** Subscriptions started at once in a round (their starts mostly wait on the broker). */
+    static final int STARTERS = 4;
+    private static final Duration START_WAIT = Duration.ofMinutes(2);
+
+    private final String instance;
+    private final Provisioner provisioner;
+    private final Function<String, DestinationSpec> specs;
+    /** Destinations made or found by this queue. */
+    private final Set<String> ensured = ConcurrentHashMap.newKeySet();
+    private final Object lock = new Object();
+    /** Requests not yet taken by the worker; guarded by {@link #lock}. */
+    private final ArrayDeque<Request> waiting = new ArrayDeque<>();
+    /** For each destination, the last request holding it that has not finished; guarded by {@link #lock}. */
+    private final Map<String, CompletableFuture<Void>> unfinished = new HashMap<>();
+    private Thread worker;
+    private boolean closed;
+    private volatile boolean provisionedOnce;
+
+    /**
+     * @param instance the broker instance's name, for thread names and errors
+     * @param provisioner the adapter's provisioner
+     * @param specs the spec of a destination to make (name and partitions)
+     */
+    public ProvisionQueue(String instance, Provisioner provisioner, Function<String, DestinationSpec> specs) {
+        this.instance = instance;
+        this.provisioner = provisioner;
+        this.specs = specs;
+    }
+
+    /**
+     * The adapter's provisioner as the application sees it ({@code Switchboard.provisioning()}): a destination it
+     * deletes is made again by the next publisher or subscription that needs it.
+     */
+    public Provisioner view() {
+        return new Provisioner() {
+            @Override
+            public void ensureDestination(DestinationSpec spec) {
+                provisioner.ensureDestination(spec);
+            }
+
+            @Override
+            public void ensureDestinations(List<DestinationSpec> list) {
+                provisioner.ensureDestinations(list);
+            }
+
+            @Override
+            public void deleteDestination(String name) {
+                ensured.remove(name);
+                provisioner.deleteDestination(name);
+            }
+        };
+    }
+
+    private record Request(List<String> destinations, Runnable then, CompletableFuture<Void> done) {}
+
+    /**
+     * Makes the destinations, then runs {@code then} (may be null).
+     *
+     * @return completes when both are done (exceptionally with the provisioner's or {@code then}'s error); already
+     *     complete when they ran on the caller's thread, which then also got any error thrown
+     */
+    public CompletableFuture<Void> submit(List<String> destinations, Runnable then) {
+        Request request = new Request(List.copyOf(new LinkedHashSet<>(destinations)), then, new CompletableFuture<>());
+        synchronized (lock) {
+            if (closed) {
+                throw new SwitchboardClosedException("Broker instance '" + instance + "' is closed; cannot provision "
+                        + destinations);
+            }
+            boolean inline = !provisionedOnce || (ensured.containsAll(request.destinations())
+                    && request.destinations().stream().noneMatch(unfinished::containsKey));
+            if (!inline) {
+                waiting.add(request);
+                request.destinations().forEach(d -> unfinished.put(d, request.done()));
+                if (worker == null) {
+                    worker = new Thread(this::work, "switchboard-provision[" + instance + "]");
+                    worker.setDaemon(true);
+                    worker.start();
+                } else {
+                    lock.notifyAll();
+                }
+                return request.done();
+            }
+        }
+        ensure(request.destinations());
+        provisionedOnce = true;
+        if (then != null) {
+            then.run();
+        }
+        request.done().complete(null);
+        return request.done();
+    }
+
+    private void ensure(List<String> destinations) {
+        List<DestinationSpec> missing = destinations.stream().filter(d -> !ensured.contains(d)).map(specs).toList();
+        if (!missing.isEmpty()) {
+            provisioner.ensureDestinations(missing);
+            missing.forEach(s -> ensured.add(s.name()));
+        }
+    }
+
+    private void work() {
+        while (true) {
+            List<Request> round;
+            synchronized (lock) {
+                long idleUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(IDLE_SECONDS);
+                while (waiting.isEmpty() && !closed) {
+                    long left = idleUntil - System.nanoTime();
+                    if (left <= 0) {
+                        worker = null;
+                        return;
+                    }
+                    try {
+                        lock.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                    } catch (InterruptedException e) {
+                        closed = true;
+                    }
+                }
+                round = new ArrayList<>(waiting);
+                waiting.clear();
+                if (closed) {
+                    worker = null;
+                    round.forEach(r -> finish(r, closedError(r)));
+                    return;
+                }
+            }
+            run(round);
+        }
+    }
+
+    private void run(List<Request> round) {
+        RuntimeException roundError = null;
+        try {
+            ensure(round.stream().flatMap(r -> r.destinations().stream()).distinct().toList());
+        } catch (RuntimeException e) {
+            roundError = e;
+            log.debug("Provisioning {} request(s) at once on instance '{}' failed ({}); trying them one by one", round.size(),
+                    instance, e.toString());
+        }
+        int failedInARow = 0;
+        List<Request> starts = new ArrayList<>();
+        List<Request> made = new ArrayList<>();
+        for (Request request : round) {
+            try {
+                if (failedInARow >= 2) {
+                    finish(request, roundError);
+                    continue;
+                }
+                ensure(request.destinations());
+                failedInARow = 0;
+                (request.then() == null ? made : starts).add(request);
+            } catch (RuntimeException e) {
+                failedInARow++;
+                finish(request, e);
+            }
+        }
+        startAll(starts);
+        made.forEach(request -> finish(request, null)); // after the starts: a publisher's first send follows them
+    }
+
+    /**
+     * Runs the follow-ups (subscriptions' starts, which may wait on the broker) in the order asked, up to
+     * {@value #STARTERS} at once: the worker and short-lived helper threads take the next one in turn.
+     */
+    private void startAll(List<Request> starts) {
+        AtomicInteger next = new AtomicInteger();
+        Runnable drain = () -> {
+            for (int i = next.getAndIncrement(); i < starts.size(); i = next.getAndIncrement()) {
+                Request request = starts.get(i);
+                if (isClosed()) {
+                    finish(request, closedError(request));
+                    continue;
+                }
+                RuntimeException error = null;
+                try {
+                    request.then().run();
+                } catch (RuntimeException e) {
+                    error = e;
+                }
+                finish(request, error);
+            }
+        };
+        List<Thread> helpers = new ArrayList<>();
+        for (int i = 1; i < Math.min(STARTERS, starts.size()); i++) {
+            Thread helper = new Thread(drain, "switchboard-provision[" + instance + "]-start-" + i);
+            helper.setDaemon(true);
+            helper.start();
+            helpers.add(helper);
+        }
+        drain.run();
+        long deadline = System.nanoTime() + START_WAIT.toNanos();
+        for (Thread helper : helpers) {
+            try {
+                helper.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            if (helper.isAlive()) {
+                log.warn("A subscription's start on broker instance '{}' still runs after {}; going on with the next "
+                        + "round", instance, START_WAIT);
+            }
+        }
+    }
+
+    private void finish(Request request, Throwable error) {
+        if (error == null) {
+            request.done().complete(null);
+        } else {
+            request.done().completeExceptionally(error);
+        }
+        synchronized (lock) {
+            request.destinations().forEach(d -> unfinished.remove(d, request.done()));
+        }
+    }
+
+    private boolean isClosed() {
+        synchronized (lock) {
+            return closed;
+        }
+    }
+
+    private SwitchboardException closedError(Request request) {
+        return new SwitchboardClosedException("Broker instance '" + instance + "' closed before " + request.destinations()
+                + " were provisioned");
+    }
+
+    /**
+     * Fails the requests not yet taken, and waits up to {@value #JOIN_SECONDS} s for a round under way (call it before
+     * the adapter closes, so that the round's admin call is not cut off; a round that outlasts the wait is logged).
+     */
+    @Override
+    public void close() {
+        Thread running;
+        synchronized (lock) {
+            closed = true;
+            running = worker;
+            lock.notifyAll();
+        }
+        if (running != null && running != Thread.currentThread()) {
+            try {
+                running.join(JOIN.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (running.isAlive()) {
+                log.warn("Provisioning on broker instance '{}' still running {} after close; its requests fail as the "
+                        + "adapter closes", instance, JOIN);
+            }
+        }
+    }
+}

@@ -1,0 +1,226 @@
+package io.switchboard.internal.provision;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.switchboard.PublishException;
+import io.switchboard.SwitchboardClosedException;
+import io.switchboard.SwitchboardException;
+import io.switchboard.spi.DestinationSpec;
+import io.switchboard.spi.OutboundRecord;
+import io.switchboard.spi.Provisioner;
+import io.switchboard.spi.RawPublisher;
+import io.switchboard.spi.SendResult;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+@DisplayName("Provisioning in batched rounds off the caller's thread (pure logic, a recording provisioner)")
+class ProvisionQueueTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    /** Records each call's names; refuses names starting with "bad"; the first round can be held on a latch. */
+    private static final class Recording implements Provisioner {
+        final List<List<String>> calls = new CopyOnWriteArrayList<>();
+        final CountDownLatch entered = new CountDownLatch(2);
+        volatile CountDownLatch hold = new CountDownLatch(0);
+        volatile String unreachable;
+
+        @Override
+        public void ensureDestination(DestinationSpec spec) {
+            ensureDestinations(List.of(spec));
+        }
+
+        @Override
+        public void ensureDestinations(List<DestinationSpec> specs) {
+            List<String> names = specs.stream().map(DestinationSpec::name).toList();
+            calls.add(names);
+            entered.countDown();
+            try {
+                if (!hold.await(WAIT.toSeconds(), TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("the test never released the held round");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (unreachable != null) {
+                throw new SwitchboardException(unreachable);
+            }
+            names.stream().filter(n -> n.startsWith("bad")).findFirst().ifPresent(n -> {
+                throw new SwitchboardException("refused '" + n + "'");
+            });
+        }
+
+        @Override
+        public void deleteDestination(String name) {
+        }
+    }
+
+    private final Recording provisioner = new Recording();
+    private final ProvisionQueue queue = new ProvisionQueue("i1", provisioner, d -> DestinationSpec.of(d, 1));
+
+    @AfterEach
+    void close() {
+        provisioner.hold = new CountDownLatch(0);
+        queue.close();
+    }
+
+    @Test
+    @DisplayName("the first request runs on the caller's thread and throws its error there; a made destination is not asked again")
+    void firstRequestInline() {
+        assertThatThrownBy(() -> queue.submit(List.of("bad1"), null)).hasMessageContaining("refused 'bad1'");
+        List<String> ran = new ArrayList<>();
+        CompletableFuture<Void> done = queue.submit(List.of("a", "a.dlq"), () -> ran.add(Thread.currentThread().getName()));
+        assertThat(done).isCompleted();
+        assertThat(ran).containsExactly(Thread.currentThread().getName());
+        assertThat(queue.submit(List.of("a"), null)).isCompleted();
+        assertThat(provisioner.calls).containsExactly(List.of("bad1"), List.of("a", "a.dlq"));
+    }
+
+    @Test
+    @DisplayName("requests made while a round runs go together into the next round's one call, starts after it, a few at once")
+    void batchesWhatWaits() throws Exception {
+        CompletableFuture<Void> held = holdARound();
+        List<String> order = Collections.synchronizedList(new ArrayList<>());
+        java.util.Set<String> starters = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        List<CompletableFuture<Void>> later = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            String name = "d" + i;
+            later.add(queue.submit(List.of(name, name + ".dlq"), () -> {
+                order.add(name);
+                starters.add(Thread.currentThread().getName());
+            }));
+        }
+        CompletableFuture<Integer> startedBeforePublisher = queue.submit(List.of("d0"), null).thenApply(v -> order.size());
+        assertThat(held).isNotDone();
+        provisioner.hold.countDown();
+        CompletableFuture.allOf(later.toArray(CompletableFuture[]::new)).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertThat(provisioner.calls).hasSize(3);
+        assertThat(provisioner.calls.get(2)).hasSize(100).contains("d0", "d49.dlq");
+        assertThat(order).hasSize(50).doesNotHaveDuplicates();
+        assertThat(starters).hasSizeLessThanOrEqualTo(ProvisionQueue.STARTERS)
+                .allMatch(name -> name.startsWith("switchboard-provision[i1]"));
+        assertThat(startedBeforePublisher).as("a publisher's request completes after the round's starts").succeedsWithin(WAIT)
+                .isEqualTo(50);
+        assertThat(Thread.getAllStackTraces().keySet()).anyMatch(t -> t.getName().equals("switchboard-provision[i1]"));
+    }
+
+    @Test
+    @DisplayName("a refused destination fails its own request only; the others of the round are made")
+    void refusedOneByOne() throws Exception {
+        holdARound();
+        CompletableFuture<Void> good1 = queue.submit(List.of("g1"), null);
+        CompletableFuture<Void> bad = queue.submit(List.of("bad2"), null);
+        CompletableFuture<Void> good2 = queue.submit(List.of("g2"), null);
+        provisioner.hold.countDown();
+        assertThat(good1).succeedsWithin(WAIT);
+        assertThat(good2).succeedsWithin(WAIT);
+        assertThat(bad).failsWithin(WAIT).withThrowableOfType(ExecutionException.class).withMessageContaining("refused 'bad2'");
+        assertThat(provisioner.calls).contains(List.of("g1", "bad2", "g2"), List.of("g1"), List.of("bad2"), List.of("g2"));
+    }
+
+    @Test
+    @DisplayName("after two requests in a row failed one by one, the rest fail with the round's error without more calls")
+    void brokerGoneFailsTheRest() throws Exception {
+        holdARound();
+        List<CompletableFuture<Void>> round = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            round.add(queue.submit(List.of("x" + i), null));
+        }
+        provisioner.unreachable = "broker gone";
+        provisioner.hold.countDown();
+        for (CompletableFuture<Void> request : round) {
+            assertThat(request).failsWithin(WAIT).withThrowableOfType(ExecutionException.class)
+                    .withMessageContaining("broker gone");
+        }
+        int roundCall = provisioner.calls.indexOf(List.of("x0", "x1", "x2", "x3", "x4"));
+        assertThat(provisioner.calls.subList(roundCall + 1, provisioner.calls.size())).containsExactly(List.of("x0"), List.of("x1"));
+    }
+
+    @Test
+    @DisplayName("close fails what waits, and no provisioning thread remains")
+    void closeFailsWaiting() throws Exception {
+        CompletableFuture<Void> held = holdARound();
+        List<String> ran = new CopyOnWriteArrayList<>();
+        CompletableFuture<Void> waiting = queue.submit(List.of("w"), () -> ran.add("w"));
+        Thread releaser = new Thread(() -> {
+            sleepQuietly(200);
+            provisioner.hold.countDown();
+        });
+        releaser.start();
+        queue.close();
+        assertThat(waiting).failsWithin(WAIT).withThrowableOfType(ExecutionException.class)
+                .withCauseInstanceOf(SwitchboardClosedException.class);
+        assertThat(held).isDone();
+        assertThat(ran).isEmpty();
+        assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().equals("switchboard-provision[i1]"));
+        assertThatThrownBy(() -> queue.submit(List.of("after"), null)).isInstanceOf(SwitchboardClosedException.class);
+    }
+
+    @Test
+    @DisplayName("a send waits for its destination, then goes straight through; a destination not made fails each send, naming it")
+    void sendsWaitForTheDestination() throws Exception {
+        List<OutboundRecord> sent = new CopyOnWriteArrayList<>();
+        RawPublisher raw = new Kept(sent);
+        CompletableFuture<Void> provisioned = new CompletableFuture<>();
+        AwaitingDestination awaiting = new AwaitingDestination(raw, provisioned, "orders", "i1", WAIT);
+        OutboundRecord record = new OutboundRecord("orders", null, Map.of(), new byte[] {1}, 0);
+        CompletableFuture<CompletableFuture<SendResult>> sending = CompletableFuture.supplyAsync(() -> awaiting.send(record));
+        sleepQuietly(100);
+        assertThat(sent).as("nothing sent before the destination is made").isEmpty();
+        provisioned.complete(null);
+        assertThat(sending.get(WAIT.toSeconds(), TimeUnit.SECONDS)).succeedsWithin(WAIT);
+        assertThat(sent).hasSize(1);
+
+        AwaitingDestination refused = new AwaitingDestination(raw, CompletableFuture.failedFuture(
+                new SwitchboardException("Kafka refused to create topic 'bad'")), "bad", "i1", WAIT);
+        assertThat(refused.send(record)).failsWithin(WAIT).withThrowableOfType(ExecutionException.class)
+                .withCauseInstanceOf(PublishException.class).withMessageContaining("Destination 'bad' could not be provisioned")
+                .withMessageContaining("Kafka refused to create topic 'bad'");
+        AwaitingDestination slow = new AwaitingDestination(raw, new CompletableFuture<>(), "slow", "i1", Duration.ofMillis(50));
+        assertThat(slow.send(record)).failsWithin(WAIT).withThrowableOfType(ExecutionException.class)
+                .withMessageContaining("'slow' was still being provisioned on broker instance 'i1' after PT0.05S");
+        assertThat(sent).hasSize(1);
+    }
+
+    /** Provisions once inline, then holds the worker's first round so that what is asked next waits for the round after. */
+    private CompletableFuture<Void> holdARound() throws InterruptedException {
+        queue.submit(List.of("first"), null);
+        provisioner.hold = new CountDownLatch(1);
+        CompletableFuture<Void> held = queue.submit(List.of("held"), null);
+        assertThat(provisioner.entered.await(WAIT.toSeconds(), TimeUnit.SECONDS)).as("the worker's first round began").isTrue();
+        return held;
+    }
+
+    /** Keeps what it is given. */
+    private record Kept(List<OutboundRecord> sent) implements RawPublisher {
+        @Override
+        public CompletableFuture<SendResult> send(OutboundRecord record) {
+            sent.add(record);
+            return CompletableFuture.completedFuture(new SendResult(0, sent.size()));
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    private static void sleepQuietly(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
