@@ -22,7 +22,6 @@ import io.switchboard.spi.IdempotencyStore;
 import io.switchboard.spi.IdempotencyStore.Claim;
 import io.switchboard.spi.InboundRecord;
 import io.switchboard.spi.OutboundRecord;
-import io.switchboard.spi.PublisherSpec;
 import io.switchboard.spi.RawConsumer;
 import io.switchboard.spi.RawPublisher;
 import io.switchboard.spi.RecordListener;
@@ -97,8 +96,7 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
     /** Creates the raw consumer and the dead-letter publisher and starts consuming. */
     public void start() {
         try {
-            deadLetters = instance.created("a dead-letter publisher", settings.deadLetter(),
-                    () -> adapter.createPublisher(new PublisherSpec(settings.deadLetter(), Delivery.AT_LEAST_ONCE, spec.properties())));
+            deadLetters = instance.deadLetterPublisher(settings.deadLetter(), spec.properties());
             consumer = instance.created("a consumer", spec.destination(), () -> adapter.createConsumer(spec));
             meters = settings.telemetry().subscriptionMeters(spec.destination(), spec.group(), inFlight, consumer);
             if (retry.brokerSideFrom() != null && spec.delivery() != Delivery.AT_MOST_ONCE) {

@@ -148,6 +148,15 @@ public final class Instance implements BrokerInstance, AutoCloseable {
         return new DefaultPublisher<>(raw, spec, codec, capabilities(), config, telemetry(), onClose);
     }
 
+    /** The adapter's publisher of a subscription's dead-letter destination; sends wait while the destination is made. */
+    public RawPublisher deadLetterPublisher(String deadLetter, Map<String, String> properties) {
+        RawPublisher raw = created("a dead-letter publisher", deadLetter,
+                () -> adapter.createPublisher(new PublisherSpec(deadLetter, Delivery.AT_LEAST_ONCE, properties)));
+        CompletableFuture<Void> pending = provisioning == null ? null : provisioning.pending(deadLetter);
+        return pending == null || pending.isDone() && !pending.isCompletedExceptionally() ? raw
+                : new AwaitingDestination(raw, pending, deadLetter, name(), PROVISION_WAIT);
+    }
+
     /**
      * Runs an adapter's create call; an unexpected client error (not already one of Switchboard's,
      * which name the value and the fix) becomes a {@link SwitchboardException} naming the instance,
@@ -212,7 +221,7 @@ public final class Instance implements BrokerInstance, AutoCloseable {
         check(request);
         Dispatch dispatch = Dispatch.of(request.properties(), config);
         String dlq = deadLetterOf(request);
-        List<String> destinations = new ArrayList<>(List.of(request.destination(), dlq));
+        List<String> destinations = new ArrayList<>(List.of(request.destination()));
         if (retryOf(request) != null) {
             destinations.add(retryOf(request));
         }
@@ -232,10 +241,11 @@ public final class Instance implements BrokerInstance, AutoCloseable {
             start.run();
             return subscription;
         }
-        // inline (errors thrown here) until the instance first provisioned; then in the queue's next batched round
+        // inline (errors thrown here) until the instance first provisioned; then in the queue's next batched round, the
+        // dead-letter destination after the round's starts (its publisher waits for it)
         CompletableFuture<Void> started;
         try {
-            started = provisioning.submit(destinations, start);
+            started = provisioning.submit(destinations, List.of(dlq), start);
         } catch (RuntimeException e) {
             subscription.failedToStart(e);
             throw e;

@@ -97,26 +97,48 @@ public final class ProvisionQueue implements AutoCloseable {
         };
     }
 
-    private record Request(List<String> destinations, Runnable then, CompletableFuture<Void> done) {}
+    /**
+     * @param destinations made before {@code then}
+     * @param deferred made after the round's starts (a subscription's dead-letter destination: needed only when a
+     *     message is dead-lettered, and its publisher waits for it)
+     * @param done completes after {@code then}
+     * @param deferredDone completes when {@code deferred} are made
+     */
+    private record Request(List<String> destinations, List<String> deferred, Runnable then, CompletableFuture<Void> done,
+            CompletableFuture<Void> deferredDone) {
+
+        List<String> all() {
+            return java.util.stream.Stream.concat(destinations.stream(), deferred.stream()).distinct().toList();
+        }
+    }
+
+    /** As {@link #submit(List, List, Runnable)} with nothing deferred. */
+    public CompletableFuture<Void> submit(List<String> destinations, Runnable then) {
+        return submit(destinations, List.of(), then);
+    }
 
     /**
-     * Makes the destinations, then runs {@code then} (may be null).
+     * Makes the destinations, then runs {@code then} (may be null), then makes the deferred destinations (on the
+     * caller's thread: all in one call before {@code then}). {@link #pending} gives what a deferred one waits on.
      *
-     * @return completes when both are done (exceptionally with the provisioner's or {@code then}'s error); already
-     *     complete when they ran on the caller's thread, which then also got any error thrown
+     * @return completes when the destinations are made and {@code then} ran (exceptionally with the provisioner's or
+     *     {@code then}'s error); already complete when they ran on the caller's thread, which then also got any error
      */
-    public CompletableFuture<Void> submit(List<String> destinations, Runnable then) {
-        Request request = new Request(List.copyOf(new LinkedHashSet<>(destinations)), then, new CompletableFuture<>());
+    public CompletableFuture<Void> submit(List<String> destinations, List<String> deferred, Runnable then) {
+        List<String> first = List.copyOf(new LinkedHashSet<>(destinations));
+        Request request = new Request(first, deferred.stream().filter(d -> !first.contains(d)).distinct().toList(), then,
+                new CompletableFuture<>(), new CompletableFuture<>());
         synchronized (lock) {
             if (closed) {
                 throw new SwitchboardClosedException("Broker instance '" + instance + "' is closed; cannot provision "
-                        + destinations);
+                        + request.all());
             }
-            boolean inline = !provisionedOnce || (ensured.containsAll(request.destinations())
-                    && request.destinations().stream().noneMatch(unfinished::containsKey));
+            boolean inline = !provisionedOnce || (ensured.containsAll(request.all())
+                    && request.all().stream().noneMatch(unfinished::containsKey));
             if (!inline) {
                 waiting.add(request);
                 request.destinations().forEach(d -> unfinished.put(d, request.done()));
+                request.deferred().forEach(d -> unfinished.put(d, request.deferredDone()));
                 if (worker == null) {
                     worker = new Thread(this::work, "switchboard-provision[" + instance + "]");
                     worker.setDaemon(true);
@@ -127,13 +149,21 @@ public final class ProvisionQueue implements AutoCloseable {
                 return request.done();
             }
         }
-        ensure(request.destinations());
+        ensure(request.all());
         provisionedOnce = true;
         if (then != null) {
             then.run();
         }
         request.done().complete(null);
+        request.deferredDone().complete(null);
         return request.done();
+    }
+
+    /** {@return what a destination asked for and not yet made waits on, else null} */
+    public CompletableFuture<Void> pending(String destination) {
+        synchronized (lock) {
+            return unfinished.get(destination);
+        }
     }
 
     private void ensure(List<String> destinations) {
@@ -165,7 +195,11 @@ public final class ProvisionQueue implements AutoCloseable {
                 waiting.clear();
                 if (closed) {
                     worker = null;
-                    round.forEach(r -> finish(r, closedError(r)));
+                    round.forEach(r -> {
+                        finish(r, closedError(r));
+                        r.deferredDone().completeExceptionally(closedError(r));
+                        forget(r.deferred(), r.deferredDone());
+                    });
                     return;
                 }
             }
@@ -174,33 +208,73 @@ public final class ProvisionQueue implements AutoCloseable {
     }
 
     private void run(List<Request> round) {
-        RuntimeException roundError = null;
-        try {
-            ensure(round.stream().flatMap(r -> r.destinations().stream()).distinct().toList());
-        } catch (RuntimeException e) {
-            roundError = e;
-            log.debug("Provisioning {} request(s) at once on instance '{}' failed ({}); trying them one by one", round.size(),
-                    instance, e.toString());
-        }
-        int failedInARow = 0;
+        long began = System.nanoTime();
+        Map<Request, RuntimeException> failed = provisionEach(round, Request::destinations);
         List<Request> starts = new ArrayList<>();
         List<Request> made = new ArrayList<>();
         for (Request request : round) {
-            try {
-                if (failedInARow >= 2) {
-                    finish(request, roundError);
-                    continue;
-                }
-                ensure(request.destinations());
-                failedInARow = 0;
+            RuntimeException error = failed.get(request);
+            if (error != null) {
+                finish(request, error);
+                request.deferredDone().completeExceptionally(error);
+                forget(request.deferred(), request.deferredDone());
+            } else {
                 (request.then() == null ? made : starts).add(request);
-            } catch (RuntimeException e) {
-                failedInARow++;
-                finish(request, e);
             }
         }
+        long provisioned = System.nanoTime();
         startAll(starts);
+        long started = System.nanoTime();
+        List<Request> rest = round.stream().filter(r -> !failed.containsKey(r)).toList();
+        Map<Request, RuntimeException> deferredFailed = provisionEach(rest, Request::deferred);
+        for (Request request : rest) {
+            RuntimeException error = deferredFailed.get(request);
+            if (error == null) {
+                request.deferredDone().complete(null);
+            } else {
+                log.warn("Broker instance '{}' could not make {} (needed when a message is dead-lettered): {}", instance,
+                        request.deferred(), error.getMessage());
+                request.deferredDone().completeExceptionally(error);
+            }
+            forget(request.deferred(), request.deferredDone());
+        }
         made.forEach(request -> finish(request, null)); // after the starts: a publisher's first send follows them
+        log.debug("Instance '{}': a round of {} request(s): destinations made in {} ms, {} subscription(s) started in {} "
+                + "ms, deferred destinations made in {} ms", instance, round.size(), (provisioned - began) / 1_000_000,
+                starts.size(), (started - provisioned) / 1_000_000, (System.nanoTime() - started) / 1_000_000);
+    }
+
+    /**
+     * Makes each request's part ({@code part}) with one call for all; when that fails, request by request, so that
+     * each gets its own error, until two in a row failed: then the rest get the batched call's error.
+     *
+     * @return the requests whose part could not be made, with the error
+     */
+    private Map<Request, RuntimeException> provisionEach(List<Request> requests,
+            Function<Request, List<String>> part) {
+        Map<Request, RuntimeException> failed = new HashMap<>();
+        try {
+            ensure(requests.stream().flatMap(r -> part.apply(r).stream()).distinct().toList());
+            return failed;
+        } catch (RuntimeException e) {
+            log.debug("Provisioning {} request(s) at once on instance '{}' failed ({}); trying them one by one",
+                    requests.size(), instance, e.toString());
+            int failedInARow = 0;
+            for (Request request : requests) {
+                if (failedInARow >= 2) {
+                    failed.put(request, e);
+                    continue;
+                }
+                try {
+                    ensure(part.apply(request));
+                    failedInARow = 0;
+                } catch (RuntimeException one) {
+                    failedInARow++;
+                    failed.put(request, one);
+                }
+            }
+            return failed;
+        }
     }
 
     /**
@@ -254,8 +328,12 @@ public final class ProvisionQueue implements AutoCloseable {
         } else {
             request.done().completeExceptionally(error);
         }
+        forget(request.destinations(), request.done());
+    }
+
+    private void forget(List<String> destinations, CompletableFuture<Void> done) {
         synchronized (lock) {
-            request.destinations().forEach(d -> unfinished.remove(d, request.done()));
+            destinations.forEach(d -> unfinished.remove(d, done));
         }
     }
 

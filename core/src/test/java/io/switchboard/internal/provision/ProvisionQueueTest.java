@@ -117,6 +117,24 @@ class ProvisionQueueTest {
     }
 
     @Test
+    @DisplayName("a deferred destination (a dead-letter one) is made after the round's starts, and pending() tells when")
+    void deferredAfterStarts() throws Exception {
+        holdARound();
+        List<CompletableFuture<Void>> pendingAtStart = new CopyOnWriteArrayList<>();
+        CompletableFuture<Void> one = queue.submit(List.of("s1"), List.of("s1.dlq"),
+                () -> pendingAtStart.add(queue.pending("s1.dlq")));
+        CompletableFuture<Void> two = queue.submit(List.of("s2"), List.of("s2.dlq"),
+                () -> pendingAtStart.add(queue.pending("s2.dlq")));
+        provisioner.hold.countDown();
+        assertThat(one).succeedsWithin(WAIT);
+        assertThat(two).succeedsWithin(WAIT);
+        assertThat(pendingAtStart).hasSize(2).allSatisfy(f -> assertThat(f).isNotNull().succeedsWithin(WAIT));
+        assertThat(provisioner.calls).containsSubsequence(List.of("s1", "s2"), List.of("s1.dlq", "s2.dlq"));
+        await(() -> queue.pending("s1.dlq") == null);
+        assertThat(queue.submit(List.of("s1"), List.of("s1.dlq"), null)).as("all made: inline").isCompleted();
+    }
+
+    @Test
     @DisplayName("a refused destination fails its own request only; the others of the round are made")
     void refusedOneByOne() throws Exception {
         holdARound();
@@ -213,6 +231,14 @@ class ProvisionQueueTest {
 
         @Override
         public void close() {
+        }
+    }
+
+    private static void await(java.util.function.BooleanSupplier condition) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime() - deadline).as("waited %s for the condition", WAIT).isNegative();
+            sleepQuietly(10);
         }
     }
 
