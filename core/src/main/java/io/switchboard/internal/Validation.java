@@ -54,8 +54,15 @@ public final class Validation {
         if (!config.getBoolean("switchboard.auto-provision", true)) {
             return null;
         }
+        String mode = config.get("switchboard.provisioning", "background").trim();
+        if (!mode.equals("background") && !mode.equals("inline")) {
+            throw new ConfigurationException("Property 'switchboard.provisioning' of broker instance '" + config.instanceName()
+                    + "' is '" + mode + "'; use background (the default: batched rounds off the caller's thread) or inline "
+                    + "(each build() and subscribe() provisions before it returns)");
+        }
         return new io.switchboard.internal.provision.ProvisionQueue(config.instanceName(), provisioner,
-                d -> DestinationSpec.of(d, partitions(config, capabilities))); // a wrong setting fails the first build()
+                d -> DestinationSpec.of(d, partitions(config, capabilities)), // a wrong setting fails the first build()
+                mode.equals("inline"));
     }
 
     /** As {@link #autoProvision(BrokerConfig, Capabilities, Provisioner, String)} for several, in one call to the adapter. */

@@ -55,6 +55,12 @@ public class SwitchboardProperties {
     /** Partitions of destinations created on first use [4]. */
     private Integer partitions;
 
+    /**
+     * How destinations are created: background (batched rounds off the caller's thread; subscribe and build return at
+     * once) or inline (each subscribe and build creates its destinations before it returns) [background].
+     */
+    private String provisioning;
+
     /** Metrics of publishers and listeners. */
     private final Metrics metrics = new Metrics();
 
@@ -189,6 +195,20 @@ public class SwitchboardProperties {
      */
     public void setAutoProvision(Boolean autoProvision) {
         this.autoProvision = autoProvision;
+    }
+
+    /** {@return how destinations are created: background or inline [background]} */
+    public String getProvisioning() {
+        return provisioning;
+    }
+
+    /**
+     * Sets {@link #getProvisioning()}.
+     *
+     * @param provisioning background or inline
+     */
+    public void setProvisioning(String provisioning) {
+        this.provisioning = provisioning;
     }
 
     /** {@return partitions of destinations created on first use [4]} */

@@ -30,7 +30,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Run on the caller's thread instead, as before: every request while the instance has not yet provisioned anything
  * (so that an unreachable broker or a refused login fails the first {@code build()} or {@code subscribe()} with its
- * error), and a request whose destinations are all made and not waited on by an earlier request.
+ * error), every request with {@code switchboard.provisioning=inline}, and a request whose destinations are all made
+ * and not waited on by an earlier request (a subscription to a destination its publisher made: it starts at once, so
+ * what is published next finds it; its deferred dead-letter destination goes to the next round).
  *
  * <p>When a round's batched call fails, its requests are tried one by one so that each gets its own error; after two
  * of them failed in a row (a broker that went away rather than a destination it refuses), the rest fail with the
@@ -61,13 +63,17 @@ public final class ProvisionQueue implements AutoCloseable {
     private Thread worker;
     private boolean closed;
     private volatile boolean provisionedOnce;
+    private final boolean inline;
 
     /**
      * @param instance the broker instance's name, for thread names and errors
      * @param provisioner the adapter's provisioner
      * @param specs the spec of a destination to make (name and partitions)
+     * @param inline true to provision every request on the caller's thread, as before this queue existed
+     *     ({@code switchboard.provisioning=inline})
      */
-    public ProvisionQueue(String instance, Provisioner provisioner, Function<String, DestinationSpec> specs) {
+    public ProvisionQueue(String instance, Provisioner provisioner, Function<String, DestinationSpec> specs, boolean inline) {
+        this.inline = inline;
         this.instance = instance;
         this.provisioner = provisioner;
         this.specs = specs;
@@ -128,35 +134,46 @@ public final class ProvisionQueue implements AutoCloseable {
         List<String> first = List.copyOf(new LinkedHashSet<>(destinations));
         Request request = new Request(first, deferred.stream().filter(d -> !first.contains(d)).distinct().toList(), then,
                 new CompletableFuture<>(), new CompletableFuture<>());
+        Request later = null;
         synchronized (lock) {
             if (closed) {
                 throw new SwitchboardClosedException("Broker instance '" + instance + "' is closed; cannot provision "
                         + request.all());
             }
-            boolean inline = !provisionedOnce || (ensured.containsAll(request.all())
-                    && request.all().stream().noneMatch(unfinished::containsKey));
-            if (!inline) {
-                waiting.add(request);
-                request.destinations().forEach(d -> unfinished.put(d, request.done()));
-                request.deferred().forEach(d -> unfinished.put(d, request.deferredDone()));
-                if (worker == null) {
-                    worker = new Thread(this::work, "switchboard-provision[" + instance + "]");
-                    worker.setDaemon(true);
-                    worker.start();
-                } else {
-                    lock.notifyAll();
-                }
+            boolean everything = inline || !provisionedOnce;
+            if (!everything && !(ensured.containsAll(first) && first.stream().noneMatch(unfinished::containsKey))) {
+                enqueue(request);
                 return request.done();
             }
+            if (!everything && !ensured.containsAll(request.deferred())) {
+                // made already: start here, and make the deferred ones in the next round (their publisher waits)
+                later = new Request(request.deferred(), List.of(), null, request.deferredDone(), new CompletableFuture<>());
+                enqueue(later);
+            }
         }
-        ensure(request.all());
+        ensure(later == null ? request.all() : first);
         provisionedOnce = true;
         if (then != null) {
             then.run();
         }
         request.done().complete(null);
-        request.deferredDone().complete(null);
+        if (later == null) {
+            request.deferredDone().complete(null);
+        }
         return request.done();
+    }
+
+    private void enqueue(Request request) {
+        waiting.add(request);
+        request.destinations().forEach(d -> unfinished.put(d, request.done()));
+        request.deferred().forEach(d -> unfinished.put(d, request.deferredDone()));
+        if (worker == null) {
+            worker = new Thread(this::work, "switchboard-provision[" + instance + "]");
+            worker.setDaemon(true);
+            worker.start();
+        } else {
+            lock.notifyAll();
+        }
     }
 
     /** {@return what a destination asked for and not yet made waits on, else null} */

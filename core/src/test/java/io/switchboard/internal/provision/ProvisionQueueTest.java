@@ -68,7 +68,7 @@ class ProvisionQueueTest {
     }
 
     private final Recording provisioner = new Recording();
-    private final ProvisionQueue queue = new ProvisionQueue("i1", provisioner, d -> DestinationSpec.of(d, 1));
+    private final ProvisionQueue queue = new ProvisionQueue("i1", provisioner, d -> DestinationSpec.of(d, 1), false);
 
     @AfterEach
     void close() {
@@ -132,6 +132,37 @@ class ProvisionQueueTest {
         assertThat(provisioner.calls).containsSubsequence(List.of("s1", "s2"), List.of("s1.dlq", "s2.dlq"));
         await(() -> queue.pending("s1.dlq") == null);
         assertThat(queue.submit(List.of("s1"), List.of("s1.dlq"), null)).as("all made: inline").isCompleted();
+    }
+
+    @Test
+    @DisplayName("a subscription to a destination made already starts on the caller's thread; its dead-letter one follows")
+    void madeAlreadyStartsInline() throws Exception {
+        queue.submit(List.of("orders"), null);
+        List<String> ranOn = new CopyOnWriteArrayList<>();
+        List<CompletableFuture<Void>> pendingAtStart = new CopyOnWriteArrayList<>();
+        CompletableFuture<Void> started = queue.submit(List.of("orders"), List.of("orders.dlq"), () -> {
+            ranOn.add(Thread.currentThread().getName());
+            pendingAtStart.add(queue.pending("orders.dlq"));
+        });
+        assertThat(started).isCompleted();
+        assertThat(ranOn).containsExactly(Thread.currentThread().getName());
+        assertThat(pendingAtStart.get(0)).as("the dead-letter destination's publisher waits for it").isNotNull()
+                .succeedsWithin(WAIT);
+        assertThat(provisioner.calls).containsExactly(List.of("orders"), List.of("orders.dlq"));
+    }
+
+    @Test
+    @DisplayName("with switchboard.provisioning=inline every request runs on the caller's thread, all at once")
+    void inlineMode() {
+        try (ProvisionQueue inline = new ProvisionQueue("i2", provisioner, d -> DestinationSpec.of(d, 1), true)) {
+            inline.submit(List.of("a"), null);
+            List<String> ranOn = new ArrayList<>();
+            assertThat(inline.submit(List.of("b"), List.of("b.dlq"), () -> ranOn.add(Thread.currentThread().getName())))
+                    .isCompleted();
+            assertThat(ranOn).containsExactly(Thread.currentThread().getName());
+            assertThat(provisioner.calls).containsExactly(List.of("a"), List.of("b", "b.dlq"));
+            assertThatThrownBy(() -> inline.submit(List.of("bad3"), null)).hasMessageContaining("refused 'bad3'");
+        }
     }
 
     @Test

@@ -144,6 +144,7 @@ public final class SwitchboardFactory {
         putIfSet(common, "switchboard.type", properties.getEventType());
         putIfSet(common, "switchboard.auto-provision", properties.getAutoProvision());
         putIfSet(common, "switchboard.partitions", properties.getPartitions());
+        putIfSet(common, "switchboard.provisioning", properties.getProvisioning());
         if (!properties.getMetrics().getSlo().isEmpty()) {
             common.put("switchboard.metrics.slo", properties.getMetrics().getSlo().stream()
                     .map(d -> d.toNanos() % 1_000_000 == 0 ? d.toMillis() + "ms" : d.toString())
