@@ -177,8 +177,14 @@ class KafkaSharedConsumerTest {
         RawConsumer joining = adapter.createConsumer(spec(b, group, 5, eager));
         consumers.add(joining);
         CompletableFuture<Void> ready = joining.start(new CollectingListener(new CopyOnWriteArrayList<>())).toCompletableFuture();
-        first.forEach(InboundRecord::ack); // while the revocation waits for them, or before it
-        ready.orTimeout(60, java.util.concurrent.TimeUnit.SECONDS).join();
+        // the handler keeps settling what it is handed (records 5-9 may come before the revocation, which then waits
+        // for them): acking only after ready would hold them past kafka.revoke-drain-timeout, and they would come again
+        await("the joining subscription ready, the first one's records settled meanwhile").atMost(Duration.ofSeconds(60))
+                .until(() -> {
+                    first.forEach(InboundRecord::ack);
+                    return ready.isDone();
+                });
+        ready.join();
         while (first.size() < 10) {
             int handed = first.size();
             first.forEach(InboundRecord::ack);
