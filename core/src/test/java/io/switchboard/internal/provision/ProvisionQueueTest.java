@@ -266,11 +266,7 @@ class ProvisionQueueTest {
     }
 
     private static void await(java.util.function.BooleanSupplier condition) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as("waited %s for the condition", WAIT).isNegative();
-            sleepQuietly(10);
-        }
+        org.awaitility.Awaitility.await("the condition").atMost(WAIT).until(condition::getAsBoolean);
     }
 
     private static void sleepQuietly(long millis) {
