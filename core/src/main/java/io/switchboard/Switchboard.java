@@ -55,8 +55,7 @@ import org.slf4j.LoggerFactory;
  * <p>Core properties (adapter properties sit beside them): {@code switchboard.source} (CloudEvents source, default {@code switchboard}),
  * {@code switchboard.type} (CloudEvents type, default {@code message}), {@code switchboard.envelope}
  * ({@code cloudevents}, the default, lean; {@code cloudevents-full}; {@code compact}: see {@link Envelope}),
- * {@code switchboard.auto-provision} (create destinations on first use, default true; {@code switchboard.provisioning}
- * {@code background}, the default, batches it off the caller's thread, {@code inline} does it before the call returns),
+ * {@code switchboard.auto-provision} (default true; {@code switchboard.provisioning}: {@code background} or {@code inline}),
  * {@code switchboard.partitions} (partitions of auto-provisioned destinations, default the adapter's
  * {@link io.switchboard.spi.Capabilities#defaultPartitions()}: 4, except 1 on RabbitMQ),
  * {@code switchboard.cluster-check} ({@code warn}, the default, or {@code refuse}: what an adapter does
