@@ -242,6 +242,7 @@ public final class ProvisionQueue implements AutoCloseable {
         long provisioned = System.nanoTime();
         startAll(starts);
         long started = System.nanoTime();
+        made.forEach(request -> finish(request, null)); // after the starts (a publisher's first send follows them), not the deferred
         List<Request> rest = round.stream().filter(r -> !failed.containsKey(r)).toList();
         Map<Request, RuntimeException> deferredFailed = provisionEach(rest, Request::deferred);
         for (Request request : rest) {
@@ -255,7 +256,6 @@ public final class ProvisionQueue implements AutoCloseable {
             }
             forget(request.deferred(), request.deferredDone());
         }
-        made.forEach(request -> finish(request, null)); // after the starts: a publisher's first send follows them
         log.debug("Instance '{}': a round of {} request(s): destinations made in {} ms, {} subscription(s) started in {} "
                 + "ms, deferred destinations made in {} ms", instance, round.size(), (provisioned - began) / 1_000_000,
                 starts.size(), (started - provisioned) / 1_000_000, (System.nanoTime() - started) / 1_000_000);

@@ -135,6 +135,23 @@ class ProvisionQueueTest {
     }
 
     @Test
+    @DisplayName("a publisher's request completes after the round's starts, without waiting for its deferred destinations")
+    void publisherDoesNotWaitForDeferred() throws Exception {
+        holdARound();
+        CountDownLatch deferredHeld = new CountDownLatch(1);
+        // the start holds what comes next on the worker: the round's deferred call
+        CompletableFuture<Void> subscribed = queue.submit(List.of("s1"), List.of("s1.dlq"), () -> provisioner.hold = deferredHeld);
+        CompletableFuture<Void> published = queue.submit(List.of("p1"), null);
+        provisioner.hold.countDown();
+        assertThat(subscribed).succeedsWithin(WAIT);
+        assertThat(published).as("the publisher's destination is made and the round's starts ran").succeedsWithin(WAIT);
+        CompletableFuture<Void> deadLetter = queue.pending("s1.dlq");
+        assertThat(deadLetter).as("the dead-letter destination is still being made").isNotNull().isNotDone();
+        deferredHeld.countDown();
+        assertThat(deadLetter).succeedsWithin(WAIT);
+    }
+
+    @Test
     @DisplayName("a subscription to a destination made already starts on the caller's thread; its dead-letter one follows")
     void madeAlreadyStartsInline() throws Exception {
         queue.submit(List.of("orders"), null);
