@@ -242,10 +242,10 @@ public final class Instance implements BrokerInstance, AutoCloseable {
             return subscription;
         }
         // inline (errors thrown here) until the instance first provisioned; then in the queue's next batched round, the
-        // dead-letter destination after the round's starts (its publisher waits for it)
+        // dead-letter destination once no round waits and the subscription is ready (its publisher waits for it)
         CompletableFuture<Void> started;
         try {
-            started = provisioning.submit(destinations, List.of(dlq), start);
+            started = provisioning.submit(destinations, List.of(dlq), start, subscription.ready());
         } catch (RuntimeException e) {
             subscription.failedToStart(e);
             throw e;

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -26,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * next round, which makes every destination it holds with one {@link Provisioner#ensureDestinations} call (one admin
  * round trip where the broker can) and then runs each request's follow-up (a subscription's start), begun in the order asked.
  * So an application that makes hundreds of subscriptions in a loop waits for none of them, and the broker sees a few
- * batched calls instead of one per destination.
+ * batched calls instead of one per destination. Deferred destinations (dead-letter ones) are made, again in one call,
+ * when no request waits: they delay no round and do not load the broker while it makes one.
  *
  * <p>Run on the caller's thread instead, as before: every request while the instance has not yet provisioned anything
  * (so that an unreachable broker or a refused login fails the first {@code build()} or {@code subscribe()} with its
@@ -48,6 +50,8 @@ public final class ProvisionQueue implements AutoCloseable {
     private static final Duration JOIN = Duration.ofSeconds(JOIN_SECONDS);
     /** Subscriptions started at once in a round (their starts mostly wait on the broker). */
     static final int STARTERS = 4;
+    /** The longest the deferred destinations wait for what their round's starts began (a subscription's readiness). */
+    static final int SETTLE_SECONDS = 3;
     private static final Duration START_WAIT = Duration.ofMinutes(2);
 
     private final String instance;
@@ -109,31 +113,45 @@ public final class ProvisionQueue implements AutoCloseable {
      *     message is dead-lettered, and its publisher waits for it)
      * @param done completes after {@code then}
      * @param deferredDone completes when {@code deferred} are made
+     * @param settled what {@code then} began and the deferred destinations wait for (up to {@value #SETTLE_SECONDS} s),
+     *     such as a subscription's readiness; null for nothing
      */
     private record Request(List<String> destinations, List<String> deferred, Runnable then, CompletableFuture<Void> done,
-            CompletableFuture<Void> deferredDone) {
+            CompletableFuture<Void> deferredDone, CompletionStage<?> settled) {
+
+        boolean isSettled() {
+            return settled == null || settled.toCompletableFuture().isDone();
+        }
 
         List<String> all() {
             return java.util.stream.Stream.concat(destinations.stream(), deferred.stream()).distinct().toList();
         }
     }
 
-    /** As {@link #submit(List, List, Runnable)} with nothing deferred. */
+    /** As {@link #submit(List, List, Runnable, CompletionStage)} with nothing deferred. */
     public CompletableFuture<Void> submit(List<String> destinations, Runnable then) {
-        return submit(destinations, List.of(), then);
+        return submit(destinations, List.of(), then, null);
+    }
+
+    /** As {@link #submit(List, List, Runnable, CompletionStage)} with nothing to wait for. */
+    public CompletableFuture<Void> submit(List<String> destinations, List<String> deferred, Runnable then) {
+        return submit(destinations, deferred, then, null);
     }
 
     /**
      * Makes the destinations, then runs {@code then} (may be null), then makes the deferred destinations (on the
      * caller's thread: all in one call before {@code then}). {@link #pending} gives what a deferred one waits on.
+     * The deferred destinations are made once no request waits and {@code settled} (may be null) is done, or
+     * {@value #SETTLE_SECONDS} s after the round: a subscription's group join does not compete with them on the broker.
      *
      * @return completes when the destinations are made and {@code then} ran (exceptionally with the provisioner's or
      *     {@code then}'s error); already complete when they ran on the caller's thread, which then also got any error
      */
-    public CompletableFuture<Void> submit(List<String> destinations, List<String> deferred, Runnable then) {
+    public CompletableFuture<Void> submit(List<String> destinations, List<String> deferred, Runnable then,
+            CompletionStage<?> settled) {
         List<String> first = List.copyOf(new LinkedHashSet<>(destinations));
         Request request = new Request(first, deferred.stream().filter(d -> !first.contains(d)).distinct().toList(), then,
-                new CompletableFuture<>(), new CompletableFuture<>());
+                new CompletableFuture<>(), new CompletableFuture<>(), settled);
         Request later = null;
         synchronized (lock) {
             if (closed) {
@@ -147,7 +165,8 @@ public final class ProvisionQueue implements AutoCloseable {
             }
             if (!everything && !ensured.containsAll(request.deferred())) {
                 // made already: start here, and make the deferred ones in the next round (their publisher waits)
-                later = new Request(request.deferred(), List.of(), null, request.deferredDone(), new CompletableFuture<>());
+                later = new Request(List.of(), request.deferred(), null, CompletableFuture.completedFuture(null),
+                        request.deferredDone(), settled);
                 enqueue(later);
             }
         }
@@ -165,6 +184,13 @@ public final class ProvisionQueue implements AutoCloseable {
 
     private void enqueue(Request request) {
         waiting.add(request);
+        if (!request.deferred().isEmpty() && request.settled() != null) {
+            request.settled().whenComplete((ignored, error) -> {
+                synchronized (lock) {
+                    lock.notifyAll();
+                }
+            });
+        }
         request.destinations().forEach(d -> unfinished.put(d, request.done()));
         request.deferred().forEach(d -> unfinished.put(d, request.deferredDone()));
         if (worker == null) {
@@ -192,12 +218,17 @@ public final class ProvisionQueue implements AutoCloseable {
     }
 
     private void work() {
+        List<Request> owed = new ArrayList<>(); // requests whose deferred destinations are still to be made
+        long settleUntil = 0;
         while (true) {
             List<Request> round;
             synchronized (lock) {
                 long idleUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(IDLE_SECONDS);
                 while (waiting.isEmpty() && !closed) {
-                    long left = idleUntil - System.nanoTime();
+                    long left = (owed.isEmpty() ? idleUntil : settleUntil) - System.nanoTime();
+                    if (!owed.isEmpty() && (left <= 0 || owed.stream().allMatch(Request::isSettled))) {
+                        break;
+                    }
                     if (left <= 0) {
                         worker = null;
                         return;
@@ -212,19 +243,32 @@ public final class ProvisionQueue implements AutoCloseable {
                 waiting.clear();
                 if (closed) {
                     worker = null;
+                    round.forEach(r -> finish(r, closedError(r)));
+                    round.addAll(owed);
                     round.forEach(r -> {
-                        finish(r, closedError(r));
                         r.deferredDone().completeExceptionally(closedError(r));
                         forget(r.deferred(), r.deferredDone());
                     });
                     return;
                 }
             }
-            run(round);
+            if (round.isEmpty()) {
+                makeDeferred(owed);
+                owed = new ArrayList<>();
+            } else {
+                owed.addAll(run(round));
+                settleUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(SETTLE_SECONDS);
+            }
         }
     }
 
-    private void run(List<Request> round) {
+    /**
+     * Makes the round's destinations, starts its subscriptions, completes its publishers' requests.
+     *
+     * @return the requests whose deferred destinations are still to be made: the worker makes them when no request
+     *     waits, so that they neither delay the next round nor load the broker while it makes that round's
+     */
+    private List<Request> run(List<Request> round) {
         long began = System.nanoTime();
         Map<Request, RuntimeException> failed = provisionEach(round, Request::destinations);
         List<Request> starts = new ArrayList<>();
@@ -241,12 +285,19 @@ public final class ProvisionQueue implements AutoCloseable {
         }
         long provisioned = System.nanoTime();
         startAll(starts);
-        long started = System.nanoTime();
-        made.forEach(request -> finish(request, null)); // after the starts (a publisher's first send follows them), not the deferred
-        List<Request> rest = round.stream().filter(r -> !failed.containsKey(r)).toList();
-        Map<Request, RuntimeException> deferredFailed = provisionEach(rest, Request::deferred);
-        for (Request request : rest) {
-            RuntimeException error = deferredFailed.get(request);
+        made.forEach(request -> finish(request, null)); // after the starts: a publisher's first send follows them
+        log.debug("Instance '{}': a round of {} request(s): destinations made in {} ms, {} subscription(s) started in {} "
+                + "ms", instance, round.size(), (provisioned - began) / 1_000_000, starts.size(),
+                (System.nanoTime() - provisioned) / 1_000_000);
+        return round.stream().filter(r -> !failed.containsKey(r)).toList();
+    }
+
+    /** Makes the deferred destinations of the requests, in one call; a failure is logged and fails their waiters. */
+    private void makeDeferred(List<Request> owed) {
+        long began = System.nanoTime();
+        Map<Request, RuntimeException> failed = provisionEach(owed, Request::deferred);
+        for (Request request : owed) {
+            RuntimeException error = failed.get(request);
             if (error == null) {
                 request.deferredDone().complete(null);
             } else {
@@ -256,9 +307,8 @@ public final class ProvisionQueue implements AutoCloseable {
             }
             forget(request.deferred(), request.deferredDone());
         }
-        log.debug("Instance '{}': a round of {} request(s): destinations made in {} ms, {} subscription(s) started in {} "
-                + "ms, deferred destinations made in {} ms", instance, round.size(), (provisioned - began) / 1_000_000,
-                starts.size(), (started - provisioned) / 1_000_000, (System.nanoTime() - started) / 1_000_000);
+        log.debug("Instance '{}': deferred destinations of {} request(s) made in {} ms", instance, owed.size(),
+                (System.nanoTime() - began) / 1_000_000);
     }
 
     /**

@@ -152,6 +152,40 @@ class ProvisionQueueTest {
     }
 
     @Test
+    @DisplayName("deferred destinations wait while requests do: the next round is made before them")
+    void deferredAfterWaitingRounds() throws Exception {
+        queue.submit(List.of("first"), null);
+        List<CompletableFuture<Void>> asked = new CopyOnWriteArrayList<>();
+        // asked while the round runs (its start): waits, and goes before the round's dead-letter destination
+        CompletableFuture<Void> started = queue.submit(List.of("s1"), List.of("s1.dlq"),
+                () -> asked.add(queue.submit(List.of("p2"), null)));
+        assertThat(started).succeedsWithin(WAIT);
+        assertThat(asked).hasSize(1).allSatisfy(f -> assertThat(f).succeedsWithin(WAIT));
+        await(() -> queue.pending("s1.dlq") == null);
+        assertThat(provisioner.calls).containsExactly(List.of("first"), List.of("s1"), List.of("p2"), List.of("s1.dlq"));
+    }
+
+    @Test
+    @DisplayName("deferred destinations wait for what the round's starts began (a subscription's readiness), up to a bound")
+    void deferredWaitForSettled() throws Exception {
+        queue.submit(List.of("first"), null);
+        CompletableFuture<Void> ready = new CompletableFuture<>();
+        assertThat(queue.submit(List.of("s1"), List.of("s1.dlq"), () -> { }, ready)).succeedsWithin(WAIT);
+        sleepQuietly(300);
+        assertThat(provisioner.calls).as("not before the subscription is ready").doesNotContain(List.of("s1.dlq"));
+        ready.complete(null);
+        await(() -> queue.pending("s1.dlq") == null);
+        assertThat(provisioner.calls).containsExactly(List.of("first"), List.of("s1"), List.of("s1.dlq"));
+
+        long began = System.nanoTime();
+        queue.submit(List.of("s2"), List.of("s2.dlq"), () -> { }, new CompletableFuture<>()); // never ready
+        await(() -> queue.pending("s2.dlq") == null);
+        assertThat(Duration.ofNanos(System.nanoTime() - began)).as("made after the bound, not never")
+                .isGreaterThanOrEqualTo(Duration.ofSeconds(ProvisionQueue.SETTLE_SECONDS - 1));
+        assertThat(provisioner.calls).endsWith(List.of("s2"), List.of("s2.dlq"));
+    }
+
+    @Test
     @DisplayName("a subscription to a destination made already starts on the caller's thread; its dead-letter one follows")
     void madeAlreadyStartsInline() throws Exception {
         queue.submit(List.of("orders"), null);
