@@ -28,7 +28,14 @@ import org.junit.jupiter.api.Test;
 class ClientCostOnMemoryTest {
 
     private static final int MESSAGES = 20_000;
-    private static final long HANDLER_BURN_NANOS = 50_000;
+    /**
+     * What each of b's handler calls burns. Large against the noise of the estimate: a sampled call is counted
+     * {@code SAMPLE_EVERY} (64) times, so one call that takes 10 ms more (the VM's vCPU taken away by the host, which
+     * the guest's thread clock counts) adds 64 x 10 ms over 2 x 20,000 messages, 16 us per message, to an instance: a
+     * clean-clone CI run measured a 10.6 us and b 25.5 us with a 50 us burn. Counted as the client's, 250 us here would
+     * put b 125 us above a; the bound is half that.
+     */
+    private static final long HANDLER_BURN_NANOS = 250_000;
 
     private final String broker = "cost-" + UUID.randomUUID();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -46,7 +53,7 @@ class ClientCostOnMemoryTest {
     }
 
     @Test
-    @DisplayName("a handler that burns 50 us of CPU per message does not raise its instance's client CPU per message")
+    @DisplayName("a handler that burns 250 us of CPU per message does not raise its instance's client CPU per message")
     void handlerCpuIsNotTheClients() throws Exception {
         warmUp();
         AtomicLong handledA = new AtomicLong();
@@ -74,11 +81,12 @@ class ClientCostOnMemoryTest {
         assertThat(a.messages()).as("messages published and consumed on a").isEqualTo(2L * MESSAGES);
         assertThat(a.cpuMicrosPerMessage()).as("a's client CPU per message").isGreaterThan(0);
         assertThat(b.cpuMicrosPerMessage()).as("b's client CPU per message").isGreaterThan(0);
-        // b's handlers burned 50 us per message on counted lanes; counted as the client's, b would be 25 us (50 us over
-        // a publish and a consume) above a
+        // b's handlers burned 250 us per message on counted lanes; counted as the client's, b would be 125 us (250 us
+        // over a publish and a consume) above a
+        double counted = HANDLER_BURN_NANOS / 1000.0 / 2;
         assertThat(Math.abs(b.cpuMicrosPerMessage() - a.cpuMicrosPerMessage()))
                 .as("a %.2f us vs b %.2f us per message", a.cpuMicrosPerMessage(), b.cpuMicrosPerMessage())
-                .isLessThan(12.5);
+                .isLessThan(counted / 2);
 
         // bytes on the wire: payload and key, and on a the envelope's headers; b writes none (switchboard.envelope=none)
         Message<byte[]> m = seen.get();
