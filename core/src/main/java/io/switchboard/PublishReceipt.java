@@ -90,10 +90,35 @@ public final class PublishReceipt {
                 brokerId, partition, offset);
     }
 
+    /** The id of a receipt made by {@link #atPosition}: written from the destination, partition and offset when asked. */
+    private static final Object POSITION = new Object();
+
+    /**
+     * A receipt whose id is the record's position, {@code <destination>-<partition>-<offset>} (the id a consumer sees
+     * for a record published without an envelope, {@code switchboard.envelope=none}), written when {@link #messageId()}
+     * is first called.
+     *
+     * @param destination the destination
+     * @param instance the name of the broker instance that took the message
+     * @param brokerId the adapter id of that instance
+     * @param partition the partition, 0 or more
+     * @param offset the offset within the partition, 0 or more
+     * @return the receipt
+     */
+    public static PublishReceipt atPosition(String destination, String instance, String brokerId, int partition,
+            long offset) {
+        return new PublishReceipt(POSITION, destination, instance, brokerId, partition, offset);
+    }
+
     /** {@return the envelope id} */
     @JsonProperty("messageId")
     public String messageId() {
         Object id = messageId;
+        if (id == POSITION) {
+            String text = destination + "-" + partition + "-" + offset;
+            messageId = text; // racy but benign: every reader writes the same text
+            return text;
+        }
         if (id instanceof Supplier<?> supplier) {
             String text = (String) supplier.get();
             messageId = text; // racy but benign: every reader writes the same text

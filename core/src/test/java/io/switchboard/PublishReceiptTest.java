@@ -71,4 +71,15 @@ class PublishReceiptTest {
         assertThatThrownBy(() -> PublishReceipt.withIdFrom(null, "orders", "main", "kafka", 0, 0L))
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("messageId");
     }
+
+    @Test
+    void aPositionReceiptsIdIsTheRecordsPosition() throws Exception {
+        PublishReceipt at = PublishReceipt.atPosition("orders", "main", "kafka", 3, 41L);
+
+        assertThat(at.messageId()).isEqualTo("orders-3-41");
+        assertThat(at).isEqualTo(new PublishReceipt("orders-3-41", "orders", "main", "kafka", 3, 41L))
+                .hasSameHashCodeAs(new PublishReceipt("orders-3-41", "orders", "main", "kafka", 3, 41L));
+        assertThat(new ObjectMapper().writeValueAsString(PublishReceipt.atPosition("orders", "main", "kafka", 0, 7L)))
+                .startsWith("{\"messageId\":\"orders-0-7\",");
+    }
 }

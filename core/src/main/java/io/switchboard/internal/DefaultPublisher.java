@@ -221,22 +221,10 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     private CompletionStage<PublishReceipt> withReceipt(OutboundRecord record) {
         Observation observation = observe(record);
         EnvelopeHeaders headers = (EnvelopeHeaders) record.headers();
-        if (meters == null && observation == null) {
-            CompletableFuture<SendResult> sent = raw.send(record);
-            if (acknowledged(sent)) {
-                return CompletableFuture.completedFuture(receipt(headers, sent.getNow(null)));
-            }
-            return sent.thenApply(r -> receipt(headers, r));
-        }
-        long start = System.nanoTime();
-        CompletableFuture<SendResult> sent = sendCatching(record);
-        if (acknowledged(sent)) {
-            ended(start, record.payload().length, observation, null);
-            return CompletableFuture.completedFuture(receipt(headers, sent.getNow(null)));
-        }
-        // the caller's future completes with the adapter's own exception, not a CompletionException around it
-        Pending pending = new Pending(this, headers, start, record.payload().length, observation, true);
-        sent.whenComplete(pending);
+        // one object is the adapter's callback and the caller's future, which completes with the adapter's own
+        // exception, not a CompletionException around it; an adapter with a callback client makes no future of its own
+        Pending pending = new Pending(this, headers, System.nanoTime(), record.payload().length, observation, true);
+        sendTo(record, pending);
         return pending;
     }
 
@@ -244,38 +232,24 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         Observation observation = observe(record);
         boolean timed = meters != null || observation != null;
         long start = timed ? System.nanoTime() : 0;
-        CompletableFuture<SendResult> sent = sendCatching(record);
-        if (acknowledged(sent)) {
-            if (timed) {
-                ended(start, record.payload().length, observation, null);
-            }
-            return;
-        }
-        sent.whenComplete(new Pending(this, (EnvelopeHeaders) record.headers(), start, record.payload().length,
+        sendTo(record, new Pending(this, (EnvelopeHeaders) record.headers(), start, record.payload().length,
                 observation, false));
     }
 
-    /**
-     * Whether the adapter's future has already completed normally (an adapter that acknowledges
-     * within {@code send}): then the publish ends here, with no callback and no future of core's own.
-     */
-    private static boolean acknowledged(CompletableFuture<SendResult> sent) {
-        return sent.isDone() && !sent.isCompletedExceptionally();
-    }
-
-    private CompletableFuture<SendResult> sendCatching(OutboundRecord record) {
+    private void sendTo(OutboundRecord record, Pending pending) {
         try {
-            return raw.send(record);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
+            raw.send(record, pending);
+        } catch (RuntimeException e) { // an adapter breaking the contract (its send threw): the record still ends
+            if (!pending.isDone()) {
+                pending.accept(null, e);
+            }
         }
     }
 
     private PublishReceipt receipt(EnvelopeHeaders headers, SendResult r) {
         if (none && r.offset() >= 0 && capabilities.publishTimestamp()) {
-            // no id on the wire: the consumer's id is the record's position
-            return new PublishReceipt(destination + "-" + r.partition() + "-" + r.offset(), destination, instance, broker,
-                    r.partition(), r.offset());
+            // no id on the wire: the consumer's id is the record's position, written when asked
+            return PublishReceipt.atPosition(destination, instance, broker, r.partition(), r.offset());
         }
         return PublishReceipt.withIdFrom(headers, destination, instance, broker, r.partition(), r.offset());
     }

@@ -1,6 +1,7 @@
 package io.switchboard.spi;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 
 /**
  * Sends records to one destination. Thread-safe: core calls {@link #send} from any thread.
@@ -30,6 +31,27 @@ public interface RawPublisher extends AutoCloseable {
      * @return completes with the broker's acknowledgement, exceptionally when it refused or did not answer
      */
     CompletableFuture<SendResult> send(OutboundRecord record);
+
+    /**
+     * Hands one record to the broker and calls {@code done} once, with the broker's acknowledgement or the error, under
+     * the same contract as {@link #send(OutboundRecord)}; {@code done} may run before this returns. Core publishes
+     * through this method: an adapter whose client takes a callback overrides it to call {@code done} from that
+     * callback, without a future per record (a {@link CompletableFuture} and the completion core would attach to it).
+     * The default sends with {@link #send(OutboundRecord)} and attaches {@code done} to its future.
+     *
+     * @param record the record: destination, key, headers and payload
+     * @param done called once with the acknowledgement (error null) or the error (result null); never throws
+     */
+    default void send(OutboundRecord record, BiConsumer<SendResult, Throwable> done) {
+        CompletableFuture<SendResult> sent;
+        try {
+            sent = send(record);
+        } catch (RuntimeException e) {
+            done.accept(null, e);
+            return;
+        }
+        sent.whenComplete(done);
+    }
 
     /** Flushes outstanding records, then releases resources. Idempotent. */
     @Override

@@ -194,6 +194,59 @@ class KafkaSharedConsumerTest {
         assertThat(first).extracting(InboundRecord::offset).as("each offset once").doesNotHaveDuplicates().hasSize(10);
     }
 
+    @Test
+    @DisplayName("a shared consumer's only subscription is handled on the poll thread; once a second joins, both on delivery threads, each partition in order")
+    void aloneOnThePollThread() {
+        String group = "alone-" + System.nanoTime();
+        String a = topic("alone-a");
+        List<String> threadsA = new CopyOnWriteArrayList<>();
+        List<InboundRecord> gotA = new CopyOnWriteArrayList<>();
+        startWithQueue(a, group, gotA, threadsA);
+        publish(a, 5);
+        await().atMost(TIMEOUT).until(() -> gotA.size() == 5);
+        String pollThread = "switchboard-kafka[" + INSTANCE + "]-group-" + group + "-";
+        assertThat(threadsA).as("alone: the poll thread runs the handler").allMatch(name -> name.startsWith(pollThread));
+
+        String b = topic("alone-b");
+        List<String> threadsB = new CopyOnWriteArrayList<>();
+        List<InboundRecord> gotB = new CopyOnWriteArrayList<>();
+        startWithQueue(b, group, gotB, threadsB);
+        publish(a, 5);
+        publish(b, 5);
+        await().atMost(TIMEOUT).until(() -> gotA.size() == 10 && gotB.size() == 5);
+        String deliver = "switchboard-kafka[" + INSTANCE + "]-deliver-";
+        assertThat(threadsA.subList(5, 10)).as("shared: delivery threads").allMatch(name -> name.startsWith(deliver));
+        assertThat(threadsB).as("shared: delivery threads").allMatch(name -> name.startsWith(deliver));
+        assertThat(gotA).extracting(InboundRecord::offset).as("one partition, in order across the switch")
+                .containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L);
+    }
+
+    /** Starts a subscription as core does for concurrency 1 (one serial queue), recording each record's thread. */
+    private void startWithQueue(String topic, String group, List<InboundRecord> records, List<String> threads) {
+        RawConsumer consumer = adapter.createConsumer(spec(topic, group, 100, Map.of()));
+        assertThat(consumer.handleOnDeliveryThreads(1)).as("a shared consumer runs handlers on its delivery pool").isTrue();
+        consumers.add(consumer);
+        consumer.start(threadRecording(records, threads)).toCompletableFuture()
+                .orTimeout(60, java.util.concurrent.TimeUnit.SECONDS).join();
+    }
+
+    /** Collects and acks each record, noting the thread that handed it over. */
+    private static io.switchboard.spi.RecordListener threadRecording(List<InboundRecord> records, List<String> threads) {
+        return new io.switchboard.spi.RecordListener() {
+            @Override
+            public void onRecord(InboundRecord record) {
+                threads.add(Thread.currentThread().getName());
+                records.add(record);
+                record.ack();
+            }
+
+            @Override
+            public void onFailure(Throwable error) {
+                throw new AssertionError("consumer failed", error);
+            }
+        };
+    }
+
     private RawConsumer start(ConsumerSpec spec, List<InboundRecord> delivered) {
         RawConsumer consumer = adapter.createConsumer(spec);
         consumers.add(consumer);

@@ -114,7 +114,8 @@ final class SuiteOptions {
     @Option(names = "--jfr-settings", paramLabel = "NAME", defaultValue = "profile",
             description = "The JDK's recording settings for --jfr: profile (method samples every 10 ms, more events; it "
                     + "slowed the SDK's Kafka runs threefold here) or default (about 1 %% overhead: GC pauses, "
-                    + "allocation samples, method samples every 20 ms); default ${DEFAULT-VALUE}.")
+                    + "allocation samples, method samples every 20 ms) or cpu (default with method samples every 2 ms); default "
+                    + "${DEFAULT-VALUE}.")
     String jfrSettings;
 
     @Option(names = "--jvm-warmup", paramLabel = "SECONDS", defaultValue = "20",

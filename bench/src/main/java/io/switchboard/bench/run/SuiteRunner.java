@@ -56,10 +56,10 @@ public final class SuiteRunner {
         this.jfrSettings = jfrSettings;
         if (jfrDir != null) {
             try {
-                Configuration.getConfiguration(jfrSettings);
+                recording().close();
             } catch (IOException | ParseException e) {
                 throw new IllegalArgumentException("--jfr-settings '" + jfrSettings + "' is not one of the JDK's recording "
-                        + "settings; use default or profile (" + e.getMessage() + ")", e);
+                        + "settings; use default, profile or cpu (" + e.getMessage() + ")", e);
             }
         }
         this.jvmWarmup = jvmWarmup;
@@ -187,7 +187,7 @@ public final class SuiteRunner {
         }
         Path file = jfrDir.resolve((run.workload().name() + "-" + run.workload().variant()).replaceAll("[^A-Za-z0-9._=-]+", "_")
                 + "-" + run.broker() + "-" + run.mode() + ".jfr");
-        try (Recording recording = new Recording(Configuration.getConfiguration(jfrSettings))) {
+        try (Recording recording = recording()) {
             Files.createDirectories(jfrDir);
             recording.setToDisk(true);
             recording.start();
@@ -199,5 +199,17 @@ public final class SuiteRunner {
             throw new java.io.UncheckedIOException(new IOException("Could not record " + file
                     + " with Java Flight Recorder; check that the directory is writable: " + e, e));
         }
+    }
+
+    /** Method samples every 2 ms on top of the JDK's {@code default} settings: enough samples for a short run, little overhead. */
+    private static final String CPU_SETTINGS = "cpu";
+
+    private Recording recording() throws IOException, ParseException {
+        if (!CPU_SETTINGS.equals(jfrSettings)) {
+            return new Recording(Configuration.getConfiguration(jfrSettings));
+        }
+        Recording recording = new Recording(Configuration.getConfiguration("default"));
+        recording.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(2));
+        return recording;
     }
 }

@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
 
 /**
  * A publisher whose destination a {@link ProvisionQueue} is still making: a send waits for it on the caller's thread
@@ -43,14 +44,30 @@ public final class AwaitingDestination implements RawPublisher {
 
     @Override
     public CompletableFuture<SendResult> send(OutboundRecord record) {
+        PublishException error = opened();
+        return error != null ? CompletableFuture.failedFuture(error) : raw.send(record);
+    }
+
+    @Override
+    public void send(OutboundRecord record, BiConsumer<SendResult, Throwable> done) {
+        PublishException error = opened();
+        if (error != null) {
+            done.accept(null, error);
+        } else {
+            raw.send(record, done);
+        }
+    }
+
+    /** {@return null once the destination is made (waiting for it the first time), else why a send fails} */
+    private PublishException opened() {
         if (!open) {
             PublishException error = await();
             if (error != null) {
-                return CompletableFuture.failedFuture(error);
+                return error;
             }
             open = true;
         }
-        return raw.send(record);
+        return null;
     }
 
     private PublishException await() {

@@ -20,9 +20,9 @@ import java.util.function.Consumer;
  * own, so a saturated or stopped subscription holds back only itself.
  *
  * <p>Records reach the listener on the group consumer's poll thread when the consumer is the subscription's own
- * (as a plain Kafka poll loop does), or, when it is shared, on the adapter's {@link DeliveryPool} through
- * {@code concurrency} serial queues (a partition always goes to the same queue), so that a slow handler never holds
- * the other subscriptions' records.
+ * (as a plain Kafka poll loop does) or while the subscription is the shared consumer's only one with one unit of
+ * concurrency, or else on the adapter's {@link DeliveryPool} through {@code concurrency} serial queues (a partition
+ * always goes to the same queue), so that a slow handler never holds the other subscriptions' records.
  */
 public final class Attachment implements RawConsumer, KafkaInboundRecord.Settlement {
 
@@ -45,6 +45,8 @@ public final class Attachment implements RawConsumer, KafkaInboundRecord.Settlem
     // poll thread only
     /** The partitions of this subscription's topic this member holds. */
     final List<PartitionState> owned = new ArrayList<>();
+    /** Whether this is the only subscription its group consumer serves ({@link GroupConsumer} sets it). */
+    boolean alone;
 
     Attachment(ConsumerSpec spec, GroupConsumer group, DeliveryPool pool, Consumer<AutoCloseable> onClosed) {
         this.spec = spec;
@@ -87,12 +89,19 @@ public final class Attachment implements RawConsumer, KafkaInboundRecord.Settlem
         return true;
     }
 
-    /** Poll thread: hands one record over, counting it in flight. */
+    /**
+     * Poll thread: hands one record over, counting it in flight. A shared consumer's only subscription, with one unit
+     * of concurrency, gets its records on the poll thread as an unshared one does (no hand-off, no wake-up of a pool
+     * thread), once its serial queue is idle, so a partition's records still reach the handler in order; when a second
+     * subscription joins the consumer, records go through the queue again.
+     */
     void dispatch(KafkaInboundRecord record) {
         inFlight.incrementAndGet();
         SerialQueue[] lanes = queues;
         if (lanes == null) {
             listener.onRecord(record);
+        } else if (alone && lanes.length == 1 && lanes[0].idle()) {
+            SerialQueue.handOver(this, record);
         } else {
             lanes[lanes.length == 1 ? 0 : record.partition() % lanes.length].offer(record);
         }

@@ -269,6 +269,9 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
         if (!changed) {
             return;
         }
+        for (Attachment a : attached.values()) {
+            a.alone = attached.size() == 1;
+        }
         Set<String> union = Set.copyOf(attached.keySet());
         if (union.isEmpty()) {
             if (!retired) {

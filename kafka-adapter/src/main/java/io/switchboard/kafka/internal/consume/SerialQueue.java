@@ -47,12 +47,25 @@ final class SerialQueue implements Runnable {
             if (owner.closed()) {
                 continue; // its partitions were given up: the record is delivered again wherever they went
             }
-            try {
-                owner.listener.onRecord(record);
-            } catch (RuntimeException e) {
-                log.error("Handing a record of '{}' over failed; it is returned to the broker", owner.topic(), e);
-                record.nack();
-            }
+            handOver(owner, record);
+        }
+    }
+
+    /**
+     * Poll thread: whether no record waits here and no pool thread drains the queue (a pool thread clears
+     * {@code scheduled} only after its last record's handler returned; only the poll thread adds records).
+     */
+    boolean idle() {
+        return !scheduled.get() && records.isEmpty();
+    }
+
+    /** Runs the subscription's listener on one record; a failure returns the record to the broker. */
+    static void handOver(Attachment owner, KafkaInboundRecord record) {
+        try {
+            owner.listener.onRecord(record);
+        } catch (RuntimeException e) {
+            log.error("Handing a record of '{}' over failed; it is returned to the broker", owner.topic(), e);
+            record.nack();
         }
     }
 }

@@ -9,6 +9,7 @@ import io.switchboard.spi.SendResult;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -48,6 +49,21 @@ public final class KafkaPublisher implements RawPublisher {
             future.failed(e);
         }
         return future;
+    }
+
+    /** As {@link #send(OutboundRecord)}, with the producer's callback calling {@code done}: no future per record. */
+    @Override
+    public void send(OutboundRecord record, BiConsumer<SendResult, Throwable> done) {
+        if (closed.get()) {
+            done.accept(null, new SwitchboardClosedException("Kafka publisher for '" + destination + "' is closed"));
+            return;
+        }
+        try {
+            lease.producer().send(record.deliverAtEpochMillis() == 0 ? KafkaRecords.toKafka(record) : delays.toKafka(record),
+                    new SendCallback(record.destination(), done));
+        } catch (RuntimeException e) {
+            done.accept(null, SendFuture.translate(e, record.destination()));
+        }
     }
 
     @Override
