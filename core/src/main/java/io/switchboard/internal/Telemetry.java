@@ -30,7 +30,7 @@ public record Telemetry(MeterRegistry meters, ObservationRegistry observations, 
         String instance, TrafficBook traffic) {
 
     /** No metrics, no observations, no comparison. */
-    public static final Telemetry NONE = new Telemetry(null, null, new MetricsSettings(new java.time.Duration[0]), "", "", null);
+    public static final Telemetry NONE = new Telemetry(null, null, MetricsSettings.DEFAULTS, "", "", null);
 
     /** Where a publisher to {@code destination} reports, or null when nothing listens. */
     public PublishRecorder publisherMeters(String destination) {

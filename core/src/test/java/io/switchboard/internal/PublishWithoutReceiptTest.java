@@ -70,7 +70,7 @@ class PublishWithoutReceiptTest {
     private static DefaultPublisher<String> publisher(Recording raw, Map<String, String> properties, Delivery delivery,
             MeterRegistry meters) {
         Telemetry telemetry = meters == null ? Telemetry.NONE
-                : new Telemetry(meters, null, new MetricsSettings(new Duration[0]), "memory", "i", null);
+                : new Telemetry(meters, null, MetricsSettings.DEFAULTS, "memory", "i", null);
         return new DefaultPublisher<>(raw, new PublisherSpec("d", delivery, Map.of()), Codec.utf8(), CAPABILITIES,
                 new BrokerConfig("i", "memory", properties), telemetry, c -> { });
     }

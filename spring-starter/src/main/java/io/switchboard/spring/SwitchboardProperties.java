@@ -287,6 +287,23 @@ public class SwitchboardProperties {
         public void setSlo(List<Duration> slo) {
             this.slo = slo;
         }
+
+        /** Whether the latency timers publish a percentile histogram (100 us to 60 s); off by default (count, total, max, SLO buckets). */
+        private boolean histogram;
+
+        /** {@return whether the latency timers publish a percentile histogram} */
+        public boolean isHistogram() {
+            return histogram;
+        }
+
+        /**
+         * Sets {@link #isHistogram()}.
+         *
+         * @param histogram the value to set
+         */
+        public void setHistogram(boolean histogram) {
+            this.histogram = histogram;
+        }
     }
 
     /** Settings of {@link SwitchboardListener} methods. */

@@ -77,7 +77,7 @@ class PropertiesBindingTest {
     void commonProperties() {
         runner.withPropertyValues("switchboard.source=shop", "switchboard.event-type=com.shop.event",
                 "switchboard.auto-provision=false", "switchboard.partitions=8", "switchboard.metrics.slo=1ms,25ms",
-                "switchboard.resilience.circuit-breaker.enabled=true",
+                "switchboard.metrics.histogram=true", "switchboard.resilience.circuit-breaker.enabled=true",
                 "switchboard.resilience.circuit-breaker.wait-duration-in-open-state=2s",
                 "switchboard.resilience.retry.max-attempts=3", "switchboard.resilience.timeout=500ms",
                 "switchboard.resilience.rate-limit.permits-per-second=100", "switchboard.resilience.bulkhead.max-concurrent=50",
@@ -88,6 +88,7 @@ class PropertiesBindingTest {
                                 .containsEntry("switchboard.auto-provision", "false")
                                 .containsEntry("switchboard.partitions", "8")
                                 .containsEntry("switchboard.metrics.slo", "1ms,25ms")
+                                .containsEntry("switchboard.metrics.histogram", "true")
                                 .containsEntry("switchboard.resilience.circuit-breaker.enabled", "true")
                                 .containsEntry("switchboard.resilience.circuit-breaker.wait-duration-in-open-state", "2000ms")
                                 .containsEntry("switchboard.resilience.retry.max-attempts", "3")

@@ -39,12 +39,12 @@ public final class Meters {
         return Tags.of("broker", broker, "instance", instance, "destination", destination);
     }
 
-    /** A latency timer with a percentile histogram (aggregable across instances) and the configured SLOs. */
+    /** A latency timer with the configured SLOs, and a percentile histogram (aggregable across instances) when switched on. */
     public static Timer latencyTimer(MeterRegistry registry, String name, String description, Tags tags, MetricsSettings settings) {
         return Timer.builder(name)
                 .description(description)
                 .tags(tags)
-                .publishPercentileHistogram()
+                .publishPercentileHistogram(settings.histogram())
                 .minimumExpectedValue(Duration.ofNanos(100_000))
                 .maximumExpectedValue(Duration.ofSeconds(60))
                 .serviceLevelObjectives(settings.slos())

@@ -7,25 +7,47 @@ import java.util.Arrays;
 
 /**
  * Meter settings from properties: {@code switchboard.metrics.slo} (comma-separated durations,
- * e.g. {@code 1ms,5ms,25ms,100ms}) adds SLO buckets to every latency timer, which always publish
- * a percentile histogram between 100 µs and 60 s.
+ * e.g. {@code 1ms,5ms,25ms,100ms}) adds SLO buckets to every latency timer, and
+ * {@code switchboard.metrics.histogram=true} has them publish a percentile histogram between 100 µs
+ * and 60 s. Off by default, as Micrometer's and Spring Boot's own timers: recording into it cost
+ * 4 to 9 % of the client's CPU a message on Kafka at full speed (bench/README.md, issue 35).
  *
  * @param slos service-level-objective boundaries, possibly empty
+ * @param histogram whether latency timers publish a percentile histogram
  */
-public record MetricsSettings(Duration[] slos) {
+public record MetricsSettings(Duration[] slos, boolean histogram) {
+
+    /** The property that turns the latency timers' percentile histograms on. */
+    public static final String HISTOGRAM = "switchboard.metrics.histogram";
+
+    /** No SLO buckets, no percentile histograms: the defaults. */
+    public static final MetricsSettings DEFAULTS = new MetricsSettings(new Duration[0], false);
 
     /** Reads the settings. */
     public static MetricsSettings from(BrokerConfig config) {
+        boolean histogram = histogram(config.get(HISTOGRAM));
         String text = config.get("switchboard.metrics.slo");
         if (text == null || text.isBlank()) {
-            return new MetricsSettings(new Duration[0]);
+            return new MetricsSettings(new Duration[0], histogram);
         }
         try {
             return new MetricsSettings(Arrays.stream(text.split(",")).map(String::trim).map(BrokerConfig::parseDuration)
-                    .sorted().toArray(Duration[]::new));
+                    .sorted().toArray(Duration[]::new), histogram);
         } catch (RuntimeException e) {
             throw new ConfigurationException("Property 'switchboard.metrics.slo' is '" + text
                     + "' but must be comma-separated durations such as 1ms,5ms,25ms,100ms", e);
         }
+    }
+
+    private static boolean histogram(String text) {
+        if (text == null || text.isBlank()) {
+            return false;
+        }
+        return switch (text.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new ConfigurationException("Property '" + HISTOGRAM + "' is '" + text
+                    + "' but must be true (latency timers publish a percentile histogram) or false (the default)");
+        };
     }
 }

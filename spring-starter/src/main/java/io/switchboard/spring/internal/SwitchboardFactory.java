@@ -150,6 +150,9 @@ public final class SwitchboardFactory {
                     .map(d -> d.toNanos() % 1_000_000 == 0 ? d.toMillis() + "ms" : d.toString())
                     .collect(Collectors.joining(",")));
         }
+        if (properties.getMetrics().isHistogram()) {
+            common.put("switchboard.metrics.histogram", "true");
+        }
         common.putAll(properties.getResilience().toCoreProperties("switchboard.resilience."));
         properties.getDestinations().forEach((name, destination) -> common.putAll(
                 destination.getResilience().toCoreProperties("switchboard.destination." + name + ".resilience.")));

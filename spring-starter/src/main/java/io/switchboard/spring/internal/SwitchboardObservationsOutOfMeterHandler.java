@@ -7,7 +7,7 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
 /**
  * Keeps Switchboard's own observations ({@code switchboard.publish}, {@code switchboard.handle})
  * away from Spring Boot's meter observation handler. Switchboard records its own timers of those
- * names (with percentile histograms and the {@code broker} and {@code instance} tags); the handler
+ * names (with the {@code broker} and {@code instance} tags, and percentile histograms when on); the handler
  * would register a second timer of the same name without them, which breaks
  * {@code /actuator/prometheus} (one metric family of two kinds). Tracing handlers still see the
  * observations. Wraps every {@link MeterObservationHandler} bean.
