@@ -21,11 +21,12 @@ class SuiteRunnerTest {
         Path dir = Path.of("target", "jfr-settings-test");
         new SuiteRunner(none, Duration.ZERO, dir, "default", Duration.ZERO);
         new SuiteRunner(none, Duration.ZERO, dir, "profile", Duration.ZERO);
+        new SuiteRunner(none, Duration.ZERO, dir, "cpu", Duration.ZERO); // default with method samples every 2 ms
         // without --jfr the settings are not read
         new SuiteRunner(none, Duration.ZERO, null, "nonsense", Duration.ZERO);
         assertThatThrownBy(() -> new SuiteRunner(none, Duration.ZERO, dir, "profiel", Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'profiel'").hasMessageContaining("use default or profile");
+                .hasMessageContaining("'profiel'").hasMessageContaining("use default, profile or cpu");
     }
 
     @Test
