@@ -25,7 +25,7 @@ public record MetricsSettings(Duration[] slos, boolean histogram) {
 
     /** Reads the settings. */
     public static MetricsSettings from(BrokerConfig config) {
-        boolean histogram = histogram(config.get(HISTOGRAM));
+        boolean histogram = config.getBoolean(HISTOGRAM, false);
         String text = config.get("switchboard.metrics.slo");
         if (text == null || text.isBlank()) {
             return new MetricsSettings(new Duration[0], histogram);
@@ -37,17 +37,5 @@ public record MetricsSettings(Duration[] slos, boolean histogram) {
             throw new ConfigurationException("Property 'switchboard.metrics.slo' is '" + text
                     + "' but must be comma-separated durations such as 1ms,5ms,25ms,100ms", e);
         }
-    }
-
-    private static boolean histogram(String text) {
-        if (text == null || text.isBlank()) {
-            return false;
-        }
-        return switch (text.trim().toLowerCase(java.util.Locale.ROOT)) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw new ConfigurationException("Property '" + HISTOGRAM + "' is '" + text
-                    + "' but must be true (latency timers publish a percentile histogram) or false (the default)");
-        };
     }
 }

@@ -37,21 +37,18 @@ public final class KafkaPublisher implements RawPublisher {
 
     @Override
     public CompletableFuture<SendResult> send(OutboundRecord record) {
-        SendFuture future = new SendFuture(record.destination());
-        if (closed.get()) {
-            future.completeExceptionally(new SwitchboardClosedException("Kafka publisher for '" + destination + "' is closed"));
-            return future;
-        }
-        try {
-            lease.producer().send(record.deliverAtEpochMillis() == 0 ? KafkaRecords.toKafka(record) : delays.toKafka(record),
-                    future);
-        } catch (RuntimeException e) {
-            future.failed(e);
-        }
+        CompletableFuture<SendResult> future = new CompletableFuture<>();
+        send(record, (result, error) -> {
+            if (error == null) {
+                future.complete(result);
+            } else {
+                future.completeExceptionally(error);
+            }
+        });
         return future;
     }
 
-    /** As {@link #send(OutboundRecord)}, with the producer's callback calling {@code done}: no future per record. */
+    /** Core's path: the producer's callback calls {@code done}, no future per record. */
     @Override
     public void send(OutboundRecord record, BiConsumer<SendResult, Throwable> done) {
         if (closed.get()) {
