@@ -1,7 +1,9 @@
 package io.switchboard;
 
+import io.switchboard.internal.envelope.Envelopes;
 import io.switchboard.internal.envelope.MessageAccess;
 import io.switchboard.internal.envelope.MessageIds;
+import io.switchboard.spi.InboundRecord;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
@@ -26,15 +28,24 @@ public final class Message<T> {
     public static final int MAX_ID_LENGTH = 255;
 
     private final T payload;
-    private final String key;
+    // key, id and timestamp of a received message are read from its record when first asked for, and kept: a race
+    // between two threads reading one makes the same immutable value twice
+    private String key;
     private final Map<String, String> headers;
-    private final String id;
-    private final Instant timestamp;
+    private String id;
+    private Instant timestamp;
     private final Duration delay;
     private final Instant deliverAt;
+    /** The record a received message came from, while one of the three above may still be read from it; else null. */
+    private final InboundRecord record;
 
     private Message(T payload, String key, Map<String, String> headers, String id, Instant timestamp, Duration delay,
             Instant deliverAt) {
+        this(payload, key, headers, id, timestamp, delay, deliverAt, null);
+    }
+
+    private Message(T payload, String key, Map<String, String> headers, String id, Instant timestamp, Duration delay,
+            Instant deliverAt, InboundRecord record) {
         this.payload = payload;
         this.key = key;
         this.headers = headers;
@@ -42,13 +53,16 @@ public final class Message<T> {
         this.timestamp = timestamp;
         this.delay = delay;
         this.deliverAt = deliverAt;
+        this.record = record;
     }
 
     static {
         MessageAccess.install(new MessageAccess() {
             @Override
-            protected <P> Message<P> newReceived(P payload, String key, Map<String, String> headers, String id, Instant timestamp) {
-                return new Message<>(payload, key, Collections.unmodifiableMap(headers), id, timestamp, null, null);
+            protected <P> Message<P> newReceived(P payload, InboundRecord record, Map<String, String> headers, String id,
+                    Instant timestamp) {
+                return new Message<>(payload, null, headers.isEmpty() ? Map.of() : Collections.unmodifiableMap(headers), id,
+                        timestamp, null, null, record);
             }
         });
     }
@@ -92,7 +106,12 @@ public final class Message<T> {
 
     /** {@return the key, or null} Messages with the same key keep their order where the broker orders per key. */
     public String key() {
-        return key;
+        String k = key;
+        if (k == null && record != null) {
+            k = record.key();
+            key = k;
+        }
+        return k;
     }
 
     /** {@return application headers, unmodifiable} */
@@ -102,12 +121,22 @@ public final class Message<T> {
 
     /** {@return the id, or null on a message that has not been published yet and was given none} */
     public String id() {
-        return id;
+        String i = id;
+        if (i == null && record != null) {
+            i = Envelopes.id(record);
+            id = i;
+        }
+        return i;
     }
 
     /** {@return the publish time, or null on a message not published yet and given none} */
     public Instant timestamp() {
-        return timestamp;
+        Instant t = timestamp;
+        if (t == null && record != null) {
+            t = Envelopes.time(record);
+            timestamp = t;
+        }
+        return t;
     }
 
     /** {@return the requested delivery delay, or null} */
@@ -130,16 +159,18 @@ public final class Message<T> {
 
     /** {@return a copy with the id and timestamp filled in when they are absent} */
     public Message<T> stamped() {
-        if (id != null && timestamp != null) {
+        String i = id();
+        Instant t = timestamp();
+        if (i != null && t != null) {
             return this;
         }
-        return new Message<>(payload, key, headers, id != null ? id : MessageIds.next(),
-                timestamp != null ? timestamp : MessageIds.now(), delay, deliverAt);
+        return new Message<>(payload, key(), headers, i != null ? i : MessageIds.next(), t != null ? t : MessageIds.now(),
+                delay, deliverAt);
     }
 
     /** {@return a builder holding this message's fields} */
     public Builder<T> toBuilder() {
-        Builder<T> b = new Builder<>(payload).key(key).id(id).timestamp(timestamp);
+        Builder<T> b = new Builder<>(payload).key(key()).id(id()).timestamp(timestamp());
         b.delay = delay;
         b.deliverAt = deliverAt;
         b.headers.putAll(headers);
@@ -148,7 +179,7 @@ public final class Message<T> {
 
     @Override
     public String toString() {
-        return "Message[id=" + id + ", key=" + key + ", headers=" + headers.keySet() + ", timestamp=" + timestamp + "]";
+        return "Message[id=" + id() + ", key=" + key() + ", headers=" + headers.keySet() + ", timestamp=" + timestamp() + "]";
     }
 
     /** Builds a {@link Message}. */

@@ -26,6 +26,7 @@ import io.switchboard.spi.RawConsumer;
 import io.switchboard.spi.RawPublisher;
 import io.switchboard.spi.RecordListener;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -186,19 +187,25 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
         if (m != null && record.deliveryCount() > 1) {
             m.redelivered();
         }
-        String id = Envelopes.id(record);
         T payload;
         try {
             payload = codec.decode(record.payload());
         } catch (RuntimeException e) {
+            String id = Envelopes.id(record);
             log.warn("Message {} on '{}' cannot be decoded; sending it to '{}': {}", id, spec.destination(),
                     settings.deadLetter(), e.getMessage());
             deadLetter(record, id, e, Math.max(1, record.deliveryCount()), "undecodable", false);
             return;
         }
-        Message<T> message = Envelopes.toMessage(payload, record, id);
+        Instant sent = Envelopes.envelopeTime(record);
+        // the id, the key and the broker's time are worked out only when read (by the handler, a log line, exactly-once)
+        Message<T> message = Envelopes.toMessage(payload, record, sent);
         if (m != null) {
-            m.endToEnd(message.timestamp());
+            if (sent != null) {
+                m.endToEnd(sent);
+            } else {
+                m.endToEndSince(record.brokerTimestamp());
+            }
         }
         String traceparent = record.headers().get(Envelope.TRACEPARENT);
         if (spec.delivery() == Delivery.AT_MOST_ONCE) {
@@ -208,13 +215,15 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
                 invoke(message, context(record, 1, 1, traceparent), record);
             } catch (Exception e) {
                 outcome = Outcome.DROPPED;
-                log.warn("Handler failed on message {} from '{}' (at-most-once: not retried): {}", id, spec.destination(), e.toString());
+                log.warn("Handler failed on message {} from '{}' (at-most-once: not retried): {}", message.id(),
+                        spec.destination(), e.toString());
             }
             record(m, outcome, start);
             settle(record, true);
             return;
         }
         boolean dedup = spec.delivery() == Delivery.EXACTLY_ONCE;
+        String id = dedup ? message.id() : null;
         if (dedup) {
             Claim claim = ClaimWait.claim(store, scope, id, busyWaitNanos, isStopping);
             if (claim == Claim.DONE) {
@@ -249,20 +258,20 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
             } catch (Exception e) {
                 if (attempt >= retry.maxAttempts()) {
                     record(m, Outcome.DEAD_LETTER, start);
-                    log.warn("Message {} on '{}' failed {} attempt(s) in group '{}'; sending it to '{}'", id,
+                    log.warn("Message {} on '{}' failed {} attempt(s) in group '{}'; sending it to '{}'", message.id(),
                             spec.destination(), attempt, spec.group(), settings.deadLetter(), e);
-                    deadLetter(record, id, e, attempt, "handler-failed", dedup);
+                    deadLetter(record, message.id(), e, attempt, "handler-failed", dedup);
                     return;
                 }
                 record(m, Outcome.RETRY, start);
-                log.debug("Attempt {} of message {} failed; retrying", attempt, id, e);
+                log.debug("Attempt {} of message {} failed; retrying", attempt, message.id(), e);
             }
             Duration wait = retry.backoffAfter(attempt);
             if (brokerRetry != null && retry.brokerSide(wait)) {
                 if (dedup) {
                     store.release(scope, id);
                 }
-                brokerRetry.retry(record, id, attempt, wait, ok -> settle(record, ok));
+                brokerRetry.retry(record, message.id(), attempt, wait, ok -> settle(record, ok));
                 return;
             }
             if (!Lane.pause(wait, isStopping)) {

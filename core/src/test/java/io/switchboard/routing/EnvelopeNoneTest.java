@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.switchboard.Codec;
 import io.switchboard.ConfigurationException;
 import io.switchboard.Delivery;
@@ -11,6 +12,7 @@ import io.switchboard.Message;
 import io.switchboard.Publisher;
 import io.switchboard.Switchboard;
 import io.switchboard.internal.memory.MemoryAdapterFactory;
+import io.switchboard.internal.metrics.Meters;
 import io.switchboard.spi.BrokerAdapter;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.ConsumerSpec;
@@ -18,6 +20,7 @@ import io.switchboard.spi.InboundRecord;
 import io.switchboard.spi.RawConsumer;
 import io.switchboard.spi.RecordListener;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -62,6 +65,35 @@ class EnvelopeNoneTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> wire.size() == 10 && ids.size() == 10);
             assertThat(wire).allSatisfy(r -> assertThat(r.headers()).containsOnlyKeys("app"));
             assertThat(ids.values()).doesNotContainNull().doesNotHaveDuplicates();
+        }
+    }
+
+    @Test
+    @DisplayName("a received message's key, position id and broker time are there when read, and the e2e timer counts each")
+    void lazyAttributesAndEndToEnd() {
+        String run = UUID.randomUUID().toString();
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        List<Message<String>> received = new CopyOnWriteArrayList<>();
+        long before = System.currentTimeMillis();
+        try (Switchboard sb = Switchboard.builder().broker("memory").property("memory.broker", "l-" + run)
+                .property("switchboard.envelope", "none").meterRegistry(registry).build()) {
+            sb.subscriber("orders", Codec.utf8()).group("g").subscribe((m, c) -> received.add(m))
+                    .ready().toCompletableFuture().join();
+            Publisher<String> publisher = sb.publisher("orders", Codec.utf8()).build();
+            for (int i = 0; i < 5; i++) {
+                publisher.publish(Message.of("k" + i, "m" + i)).toCompletableFuture().join();
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> received.size() == 5);
+            long after = System.currentTimeMillis();
+            for (int i = 0; i < 5; i++) {
+                Message<String> m = received.get(i);
+                assertThat(m.key()).isEqualTo("k" + i);
+                assertThat(m.id()).isNotBlank().isEqualTo(m.id());
+                assertThat(m.timestamp()).isBetween(Instant.ofEpochMilli(before), Instant.ofEpochMilli(after));
+            }
+            assertThat(received.stream().map(Message::id).distinct()).hasSize(5);
+            assertThat(registry.get(Meters.CONSUME_LATENCY).timer().count())
+                    .as("one end-to-end sample per message, from the broker's time").isEqualTo(5);
         }
     }
 

@@ -72,6 +72,16 @@ public final class TrafficStats implements PublishRecorder, ConsumeRecorder {
     }
 
     @Override
+    public void endToEndSince(long publishedEpochMillis) {
+        consumed.increment();
+        if (publishedEpochMillis >= 0) {
+            Instant now = Instant.now();
+            long micros = (now.getEpochSecond() * 1000 - publishedEpochMillis) * 1000 + now.getNano() / 1000;
+            endToEnd.recordValue(Math.min(MAX_MICROS, Math.max(0, micros)));
+        }
+    }
+
+    @Override
     public void handled(Outcome outcome, long startNanos) {
         if (outcome == Outcome.RETRY || outcome == Outcome.DEAD_LETTER || outcome == Outcome.DROPPED) {
             handleFailed.increment();

@@ -37,7 +37,24 @@ public final class Envelopes {
      * else the broker's timestamp; else null.
      */
     public static Instant time(InboundRecord record) {
+        Instant ours = envelopeTime(record);
+        if (ours != null) {
+            return ours;
+        }
+        long brokerTime = record.brokerTimestamp();
+        return brokerTime >= 0 ? Instant.ofEpochMilli(brokerTime) : null;
+    }
+
+    /**
+     * The envelope time (of a well-formed {@link Envelope#COMPACT} header, else of {@link Envelope#TIME}), or null
+     * when the record carries none (a plain client's record, or {@code envelope=none}): then the broker's timestamp is
+     * the time ({@link #time}).
+     */
+    public static Instant envelopeTime(InboundRecord record) {
         Map<String, String> headers = record.headers();
+        if (headers.isEmpty()) {
+            return null;
+        }
         String compact = headers.get(Envelope.COMPACT);
         if (compact != null) {
             Instant ours = MessageIds.compactTime(compact);
@@ -53,13 +70,25 @@ public final class Envelopes {
                 // not ours: fall back to the broker's clock
             }
         }
-        long brokerTime = record.brokerTimestamp();
-        return brokerTime >= 0 ? Instant.ofEpochMilli(brokerTime) : null;
+        return null;
     }
 
-    /** The message the handler sees: decoded payload, application headers only. */
-    public static <T> Message<T> toMessage(T payload, InboundRecord record, String id) {
-        return MessageAccess.received(payload, record.key(), userHeaders(record.headers()), id, time(record));
+    /**
+     * The message the handler sees: decoded payload, application headers only. What only some handlers read is worked
+     * out when first read, from the record: its key (an adapter may decode it lazily), an id derived from the record's
+     * position (a record with no envelope id and no broker id), and the broker's time when the envelope has none.
+     *
+     * @param envelopeTime the record's {@link #envelopeTime}, as the caller already read it, or null
+     */
+    public static <T> Message<T> toMessage(T payload, InboundRecord record, Instant envelopeTime) {
+        String id = Envelope.id(record.headers());
+        if (id == null) {
+            id = record.nativeId();
+        }
+        if (id == null && record.offset() < 0) {
+            id = MessageIds.next(); // made once: a lazy one would differ on each read
+        }
+        return MessageAccess.received(payload, record, userHeaders(record.headers()), id, envelopeTime);
     }
 
     /**
@@ -67,6 +96,9 @@ public final class Envelopes {
      * own attributes, or the empty map when there are none (the usual case).
      */
     public static Map<String, String> userHeaders(Map<String, String> all) {
+        if (all.isEmpty()) {
+            return Map.of();
+        }
         Map<String, String> user = null;
         for (Map.Entry<String, String> e : all.entrySet()) {
             if (!Envelope.isCloudEventsHeader(e.getKey()) || Envelope.isExtension(e.getKey())) {

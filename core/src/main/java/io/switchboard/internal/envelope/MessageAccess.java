@@ -1,6 +1,7 @@
 package io.switchboard.internal.envelope;
 
 import io.switchboard.Message;
+import io.switchboard.spi.InboundRecord;
 import java.time.Instant;
 import java.util.Map;
 
@@ -21,17 +22,21 @@ public abstract class MessageAccess {
         instance = access;
     }
 
-    /** A received message; the header map is taken over, not copied. */
-    public static <T> Message<T> received(T payload, String key, Map<String, String> headers, String id, Instant timestamp) {
+    /**
+     * A received message; the header map is taken over, not copied. Its key, and its id and time where they are null
+     * here, are read from {@code record} when first asked for ({@link Envelopes#id}, {@link Envelopes#time}).
+     */
+    public static <T> Message<T> received(T payload, InboundRecord record, Map<String, String> headers, String id,
+            Instant timestamp) {
         MessageAccess a = instance;
         if (a == null) {
             Message.of(""); // initialises Message, which installs the access
             a = instance;
         }
-        return a.newReceived(payload, key, headers, id, timestamp);
+        return a.newReceived(payload, record, headers, id, timestamp);
     }
 
     /** Builds a received message. */
-    protected abstract <T> Message<T> newReceived(T payload, String key, Map<String, String> headers, String id,
+    protected abstract <T> Message<T> newReceived(T payload, InboundRecord record, Map<String, String> headers, String id,
             Instant timestamp);
 }

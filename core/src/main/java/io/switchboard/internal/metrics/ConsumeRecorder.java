@@ -36,6 +36,12 @@ public interface ConsumeRecorder extends AutoCloseable {
     /** A record published at {@code published} reached its handler now (skipped when unknown). */
     void endToEnd(Instant published);
 
+    /**
+     * A record whose publish time is the broker's timestamp, {@code publishedEpochMillis} (negative when the broker
+     * gave none), reached its handler now; no {@link Instant} is made for it.
+     */
+    void endToEndSince(long publishedEpochMillis);
+
     /** A handler run that started at {@code startNanos} ended with {@code outcome}. */
     void handled(Outcome outcome, long startNanos);
 
@@ -66,6 +72,12 @@ public interface ConsumeRecorder extends AutoCloseable {
             public void endToEnd(Instant published) {
                 a.endToEnd(published);
                 b.endToEnd(published);
+            }
+
+            @Override
+            public void endToEndSince(long publishedEpochMillis) {
+                a.endToEndSince(publishedEpochMillis);
+                b.endToEndSince(publishedEpochMillis);
             }
 
             @Override

@@ -69,6 +69,15 @@ public final class SubscriptionMeters implements ConsumeRecorder {
     }
 
     @Override
+    public void endToEndSince(long publishedEpochMillis) {
+        if (publishedEpochMillis >= 0) {
+            Instant now = Instant.now();
+            long nanos = (now.getEpochSecond() * 1000 - publishedEpochMillis) * 1_000_000L + now.getNano();
+            endToEnd.record(Math.max(0, nanos), TimeUnit.NANOSECONDS);
+        }
+    }
+
+    @Override
     public void handled(Outcome outcome, long startNanos) {
         handle[outcome.ordinal()].record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
     }

@@ -21,17 +21,33 @@ public final class KafkaInboundRecord extends AbstractInboundRecord {
     private final ConsumerRecord<byte[], byte[]> record;
     private final Settlement owner;
     private Map<String, String> headers;
+    /** The key's text once read; null before, or for a record without a key. */
+    private String key;
     /** Poll thread only: the record no longer counts for commits (its partition was rewound or revoked). */
     boolean stale;
     /** Poll thread only: records after this one that the filter dropped, up to this offset (exclusive); 0 for none. */
     long skipThrough;
 
     public KafkaInboundRecord(ConsumerRecord<byte[], byte[]> record, int deliveryCount, Settlement owner, boolean settled) {
-        super(record.topic(), record.partition(), record.offset(), KafkaRecords.key(record.key()), null,
+        super(record.topic(), record.partition(), record.offset(), null, null,
                 record.value() == null ? new byte[0] : record.value(), deliveryCount, null, record.timestamp(),
                 settled ? PRE_ACKED : PENDING);
         this.record = record;
         this.owner = owner;
+    }
+
+    /**
+     * Decodes the key when first read: a handler that reads only the payload, the usual case, never turns it into
+     * text. Two threads reading it at once decode it twice, to equal strings.
+     */
+    @Override
+    public String key() {
+        String k = key;
+        if (k == null && record.key() != null) {
+            k = KafkaRecords.key(record.key());
+            key = k;
+        }
+        return k;
     }
 
     /** Decodes the headers when first read ({@link LazyHeaderMap}), on the thread handling the record. */

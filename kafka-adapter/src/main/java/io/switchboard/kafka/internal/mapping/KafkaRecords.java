@@ -87,7 +87,8 @@ public final class KafkaRecords {
      * producer keeps its last value, as Kafka's lastHeader does.
      */
     public static Map<String, String> fromKafka(Headers headers) {
-        return new LazyHeaderMap(headers.toArray());
+        Header[] all = headers.toArray();
+        return all.length == 0 ? Map.of() : new LazyHeaderMap(all);
     }
 
     public static String key(byte[] key) {

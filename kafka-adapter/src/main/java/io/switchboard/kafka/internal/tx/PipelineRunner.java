@@ -200,8 +200,8 @@ public final class PipelineRunner<I, O> implements ConsumerRebalanceListener {
             int outputs = 0;
             for (ConsumerRecord<byte[], byte[]> record : records) {
                 KafkaInboundRecord inbound = new KafkaInboundRecord(record, 1, (r, ack) -> { }, true);
-                String id = Envelopes.id(inbound);
-                Message<I> message = Envelopes.toMessage(inputCodec.decode(inbound.payload()), inbound, id);
+                Message<I> message = Envelopes.toMessage(inputCodec.decode(inbound.payload()), inbound,
+                        Envelopes.envelopeTime(inbound));
                 for (Message<O> out : transform.apply(message)) {
                     publisher.publish(out);
                     outputs++;

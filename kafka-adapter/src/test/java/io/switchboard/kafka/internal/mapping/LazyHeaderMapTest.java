@@ -2,9 +2,11 @@ package io.switchboard.kafka.internal.mapping;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.switchboard.kafka.internal.consume.KafkaInboundRecord;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.DisplayName;
@@ -55,5 +57,21 @@ class LazyHeaderMapTest {
         assertThat(lazy).hasSize(25).isEqualTo(expected);
         assertThat(lazy.keySet()).containsExactly("h15", "h16", "h17", "h18", "h19", "h20", "h21", "h22", "h23", "h24",
                 "h0", "h1", "h2", "h3", "h4", "h5", "h6", "h7", "h8", "h9", "h10", "h11", "h12", "h13", "h14");
+    }
+
+    @Test
+    @DisplayName("a consumed record's key is decoded when first read, once; no headers read as the shared empty map")
+    void lazyKeyAndEmptyHeaders() {
+        byte[] keyBytes = "kéy-1".getBytes(StandardCharsets.UTF_8);
+        ConsumerRecord<byte[], byte[]> consumed =
+                new ConsumerRecord<>("orders", 2, 40L, keyBytes, new byte[] {1});
+        KafkaInboundRecord record =
+                new KafkaInboundRecord(consumed, 1, (r, ack) -> { }, false);
+        assertThat(record.key()).isEqualTo("kéy-1").isSameAs(record.key());
+        assertThat(record.headers()).isSameAs(Map.of());
+        ConsumerRecord<byte[], byte[]> keyless =
+                new ConsumerRecord<>("orders", 2, 41L, null, new byte[] {1});
+        assertThat(new KafkaInboundRecord(keyless, 1, (r, ack) -> { }, false).key())
+                .isNull();
     }
 }

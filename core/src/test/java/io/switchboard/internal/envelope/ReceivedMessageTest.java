@@ -1,0 +1,92 @@
+package io.switchboard.internal.envelope;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.switchboard.Envelope;
+import io.switchboard.Message;
+import io.switchboard.spi.InboundRecord;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** A received message reads its key, a position id and the broker's time from its record only when asked for. */
+class ReceivedMessageTest {
+
+    @Test
+    @DisplayName("no envelope: key, id and time are read from the record when first asked for, then kept")
+    void lazyAttributes() {
+        CountingRecord record = new CountingRecord(Map.of(), 3, 41, "k-1", 1_700_000_000_123L);
+        Message<String> m = Envelopes.toMessage("p", record, Envelopes.envelopeTime(record));
+        assertThat(record.keyReads.get()).as("key not read while building").isZero();
+        assertThat(m.payload()).isEqualTo("p");
+        assertThat(m.headers()).isEmpty();
+        assertThat(m.key()).isEqualTo("k-1");
+        assertThat(m.key()).isEqualTo("k-1");
+        assertThat(record.keyReads.get()).as("key read once").isEqualTo(1);
+        assertThat(m.id()).isEqualTo("orders-3-41").isSameAs(m.id());
+        assertThat(m.timestamp()).isEqualTo(Instant.ofEpochMilli(1_700_000_000_123L));
+        assertThat(m.toString()).contains("orders-3-41").contains("k-1");
+        Message<String> copy = m.toBuilder().build();
+        assertThat(copy.id()).isEqualTo("orders-3-41");
+        assertThat(copy.key()).isEqualTo("k-1");
+        assertThat(copy.timestamp()).isEqualTo(m.timestamp());
+        assertThat(m.stamped()).isSameAs(m);
+    }
+
+    @Test
+    @DisplayName("the envelope's id and time win over the position and the broker's clock; application headers are kept")
+    void envelopeWins() {
+        CountingRecord record = new CountingRecord(Map.of(Envelope.ID, "abc", Envelope.TIME, "2026-11-27T10:00:00.000001Z",
+                "tenant", "a"), 0, 7, null, 5L);
+        Instant sent = Envelopes.envelopeTime(record);
+        assertThat(sent).isEqualTo(Instant.parse("2026-11-27T10:00:00.000001Z"));
+        Message<String> m = Envelopes.toMessage("p", record, sent);
+        assertThat(m.id()).isEqualTo("abc");
+        assertThat(m.timestamp()).isEqualTo(sent);
+        assertThat(m.key()).isNull();
+        assertThat(m.headers()).containsOnly(Map.entry("tenant", "a"));
+    }
+
+    @Test
+    @DisplayName("a record with no id and no position gets one id, made once (the same on every read)")
+    void noPosition() {
+        CountingRecord record = new CountingRecord(Map.of(), -1, -1, null, -1);
+        Message<String> m = Envelopes.toMessage("p", record, null);
+        assertThat(m.id()).isNotBlank().isEqualTo(m.id());
+        assertThat(m.timestamp()).as("no broker time").isNull();
+        assertThat(m.stamped().timestamp()).isNotNull();
+        assertThat(m.stamped().id()).isEqualTo(m.id());
+    }
+
+    /** A record that counts how often its key is read. */
+    private static final class CountingRecord implements InboundRecord {
+        final AtomicInteger keyReads = new AtomicInteger();
+        private final Map<String, String> headers;
+        private final int partition;
+        private final long offset;
+        private final String key;
+        private final long brokerTimestamp;
+
+        CountingRecord(Map<String, String> headers, int partition, long offset, String key, long brokerTimestamp) {
+            this.headers = headers;
+            this.partition = partition;
+            this.offset = offset;
+            this.key = key;
+            this.brokerTimestamp = brokerTimestamp;
+        }
+
+        @Override public String destination() { return "orders"; }
+        @Override public int partition() { return partition; }
+        @Override public long offset() { return offset; }
+        @Override public String key() { keyReads.incrementAndGet(); return key; }
+        @Override public Map<String, String> headers() { return headers; }
+        @Override public byte[] payload() { return new byte[0]; }
+        @Override public int deliveryCount() { return 1; }
+        @Override public String nativeId() { return null; }
+        @Override public long brokerTimestamp() { return brokerTimestamp; }
+        @Override public void ack() { }
+        @Override public void nack() { }
+    }
+}
