@@ -71,6 +71,16 @@ public interface BenchDriver extends AutoCloseable {
     /** Creates a topic and waits until the broker has it. */
     void createTopic(String topic, int partitions) throws Exception;
 
+    /**
+     * Creates a run's topics, as an application making them at start would: by default one by one; a driver whose
+     * client creates many in one call (Kafka's Admin, the SDK's provisioning) overrides this.
+     */
+    default void createTopics(java.util.List<String> topics, int partitions) throws Exception {
+        for (String topic : topics) {
+            createTopic(topic, partitions);
+        }
+    }
+
     /** A producer for one topic, used by one sender thread at a time. */
     BenchProducer createProducer(String topic) throws Exception;
 

@@ -48,6 +48,12 @@ final class KafkaNativeDriver extends NativeDriver {
         admin.createTopics(List.of(settings.topic(topic, partitions))).all().get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
     }
 
+    @Override
+    public void createTopics(List<String> topics, int partitions) throws Exception {
+        admin.createTopics(topics.stream().map(t -> settings.topic(t, partitions)).toList()).all()
+                .get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+    }
+
     /** The default envelope's constant headers, built once as the adapter caches them. */
     private static final Header SPEC_VERSION = constant("ce_specversion", NativeEnvelope.SPEC_VERSION);
     private static final Header SOURCE = constant("ce_source", NativeEnvelope.SOURCE);

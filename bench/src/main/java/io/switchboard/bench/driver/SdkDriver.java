@@ -104,6 +104,12 @@ public final class SdkDriver implements BenchDriver {
     }
 
     @Override
+    public void createTopics(java.util.List<String> topics, int partitions) {
+        switchboard.provisioning().ensureDestinations(
+                topics.stream().map(t -> new DestinationSpec(t, partitions, topicSettings)).toList());
+    }
+
+    @Override
     public BenchProducer createProducer(String topic) {
         Publisher<byte[]> publisher = switchboard.publisher(topic, Codec.bytes()).delivery(delivery).build();
         return new BenchProducer() {

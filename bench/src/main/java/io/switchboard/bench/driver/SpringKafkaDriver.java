@@ -67,6 +67,13 @@ final class SpringKafkaDriver extends NativeDriver {
     }
 
     @Override
+    public void createTopics(List<String> topics, int partitions) throws Exception {
+        // as Spring Kafka's KafkaAdmin makes an application's NewTopic beans: one call at start
+        admin.createTopics(topics.stream().map(t -> settings.topic(t, partitions)).toList()).all()
+                .get(KafkaNativeDriver.ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    @Override
     public BenchProducer createProducer(String topic) {
         NativeEnvelope ce = envelope ? new NativeEnvelope() : null;
         return new BenchProducer() {

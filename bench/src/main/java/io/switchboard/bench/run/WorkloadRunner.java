@@ -96,11 +96,12 @@ public final class WorkloadRunner {
     }
 
     private void setUp() throws Exception {
+        List<String> names = new ArrayList<>();
         for (int t = 0; t < workload.topics(); t++) {
-            String topic = "sbb-" + runId + "-t" + t;
-            driver.createTopic(topic, workload.partitionsPerTopic());
-            topics.add(topic);
+            names.add("sbb-" + runId + "-t" + t);
         }
+        driver.createTopics(names, workload.partitionsPerTopic());
+        topics.addAll(names);
         // one consumer group per topic and subscription, as applications name them: groups spanning
         // topics would make every new member rebalance all the others
         for (int t = 0; t < topics.size(); t++) {

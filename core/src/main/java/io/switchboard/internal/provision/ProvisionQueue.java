@@ -89,14 +89,18 @@ public final class ProvisionQueue implements AutoCloseable {
      */
     public Provisioner view() {
         return new Provisioner() {
+            // what the application made through this view exists: a subscription to it starts at once, on the
+            // caller's thread, instead of waiting behind a round (another subscription's dead-letter destination)
             @Override
             public void ensureDestination(DestinationSpec spec) {
                 provisioner.ensureDestination(spec);
+                ensured.add(spec.name());
             }
 
             @Override
             public void ensureDestinations(List<DestinationSpec> list) {
                 provisioner.ensureDestinations(list);
+                list.forEach(spec -> ensured.add(spec.name()));
             }
 
             @Override

@@ -203,6 +203,24 @@ class ProvisionQueueTest {
     }
 
     @Test
+    @DisplayName("a destination the application made through provisioning() starts its subscription on the caller's thread")
+    void madeThroughTheViewStartsInline() throws Exception {
+        queue.submit(List.of("first"), null);
+        queue.view().ensureDestinations(List.of(DestinationSpec.of("orders", 8)));
+        provisioner.hold = new CountDownLatch(1); // hold the next round: the dead-letter one
+        List<String> ranOn = new CopyOnWriteArrayList<>();
+        CompletableFuture<Void> started = queue.submit(List.of("orders"), List.of("orders.dlq"),
+                () -> ranOn.add(Thread.currentThread().getName()));
+        assertThat(started).as("not queued behind a round").isCompleted();
+        assertThat(ranOn).containsExactly(Thread.currentThread().getName());
+        CompletableFuture<Void> deadLetter = queue.pending("orders.dlq");
+        provisioner.hold.countDown();
+        assertThat(deadLetter).as("the dead-letter destination follows in a round").isNotNull().succeedsWithin(WAIT);
+        assertThat(provisioner.calls).as("orders made once, by the application")
+                .containsExactly(List.of("first"), List.of("orders"), List.of("orders.dlq"));
+    }
+
+    @Test
     @DisplayName("with switchboard.provisioning=inline every request runs on the caller's thread, all at once")
     void inlineMode() {
         try (ProvisionQueue inline = new ProvisionQueue("i2", provisioner, d -> DestinationSpec.of(d, 1), true)) {
