@@ -201,11 +201,7 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
         // the id, the key and the broker's time are worked out only when read (by the handler, a log line, exactly-once)
         Message<T> message = Envelopes.toMessage(payload, record, sent);
         if (m != null) {
-            if (sent != null) {
-                m.endToEnd(sent);
-            } else {
-                m.endToEndSince(record.brokerTimestamp());
-            }
+            m.endToEnd(sent, record.brokerTimestamp());
         }
         String traceparent = record.headers().get(Envelope.TRACEPARENT);
         if (spec.delivery() == Delivery.AT_MOST_ONCE) {
@@ -218,7 +214,7 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
                 log.warn("Handler failed on message {} from '{}' (at-most-once: not retried): {}", message.id(),
                         spec.destination(), e.toString());
             }
-            record(m, outcome, start);
+            ConsumeRecorder.handled(m, outcome, start);
             settle(record, true);
             return;
         }
@@ -229,7 +225,7 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
             if (claim == Claim.DONE) {
                 log.debug("Message {} on '{}' already handled by group '{}': acknowledged as a duplicate", id, spec.destination(),
                         spec.group());
-                record(m, Outcome.DUPLICATE, System.nanoTime());
+                ConsumeRecorder.handled(m, Outcome.DUPLICATE, System.nanoTime());
                 settle(record, true);
                 return;
             }
@@ -243,7 +239,7 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
             long start = System.nanoTime();
             try {
                 invoke(message, context(record, attempt, retry.maxAttempts(), traceparent), record);
-                record(m, Outcome.ACK, start);
+                ConsumeRecorder.handled(m, Outcome.ACK, start);
                 if (dedup) {
                     store.complete(scope, id);
                 }
@@ -257,13 +253,13 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
                 return;
             } catch (Exception e) {
                 if (attempt >= retry.maxAttempts()) {
-                    record(m, Outcome.DEAD_LETTER, start);
+                    ConsumeRecorder.handled(m, Outcome.DEAD_LETTER, start);
                     log.warn("Message {} on '{}' failed {} attempt(s) in group '{}'; sending it to '{}'", message.id(),
                             spec.destination(), attempt, spec.group(), settings.deadLetter(), e);
                     deadLetter(record, message.id(), e, attempt, "handler-failed", dedup);
                     return;
                 }
-                record(m, Outcome.RETRY, start);
+                ConsumeRecorder.handled(m, Outcome.RETRY, start);
                 log.debug("Attempt {} of message {} failed; retrying", attempt, message.id(), e);
             }
             Duration wait = retry.backoffAfter(attempt);
@@ -282,12 +278,6 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
                 return;
             }
             attempt++;
-        }
-    }
-
-    private static void record(ConsumeRecorder m, Outcome outcome, long start) {
-        if (m != null) {
-            m.handled(outcome, start);
         }
     }
 

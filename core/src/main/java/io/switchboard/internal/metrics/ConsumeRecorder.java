@@ -42,8 +42,24 @@ public interface ConsumeRecorder extends AutoCloseable {
      */
     void endToEndSince(long publishedEpochMillis);
 
+    /** The envelope's publish time when the record carries one (not null), else the broker's timestamp. */
+    default void endToEnd(Instant envelopeTime, long brokerEpochMillis) {
+        if (envelopeTime != null) {
+            endToEnd(envelopeTime);
+        } else {
+            endToEndSince(brokerEpochMillis);
+        }
+    }
+
     /** A handler run that started at {@code startNanos} ended with {@code outcome}. */
     void handled(Outcome outcome, long startNanos);
+
+    /** As {@link #handled(Outcome, long)} on {@code recorder}, when there is one. */
+    static void handled(ConsumeRecorder recorder, Outcome outcome, long startNanos) {
+        if (recorder != null) {
+            recorder.handled(outcome, startNanos);
+        }
+    }
 
     /** The broker delivered a record again. */
     void redelivered();
