@@ -189,6 +189,8 @@ class ProvisionQueueTest {
     @DisplayName("a subscription to a destination made already starts on the caller's thread; its dead-letter one follows")
     void madeAlreadyStartsInline() throws Exception {
         queue.submit(List.of("orders"), null);
+        // hold the dead-letter round: unheld, the worker could make orders.dlq before the start looks (a flake in CI)
+        provisioner.hold = new CountDownLatch(1);
         List<String> ranOn = new CopyOnWriteArrayList<>();
         List<CompletableFuture<Void>> pendingAtStart = new CopyOnWriteArrayList<>();
         CompletableFuture<Void> started = queue.submit(List.of("orders"), List.of("orders.dlq"), () -> {
@@ -197,7 +199,9 @@ class ProvisionQueueTest {
         });
         assertThat(started).isCompleted();
         assertThat(ranOn).containsExactly(Thread.currentThread().getName());
-        assertThat(pendingAtStart.get(0)).as("the dead-letter destination's publisher waits for it").isNotNull()
+        CompletableFuture<Void> deadLetter = pendingAtStart.get(0);
+        provisioner.hold.countDown();
+        assertThat(deadLetter).as("the dead-letter destination's publisher waits for it").isNotNull()
                 .succeedsWithin(WAIT);
         assertThat(provisioner.calls).containsExactly(List.of("orders"), List.of("orders.dlq"));
     }

@@ -37,6 +37,10 @@ import org.junit.jupiter.api.Timeout;
  * {@link KafkaCluster}), so that the heap after GC is the client's alone: in-process, the broker's own state for each new
  * topic's partitions is counted with it.
  *
+ * <p>On Kafka it then measures the floor the broker sets (skip with {@code -Dmany.skip-native=true}): plain
+ * kafka-clients creating as many topics of 4 partitions in one call and one consumer subscribing to all of them, until
+ * it owns every partition ({@link NativeKafkaReady}).
+ *
  * <p>Prints lines such as {@code broker=kafka destinations=200 groups=shared threads=+X heapAfterGc=+Y MB ready=Z s}
  * to the test's output and appends them to {@code integration-tests/target/many-destinations.txt}. Tagged
  * {@code extended}: .ci/run leaves it out for its time.
@@ -87,6 +91,13 @@ class ManyDestinationsTest {
                         properties.isEmpty() ? "" : " properties=" + properties,
                         n.threads() - one.threads(), (n.heapBytes() - one.heapBytes()) / 1e6,
                         n.readySeconds(), n.callSeconds(), n.roundTripSeconds(), one.threads(), one.readySeconds());
+                if ("kafka".equals(broker) && !Boolean.getBoolean("many.skip-native")) {
+                    NativeKafkaReady.Figures floor = NativeKafkaReady.measure(kafkaBootstrap(),
+                            "many_" + UUID.randomUUID().toString().substring(0, 8), many, 4);
+                    line += String.format(java.util.Locale.ROOT,
+                            "; kafka-clients alone on the same broker: %d topics of 4 partitions created in %.1f s, "
+                                    + "all assigned to one consumer at %.1f s", many, floor.createSeconds(), floor.readySeconds());
+                }
                 System.out.println(line);
                 System.out.println("  threads by name at " + many + ": " + n.threadNames());
                 lines.add(line);
