@@ -22,10 +22,16 @@ import io.switchboard.spi.ClientThreads;
  * time since the last reading is the instance's. The publish call on the application's threads
  * (codec, envelope, the client's send) is timed on one call in {@value #SAMPLE_EVERY}, with the
  * thread's own CPU clock, and counted {@value #SAMPLE_EVERY} times. The application's handler,
- * which runs on a counted thread, is timed the same way and taken off. Bytes on the wire are
- * sized on the same sampled publishes: payload, key and headers as the record carries them.
+ * which runs on a counted thread, is timed on the same draw and taken off: every handler call is
+ * counted, and at each closed second the calls since the last one count at the mean CPU of the
+ * calls sampled among them (of all sampled so far when none was). Counting the calls matters there:
+ * a handler's CPU can be a hundred times the client's, and the random number of sampled calls
+ * (about 1/8 of its square root, relative) would otherwise be noise larger than the client's figure.
+ * Bytes on the wire are sized on the same sampled publishes: payload, key and headers as the record
+ * carries them.
  *
- * <p>Nothing here runs per message except the sampled calls' two clock reads and adds.
+ * <p>Nothing here runs per message except a counter's add per handler call and the sampled calls'
+ * two clock reads and adds.
  */
 public final class ClientCost {
 
@@ -186,6 +192,13 @@ public final class ClientCost {
         private final ClientThreads clientThreads;
         private final LongAdder publishCalls = new LongAdder();
         private final LongAdder handlerCalls = new LongAdder();
+        private final LongAdder handlerSamples = new LongAdder();
+        private final LongAdder handlerSampledCpu = new LongAdder();
+        // the handlers' estimated CPU up to the last closed second, and the counts it was made from (under this lock)
+        private long handlerEstimate;
+        private long estimatedCalls;
+        private long estimatedSamples;
+        private long estimatedSampledCpu;
         private final LongAdder wireBytes = new LongAdder();
         private final LongAdder wireSamples = new LongAdder();
         /** The client threads' CPU, added by the scan. */
@@ -233,24 +246,53 @@ public final class ClientCost {
         }
 
         /**
-         * A handler call that began with {@code cpuStart} ({@link #startSample()}) has ended: when sampled, its CPU is
-         * the application's, not the client's, and is taken off (it ran on a counted thread).
+         * A handler call that began with {@code cpuStart} ({@link #startSample()}) has ended: it is counted, and when
+         * sampled its CPU is timed. Handlers' CPU is the application's, not the client's, and is taken off (it ran on a
+         * counted thread).
          *
          * @param account the account, or null when none
          * @param cpuStart what {@link #startSample()} returned
          */
         public static void handlerEnded(Account account, long cpuStart) {
-            if (account != null && cpuStart >= 0) {
-                long cpu = threadCpu() - cpuStart;
-                if (cpu > 0) {
-                    account.handlerCalls.add(cpu * SAMPLE_EVERY);
+            if (account != null) {
+                if (cpuStart >= 0) {
+                    account.handlerSampledCpu.add(Math.max(0, threadCpu() - cpuStart));
+                    account.handlerSamples.increment();
                 }
+                account.handlerCalls.increment();
             }
         }
 
         /** {@return the client's CPU time since the account was made, in nanoseconds} */
         public long cpuNanos() {
-            return Math.max(0, threadNanos + publishCalls.sum() - handlerCalls.sum());
+            return Math.max(0, threadNanos + publishCalls.sum() - handlerCpu(false));
+        }
+
+        /**
+         * {@return the handlers' estimated CPU since the account was made} The calls since the last closed second count
+         * at the mean of the calls sampled among them, or of all sampled calls when none of them was; calls before the
+         * first sampled one wait for it.
+         *
+         * @param commit true when a second closes: what is estimated now stays as it is
+         */
+        private synchronized long handlerCpu(boolean commit) {
+            long samples = handlerSamples.sum();
+            long sampledCpu = handlerSampledCpu.sum();
+            long calls = handlerCalls.sum();
+            if (samples == 0) {
+                return handlerEstimate;
+            }
+            long newSamples = samples - estimatedSamples;
+            double mean = newSamples > 0 ? (double) (sampledCpu - estimatedSampledCpu) / newSamples
+                    : (double) sampledCpu / samples;
+            long estimate = handlerEstimate + Math.round(mean * Math.max(0, calls - estimatedCalls));
+            if (commit) {
+                handlerEstimate = estimate;
+                estimatedCalls = calls;
+                estimatedSamples = samples;
+                estimatedSampledCpu = sampledCpu;
+            }
+            return estimate;
         }
 
         /** {@return the mean bytes on the wire of the sampled publishes, or NaN before the first} */
@@ -268,7 +310,7 @@ public final class ClientCost {
             }
             int i = (int) Math.floorMod(second, (long) ringSecond.length);
             ringSecond[i] = second;
-            ringTotals[i][0] = cpuNanos();
+            ringTotals[i][0] = Math.max(0, threadNanos + publishCalls.sum() - handlerCpu(true));
             ringTotals[i][1] = wireBytes.sum();
             ringTotals[i][2] = wireSamples.sum();
         }

@@ -54,11 +54,42 @@ class ClientCostWindowTest {
     @DisplayName("a handler's sampled CPU is taken off; the total never goes below zero")
     void handlerIsTakenOff() {
         x.publishSampled(1_000, 10);
-        ClientCost.Account.handlerEnded(x, ClientCost.threadCpu() - 100_000); // a handler that used 0.1 ms of CPU, counted 64 times
+        ClientCost.Account.handlerEnded(x, ClientCost.threadCpu() - 100_000); // the one handler call, sampled: 0.1 ms of CPU
         assertThat(x.cpuNanos()).isZero();
         ClientCost.Account.handlerEnded(null, 0); // no account: nothing happens
         ClientCost.Account.handlerEnded(x, ClientCost.NOT_SAMPLED);
         assertThat(x.wireBytesPerMessage()).isEqualTo(10.0);
+    }
+
+    @Test
+    @DisplayName("handlers that cost far more than the client are taken off at their sampled mean times their calls, not x64 per sample")
+    void handlerEstimateCountsTheCalls() {
+        x.publishSampled(80_000_000, 0); // the client: 5.12 s (counted 64 times)
+        java.util.Random draw = new java.util.Random(4); // as ClientCost.startSample draws, but repeatable: 300 of 20,000
+        int calls = 20_000;
+        int sampled = 0;
+        for (int i = 0; i < calls; i++) {
+            if (draw.nextInt(ClientCost.SAMPLE_EVERY) == 0) {
+                sampled++;
+                ClientCost.Account.handlerEnded(x, ClientCost.threadCpu() - 250_000); // a handler call of 250 us CPU
+            } else {
+                ClientCost.Account.handlerEnded(x, ClientCost.NOT_SAMPLED);
+            }
+        }
+        // 20,000 x 250 us = 5.00 s of handlers (and the clock reads of the sampled calls); the client's 0.12 s is left. Counting each sample 64 times would take off
+        // sampled x 64 x 250 us instead: with this draw's count that is off by more than the client's whole figure.
+        double client = 5.12e9 - calls * 250_000.0;
+        assertThat(Math.abs(sampled * 64.0 * 250_000 - calls * 250_000.0)).as("this draw's sample count (%d) is off", sampled)
+                .isGreaterThan(0.1 * client);
+        assertThat((double) x.cpuNanos()).as("the client's CPU with %d of %d calls sampled", sampled, calls)
+                .isBetween(0.8 * client, client + 0.01e9);
+        book.roll(100);
+        assertThat((double) window(100, 100).cpuNanos).as("the closed second's figure").isBetween(0.8 * client,
+                client + 0.01e9);
+        ClientCost.Account.handlerEnded(x, ClientCost.NOT_SAMPLED); // a call of the next second, none sampled in it
+        book.roll(101);
+        assertThat(window(101, 101).cpuNanos).as("taken off at the mean so far: 250 us and the sampled calls' clock reads")
+                .isBetween(-300_000L, -250_000L);
     }
 
     private TrafficStats.Window window(long from, long to) {
