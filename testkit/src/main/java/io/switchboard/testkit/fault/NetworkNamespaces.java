@@ -69,7 +69,7 @@ public final class NetworkNamespaces implements AutoCloseable {
         }
         long pid = ProcessHandle.current().pid();
         String tag = Long.toString(pid % 100_000);
-        int net = 100 + (int) (pid % 100);
+        int net = unusedNet(100 + (int) (pid % 100));
         String forwarding;
         try {
             forwarding = Files.readString(IP_FORWARD, StandardCharsets.US_ASCII).trim();
@@ -92,6 +92,23 @@ public final class NetworkNamespaces implements AutoCloseable {
         log.info("Network namespaces {}..{} for {} nodes, node i at 10.{}.i.2", namespaces.namespace(1),
                 namespaces.namespace(nodes), nodes, net);
         return namespaces;
+    }
+
+    /**
+     * {@return the first of {@code 100..199}, from {@code preferred} on, whose {@code 10.<net>.0.0/16} no interface of this
+     * host has}: test JVMs running side by side (modules built in parallel) whose pids end alike must not share addresses
+     */
+    private static int unusedNet(int preferred) {
+        Result addresses = exec("-o", "-4", "addr", "show");
+        String all = addresses.ok() ? addresses.output() : "";
+        for (int k = 0; k < 100; k++) {
+            int net = 100 + (preferred - 100 + k) % 100;
+            if (!all.contains(" 10." + net + ".")) {
+                return net;
+            }
+        }
+        throw new IllegalStateException("Every network 10.100-199.0.0/16 is in use on this host: test namespaces of "
+                + "other JVMs? (ip netns list)");
     }
 
     /** Removes the namespaces (and so their veth pairs) of test JVMs that died before closing theirs. */
@@ -233,7 +250,8 @@ public final class NetworkNamespaces implements AutoCloseable {
 
     /**
      * Heals every cut, kills what still runs in the namespaces, removes them, their veth pairs and
-     * hosts files, and sets IPv4 forwarding back. Idempotent.
+     * hosts files, and sets IPv4 forwarding back (unless another test JVM's namespaces are still there: its nodes
+     * route through this host too). Idempotent.
      */
     @Override
     public synchronized void close() {
@@ -244,6 +262,11 @@ public final class NetworkNamespaces implements AutoCloseable {
         for (int i = 1; i <= nodes; i++) {
             remove(namespace(i));
             ipQuietly("link", "del", hostInterface(i));
+        }
+        Result left = exec("netns", "list");
+        if (left.ok() && Pattern.compile("(?m)^sb\\d+n\\d+").matcher(left.output()).find()) {
+            log.info("IPv4 forwarding left on: another test JVM's namespaces still route through this host");
+            return;
         }
         try {
             Files.writeString(IP_FORWARD, forwardingBefore, StandardCharsets.US_ASCII);
