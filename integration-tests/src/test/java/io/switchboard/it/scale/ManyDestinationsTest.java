@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Timeout;
  *
  * <p>On Kafka it then measures the floor the broker sets (skip with {@code -Dmany.skip-native=true}): plain
  * kafka-clients creating as many topics of 4 partitions in one call and one consumer subscribing to all of them, until
- * it owns every partition ({@link NativeKafkaReady}).
+ * it owns every partition and knows where each starts ({@link NativeKafkaReady}).
  *
  * <p>Prints lines such as {@code broker=kafka destinations=200 groups=shared threads=+X heapAfterGc=+Y MB ready=Z s}
  * to the test's output and appends them to {@code integration-tests/target/many-destinations.txt}. Tagged
@@ -96,7 +96,8 @@ class ManyDestinationsTest {
                             "many_" + UUID.randomUUID().toString().substring(0, 8), many, 4);
                     line += String.format(java.util.Locale.ROOT,
                             "; kafka-clients alone on the same broker: %d topics of 4 partitions created in %.1f s, "
-                                    + "all assigned to one consumer at %.1f s", many, floor.createSeconds(), floor.readySeconds());
+                                    + "all assigned to one consumer at %.1f s, its positions known at %.1f s", many,
+                            floor.createSeconds(), floor.assignedSeconds(), floor.readySeconds());
                 }
                 System.out.println(line);
                 System.out.println("  threads by name at " + many + ": " + n.threadNames());

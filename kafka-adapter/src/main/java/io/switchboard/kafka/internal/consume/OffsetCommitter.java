@@ -58,7 +58,13 @@ final class OffsetCommitter {
         });
     }
 
-    /** Commits what was acked, waiting for the broker; a failure is logged (those records are delivered again). */
+    /**
+     * Commits what was acked, waiting for the broker. A failure is logged and the offsets stay to be committed: the
+     * next commit sends them again (a subscription that lets go of its partitions while the group rebalances, say for a
+     * sibling subscription that closed just before, is refused with {@code RebalanceInProgressException}; the commit
+     * when the rebalance takes those partitions away, or the consumer's last, then succeeds). Records whose offsets no
+     * later commit carried are delivered again.
+     */
     void commitSync(Collection<PartitionState> states) {
         Map<TopicPartition, OffsetAndMetadata> offsets = pending(states);
         if (offsets.isEmpty()) {
@@ -67,8 +73,13 @@ final class OffsetCommitter {
         try {
             retryOnWakeup(() -> consumer.commitSync(offsets, syncTimeout));
         } catch (KafkaException e) {
-            log.warn("Could not commit offsets {} of group '{}'; those records will be delivered again: {}", offsets,
-                    group, e.toString());
+            for (PartitionState state : states) {
+                if (offsets.containsKey(state.partition())) {
+                    state.commitFailed();
+                }
+            }
+            log.warn("Could not commit offsets {} of group '{}' ({}); the next commit sends them again, and records no "
+                    + "commit carries are delivered again", offsets, group, e.toString());
         }
     }
 
