@@ -60,7 +60,6 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
     private final String threadName;
     private final GroupConsumers registry;
     private final DeliveryPool pool;
-
     private final ConcurrentLinkedQueue<Command> commands = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<KafkaInboundRecord> nacked = new ConcurrentLinkedQueue<>();
     /** The topics of the attachments made for this consumer and not yet closed; guarded by the registry. */
@@ -96,8 +95,7 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
 
     /** What a group consumer is made with. */
     record Settings(String group, Delivery delivery, boolean shared, boolean broadcast, String threadName,
-            Duration pollTimeout, Duration commitInterval, Duration closeTimeout, Duration revokeDrain) {
-    }
+            Duration pollTimeout, Duration commitInterval, Duration closeTimeout, Duration revokeDrain) {}
 
     boolean shared() {
         return shared;
@@ -110,8 +108,7 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
 
     // ---- commands: any thread ----
 
-    private record Command(Attachment attachment, boolean attach, CompletableFuture<Void> done) {
-    }
+    private record Command(Attachment attachment, boolean attach, CompletableFuture<Void> done) {}
 
     void attach(Attachment attachment) {
         commands.add(new Command(attachment, true, null));
@@ -226,7 +223,7 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
                 poll(room ? Duration.ZERO : pollTimeout);
             }
             settle();
-            committer.commitSync(partitions.values());
+            commitOnLeaving();
         } catch (RuntimeException e) {
             if (!retired) {
                 log.error("Kafka consumer of group '{}' (topics {}) failed", group, attached.keySet(), e);
@@ -244,6 +241,18 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
                     left.done().complete(null);
                 }
             }
+        }
+    }
+
+    /** The last commit; one a rebalance refused (closes before the last changed the subscription) waits it out, paused. */
+    private void commitOnLeaving() {
+        committer.commitSync(partitions.values());
+        long deadline = System.nanoTime() + closeTimeout.toNanos();
+        while (partitions.values().stream().anyMatch(state -> state.commitNeeded() >= 0) && System.nanoTime() < deadline) {
+            consumer.pause(consumer.assignment());
+            poll(Duration.ofMillis(100));
+            settle();
+            committer.commitSync(partitions.values());
         }
     }
 
