@@ -42,6 +42,8 @@ public final class NetworkNamespaces implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(NetworkNamespaces.class);
     private static final Path IP_FORWARD = Path.of("/proc/sys/net/ipv4/ip_forward");
     private static final Path ETC_NETNS = Path.of("/etc/netns");
+    /** A test JVM's namespace in {@code ip netns list}: {@code sb<pid % 100000>n<node>}. */
+    private static final Pattern NAMESPACE = Pattern.compile("(?m)^sb(\\d+)n\\d+");
 
     private final String tag;
     private final int net;
@@ -117,7 +119,7 @@ public final class NetworkNamespaces implements AutoCloseable {
         ProcessHandle.allProcesses().forEach(p -> live.add(p.pid() % 100_000));
         Result list = exec("netns", "list");
         String names = list.ok() ? list.output() : "";
-        Matcher m = Pattern.compile("(?m)^sb(\\d+)n\\d+").matcher(names);
+        Matcher m = NAMESPACE.matcher(names);
         while (m.find()) {
             if (!live.contains(Long.parseLong(m.group(1)))) {
                 log.info("Removing network namespace {} of a test JVM that is gone", m.group());
@@ -264,7 +266,7 @@ public final class NetworkNamespaces implements AutoCloseable {
             ipQuietly("link", "del", hostInterface(i));
         }
         Result left = exec("netns", "list");
-        if (left.ok() && Pattern.compile("(?m)^sb\\d+n\\d+").matcher(left.output()).find()) {
+        if (left.ok() && NAMESPACE.matcher(left.output()).find()) {
             log.info("IPv4 forwarding left on: another test JVM's namespaces still route through this host");
             return;
         }
