@@ -209,7 +209,13 @@ public final class KafkaProvisioner implements Provisioner, AutoCloseable {
             }
         }
         if (!made.isEmpty()) {
-            awaitCondition(() -> topicsReady(made), "topics " + made + " to have a leader for every partition");
+            java.util.Set<String> late = PartitionsOnline.await(admin(), made, this::describeKnown, timeout,
+                    System.nanoTime() + timeout.toNanos());
+            if (!late.isEmpty()) {
+                throw new SwitchboardException("Timed out after " + timeout + " waiting for Kafka topics " + late + " (of "
+                        + made.size() + " created) to have a leader for every partition, online on it; check the brokers' "
+                        + "health or raise kafka.admin-timeout");
+            }
             made.forEach(this::warnIfUnderReplicated);
             ensured.addAll(made);
         }
@@ -300,6 +306,19 @@ public final class KafkaProvisioner implements Provisioner, AutoCloseable {
         } catch (UnknownTopicOrPartitionException e) {
             return false;
         }
+    }
+
+    /** The descriptions of those of the topics that the cluster knows already (none for one not created yet). */
+    private Map<String, TopicDescription> describeKnown(java.util.Collection<String> names) {
+        Map<String, TopicDescription> known = new HashMap<>();
+        admin().describeTopics(names).topicNameValues().forEach((name, future) -> {
+            try {
+                known.put(name, get(future, "describe topic '" + name + "'"));
+            } catch (UnknownTopicOrPartitionException e) {
+                // not known to the broker that answered yet: asked again next round
+            }
+        });
+        return known;
     }
 
     private void awaitCondition(BooleanSupplier condition, String what) {

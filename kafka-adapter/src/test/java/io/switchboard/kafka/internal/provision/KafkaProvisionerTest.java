@@ -63,6 +63,23 @@ class KafkaProvisionerTest {
     }
 
     @Test
+    @DisplayName("makes many topics in one batch and returns once every partition is led and online on its leader")
+    void batchWaitsForEveryPartitionOnline() throws Exception {
+        List<String> names = java.util.stream.IntStream.range(0, 30).mapToObj(i -> topic + "-b" + i).toList();
+        provisioner.ensureDestinations(names.stream().map(name -> DestinationSpec.of(name, 3)).toList());
+
+        Map<String, TopicDescription> made = admin.describeTopics(names).allTopicNames().get();
+        assertThat(made).hasSize(30).allSatisfy((name, d) -> assertThat(d.partitions()).hasSize(3)
+                .allSatisfy(p -> assertThat(p.leader()).isNotNull()));
+        List<org.apache.kafka.common.TopicPartition> partitions = names.stream()
+                .flatMap(name -> java.util.stream.IntStream.range(0, 3).mapToObj(p -> new org.apache.kafka.common.TopicPartition(name, p)))
+                .toList();
+        // asked once, right away: a partition not yet online on its leader would fail this with NOT_LEADER_OR_FOLLOWER
+        assertThat(admin.describeProducers(partitions).all().get(30, java.util.concurrent.TimeUnit.SECONDS)).hasSize(90);
+        assertThat(PartitionsOnline.onlineOf(admin, partitions, java.time.Duration.ofSeconds(30))).hasSize(90);
+    }
+
+    @Test
     @DisplayName("names the topic and the problem when the broker or the settings refuse")
     void refusals() {
         assertThatThrownBy(() -> provisioner.ensureDestination(new DestinationSpec(topic, 1, Map.of("replication.factor", "0"))))
