@@ -1,0 +1,176 @@
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.BuiltinExchangeType;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.DefaultConsumer;
+import com.rabbitmq.client.Envelope;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What each detail of the SDK's AMQP publishes costs a RabbitMQ server that is the bottleneck: seed 001's shape (topics
+ * x 8 partition queues, 128 B persistent messages, confirms with a window of 1,000 per channel, 4 sending threads,
+ * consumers acking each message with a prefetch of 1,000 per topic), plain amqp-client, the variants taking turns
+ * so that a drifting machine spreads over all of them. Variants (names joined with '+'): {@code plain}, {@code mand}
+ * (mandatory), {@code hdr} (a header table with the key as {@code cloudEvents_subject}), {@code props} (message-id and
+ * timestamp), {@code 2ch} (two channels per topic, as {@code rabbitmq.publisher-channels=2}).
+ *
+ * <pre>
+ * java -cp ~/.m2/repository/com/rabbitmq/amqp-client/5.37.0/amqp-client-5.37.0.jar:~/.m2/repository/org/slf4j/slf4j-api/2.0.7/slf4j-api-2.0.7.jar \
+ *     -Drounds=4 -Dsecs=6 bench/scripts/AmqpPublishDetails.java plain mand hdr props 2ch mand+hdr+props+2ch
+ * </pre>
+ */
+public class AmqpPublishDetails {
+    static final int TOPICS = Integer.getInteger("topics", 8);
+    static final int PARTITIONS = 8;
+    static final int WINDOW = 1000;
+    static final int THREADS = 4;
+    static final byte[] BODY = new byte[128];
+
+    public static void main(String[] variants) throws Exception {
+        int rounds = Integer.getInteger("rounds", 4);
+        long seconds = Long.getLong("secs", 6);
+        String uri = System.getProperty("uri", "amqp://guest:guest@127.0.0.1:5672");
+        Map<String, List<Double>> rates = new LinkedHashMap<>();
+        for (int round = 0; round < rounds; round++) {
+            for (String variant : variants) {
+                double rate = run(uri, variant, seconds);
+                rates.computeIfAbsent(variant, k -> new ArrayList<>()).add(rate);
+                System.out.printf("round %d %-28s %8.0f msg/s consumed%n", round, variant, rate);
+            }
+        }
+        rates.forEach((variant, list) -> System.out.printf("%-28s mean %8.0f msg/s over %s%n", variant,
+                list.stream().mapToDouble(d -> d).average().orElse(0), list));
+    }
+
+    /** One channel with confirms and its window of unconfirmed publishes. */
+    static final class Producer {
+        final Channel channel;
+        final Semaphore window = new Semaphore(WINDOW);
+        final ConcurrentSkipListMap<Long, Boolean> outstanding = new ConcurrentSkipListMap<>();
+
+        Producer(Connection connection) throws IOException {
+            channel = connection.createChannel();
+            channel.confirmSelect();
+            channel.addConfirmListener((tag, multiple) -> window.release(settle(tag, multiple)), (tag, multiple) -> {
+                throw new IllegalStateException("nacked");
+            });
+        }
+
+        private int settle(long tag, boolean multiple) {
+            if (!multiple) {
+                return outstanding.remove(tag) != null ? 1 : 0;
+            }
+            Map<Long, Boolean> done = outstanding.headMap(tag, true);
+            int n = done.size();
+            done.clear();
+            return n;
+        }
+    }
+
+    static double run(String uri, String variant, long seconds) throws Exception {
+        boolean mandatory = variant.contains("mand");
+        boolean headers = variant.contains("hdr");
+        boolean properties = variant.contains("props");
+        int channels = variant.contains("2ch") ? 2 : 1;
+        ConnectionFactory factory = new ConnectionFactory();
+        factory.setUri(uri);
+        String run = "details-" + Long.toHexString(System.nanoTime());
+        AtomicLong consumed = new AtomicLong();
+        try (Connection publishing = factory.newConnection(run + "-publish");
+                Connection consuming = factory.newConnection(run + "-consume")) {
+            Channel admin = publishing.createChannel();
+            for (int t = 0; t < TOPICS; t++) {
+                String exchange = run + "-t" + t;
+                admin.exchangeDeclare(exchange, BuiltinExchangeType.DIRECT, true);
+                Channel consumer = consuming.createChannel();
+                consumer.basicQos(Math.max(1, WINDOW / PARTITIONS));
+                for (int p = 0; p < PARTITIONS; p++) {
+                    String queue = exchange + "." + p;
+                    admin.queueDeclare(queue, true, false, false, Map.of("x-queue-type", "classic"));
+                    admin.queueBind(queue, exchange, Integer.toString(p));
+                    consumer.basicConsume(queue, false, new DefaultConsumer(consumer) {
+                        @Override
+                        public void handleDelivery(String tag, Envelope envelope, AMQP.BasicProperties props, byte[] body)
+                                throws IOException {
+                            consumed.incrementAndGet();
+                            getChannel().basicAck(envelope.getDeliveryTag(), false);
+                        }
+                    });
+                }
+            }
+            Producer[][] producers = new Producer[TOPICS][channels];
+            for (int t = 0; t < TOPICS; t++) {
+                for (int c = 0; c < channels; c++) {
+                    producers[t][c] = new Producer(publishing);
+                }
+            }
+            AtomicBoolean stop = new AtomicBoolean();
+            List<Thread> senders = new ArrayList<>();
+            for (int i = 0; i < THREADS; i++) {
+                int first = i;
+                Thread sender = new Thread(() -> {
+                    long n = 0;
+                    try {
+                        while (!stop.get()) {
+                            for (int t = first; t < TOPICS; t += THREADS) {
+                                Producer producer = producers[t][(int) (Thread.currentThread().getId() % channels)];
+                                if (!producer.window.tryAcquire(1, TimeUnit.SECONDS)) {
+                                    continue;
+                                }
+                                AMQP.BasicProperties.Builder props = new AMQP.BasicProperties.Builder().deliveryMode(2);
+                                if (headers) {
+                                    Map<String, Object> table = new HashMap<>();
+                                    table.put("cloudEvents_subject", "key-" + (n % 1000));
+                                    props.headers(table);
+                                }
+                                if (properties) {
+                                    props.messageId(UUID.randomUUID().toString())
+                                            .timestamp(new Date(System.currentTimeMillis() / 1000 * 1000));
+                                }
+                                synchronized (producer) {
+                                    producer.outstanding.put(producer.channel.getNextPublishSeqNo(), Boolean.TRUE);
+                                    producer.channel.basicPublish(run + "-t" + t, Long.toString(n % PARTITIONS), mandatory,
+                                            props.build(), BODY);
+                                }
+                                n++;
+                            }
+                        }
+                    } catch (IOException | InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                sender.start();
+                senders.add(sender);
+            }
+            Thread.sleep(2000); // warm-up
+            long before = consumed.get();
+            long start = System.nanoTime();
+            Thread.sleep(seconds * 1000);
+            double rate = (consumed.get() - before) / ((System.nanoTime() - start) / 1e9);
+            stop.set(true);
+            for (Thread sender : senders) {
+                sender.join(5000);
+            }
+            for (int t = 0; t < TOPICS; t++) {
+                for (int p = 0; p < PARTITIONS; p++) {
+                    admin.queueDelete(run + "-t" + t + "." + p);
+                }
+                admin.exchangeDelete(run + "-t" + t);
+            }
+            return rate;
+        }
+    }
+}
