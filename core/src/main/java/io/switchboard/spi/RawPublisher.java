@@ -53,6 +53,27 @@ public interface RawPublisher extends AutoCloseable {
         sent.whenComplete(done);
     }
 
+    /**
+     * The future-returning {@link #send(OutboundRecord)} of an adapter that overrides the callback
+     * {@link #send(OutboundRecord, BiConsumer)} (only such an adapter may call it: the default callback send calls the
+     * future-returning one).
+     *
+     * @param publisher the adapter's publisher
+     * @param record the record
+     * @return completed with the acknowledgement, or exceptionally with the adapter's own exception
+     */
+    static CompletableFuture<SendResult> sendViaCallback(RawPublisher publisher, OutboundRecord record) {
+        CompletableFuture<SendResult> future = new CompletableFuture<>();
+        publisher.send(record, (result, error) -> {
+            if (error == null) {
+                future.complete(result);
+            } else {
+                future.completeExceptionally(error);
+            }
+        });
+        return future;
+    }
+
     /** Flushes outstanding records, then releases resources. Idempotent. */
     @Override
     void close();

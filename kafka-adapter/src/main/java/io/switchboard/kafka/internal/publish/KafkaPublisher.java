@@ -37,15 +37,7 @@ public final class KafkaPublisher implements RawPublisher {
 
     @Override
     public CompletableFuture<SendResult> send(OutboundRecord record) {
-        CompletableFuture<SendResult> future = new CompletableFuture<>();
-        send(record, (result, error) -> {
-            if (error == null) {
-                future.complete(result);
-            } else {
-                future.completeExceptionally(error);
-            }
-        });
-        return future;
+        return RawPublisher.sendViaCallback(this, record);
     }
 
     /** Core's path: the producer's callback calls {@code done}, no future per record. */

@@ -3,8 +3,8 @@ package io.switchboard.rabbit.internal.publish;
 import com.rabbitmq.client.AMQP;
 import io.switchboard.PublishException;
 import io.switchboard.spi.SendResult;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
+import java.util.function.BiConsumer;
 
 /** A record handed to a {@link PublishChannel} and not yet settled; holds one permit of its publisher's window. */
 final class Pending {
@@ -13,7 +13,8 @@ final class Pending {
     final String routingKey;
     final AMQP.BasicProperties properties;
     final byte[] body;
-    final CompletableFuture<SendResult> future;
+    /** Called once, with the result or the error: core's publish, or the future of {@link RabbitPublisher#send(io.switchboard.spi.OutboundRecord)}. */
+    private final BiConsumer<SendResult, Throwable> done;
     private final SendResult result;
     private final Semaphore window;
     /** Set by the return listener when the broker could not route the record; read when its confirm arrives. */
@@ -24,12 +25,12 @@ final class Pending {
     private long retryDeadline;
 
     Pending(String exchange, String routingKey, AMQP.BasicProperties properties, byte[] body,
-            CompletableFuture<SendResult> future, SendResult result, Semaphore window) {
+            BiConsumer<SendResult, Throwable> done, SendResult result, Semaphore window) {
         this.exchange = exchange;
         this.routingKey = routingKey;
         this.properties = properties;
         this.body = body;
-        this.future = future;
+        this.done = done;
         this.result = result;
         this.window = window;
     }
@@ -64,9 +65,9 @@ final class Pending {
         release();
         String unroutable = returned;
         if (unroutable == null) {
-            future.complete(result);
+            done.accept(result, null);
         } else {
-            future.completeExceptionally(new PublishException("RabbitMQ could not route the record to any queue of '"
+            done.accept(null, new PublishException("RabbitMQ could not route the record to any queue of '"
                     + exchange + "' (routing key '" + routingKey + "', " + unroutable + "): no consumer group has "
                     + "subscribed to this destination (or partition) yet. Subscribe a group first, or declare it up "
                     + "front with property rabbitmq.required-groups"));
@@ -76,13 +77,13 @@ final class Pending {
     /** The record was published without confirms: done. Never call under a lock. */
     void sent() {
         release();
-        future.complete(result);
+        done.accept(result, null);
     }
 
     /** Fails the record. Never call under a lock. */
     void fail(Throwable error) {
         release();
-        future.completeExceptionally(error);
+        done.accept(null, error);
     }
 
     private void release() {

@@ -19,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,8 +76,15 @@ public final class RabbitPublisher implements RawPublisher {
 
     @Override
     public CompletableFuture<SendResult> send(OutboundRecord record) {
+        return RawPublisher.sendViaCallback(this, record);
+    }
+
+    /** Core's way in: {@code done} is called once, on the connection's thread for a confirmed record; no future per record. */
+    @Override
+    public void send(OutboundRecord record, BiConsumer<SendResult, Throwable> done) {
         if (closed) {
-            return CompletableFuture.failedFuture(adapter.closedError(destination));
+            done.accept(null, adapter.closedError(destination));
+            return;
         }
         String exchange = record.destination();
         long delayUnits = 0;
@@ -87,30 +95,42 @@ public final class RabbitPublisher implements RawPublisher {
                     adapter.topology().delays().ensure(exchange);
                 }
             } catch (IllegalArgumentException e) {
-                return CompletableFuture.failedFuture(new InvalidMessageException("Message to '" + exchange + "': "
-                        + e.getMessage()));
+                done.accept(null, new InvalidMessageException("Message to '" + exchange + "': " + e.getMessage()));
+                return;
             } catch (SwitchboardException e) {
-                return CompletableFuture.failedFuture(new PublishException("Cannot publish a delayed message to '" + exchange
-                        + "': " + e.getMessage(), e));
+                done.accept(null, new PublishException("Cannot publish a delayed message to '" + exchange + "': "
+                        + e.getMessage(), e));
+                return;
             }
         }
-        int count = exchange.equals(destination) ? partitions : adapter.partitions(exchange);
-        int partition = partition(record.key(), count);
-        CompletableFuture<SendResult> future = new CompletableFuture<>();
-        String refused = admit();
-        if (refused != null) {
-            future.completeExceptionally(new BackPressureException(refused));
-            return future;
+        Pending pending;
+        try {
+            int count = exchange.equals(destination) ? partitions : adapter.partitions(exchange);
+            int partition = partition(record.key(), count);
+            String refused = admit();
+            if (refused != null) {
+                done.accept(null, new BackPressureException(refused));
+                return;
+            }
+            try {
+                SendResult result = count == partitions ? results[partition] : new SendResult(partition, -1);
+                String routingKey = RabbitTopology.routingKey(partition, record.headers().get(TagFilter.TAG_HEADER));
+                pending = delayUnits == 0
+                        ? new Pending(exchange, routingKey, AmqpHeaders.properties(record, confirms), record.payload(), done,
+                                result, window)
+                        : new Pending(adapter.topology().delays().entry(delayUnits), routingKey,
+                                AmqpHeaders.properties(record, confirms, delayUnits), record.payload(), done, result, window);
+            } catch (RuntimeException e) {
+                if (confirms) {
+                    window.release(); // admitted, never handed to a channel
+                }
+                throw e;
+            }
+        } catch (RuntimeException e) {
+            done.accept(null, e);
+            return;
         }
-        SendResult result = count == partitions ? results[partition] : new SendResult(partition, -1);
-        String routingKey = RabbitTopology.routingKey(partition, record.headers().get(TagFilter.TAG_HEADER));
-        Pending pending = delayUnits == 0
-                ? new Pending(exchange, routingKey, AmqpHeaders.properties(record, confirms), record.payload(), future, result,
-                        window)
-                : new Pending(adapter.topology().delays().entry(delayUnits), routingKey,
-                        AmqpHeaders.properties(record, confirms, delayUnits), record.payload(), future, result, window);
-        channels[(int) (Thread.currentThread().getId() % channels.length)].publish(pending);
-        return future;
+        channels[(int) (Thread.currentThread().getId() % channels.length)].publish(pending); // never throws
     }
 
     private int partition(String key, int count) {
