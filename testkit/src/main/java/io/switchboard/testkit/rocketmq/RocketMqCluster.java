@@ -68,6 +68,8 @@ public final class RocketMqCluster extends ChildJvmCluster {
 
     private final Path directory;
     private final Map<Integer, String> addresses = new LinkedHashMap<>();
+    /** Set when a wait failed and its message names the directory: close() leaves the logs. */
+    private volatile boolean keepFiles;
     private NamesrvController nameServer;
     private ControllerManager controller;
     private String nameServerAddress;
@@ -109,7 +111,9 @@ public final class RocketMqCluster extends ChildJvmCluster {
                         Integer.toString(ports.ha()), network.nodeAddress(id)), network.commandPrefix(id));
                 cluster.jvms.launch(id);
             }
-            cluster.awaitInSync();
+            // a fresh group under load (a -T 2 CI run, another module's cluster beside it) once stayed out of sync for 2 min
+            // (ci-l): give it a minute, then restart the master as for the rejected-SyncStateSet loop, then the full wait
+            cluster.awaitInSyncOrRestartMaster(Duration.ofSeconds(60));
             log.info("RocketMQ cluster of {} brokers up, master node {}, name server {} (data and logs in {})", nodes,
                     cluster.master(), cluster.nameServerAddress, cluster.directory);
             return cluster;
@@ -280,7 +284,7 @@ public final class RocketMqCluster extends ChildJvmCluster {
             nameServer.shutdown();
             nameServer = null;
         }
-        if (Boolean.getBoolean("switchboard.cluster.keep")) {
+        if (keepFiles || Boolean.getBoolean("switchboard.cluster.keep")) {
             log.info("RocketMQ cluster's data and logs kept in {} (switchboard.cluster.keep)", directory);
             return;
         }
@@ -322,6 +326,16 @@ public final class RocketMqCluster extends ChildJvmCluster {
         }
     }
 
+    /** What the controller and the name server say, for a failure's message. */
+    private String state() {
+        try {
+            return "controller: master node " + master() + ", in sync " + inSync() + "; name server routes node "
+                    + routedMaster() + "; nodes " + addresses;
+        } catch (RuntimeException e) {
+            return "state unknown: " + e;
+        }
+    }
+
     private interface Check {
         boolean holds();
     }
@@ -331,7 +345,9 @@ public final class RocketMqCluster extends ChildJvmCluster {
         while (!check.holds()) {
             jvms.checkNoneExited();
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException(failure + " within " + READY + "; broker logs in " + directory);
+                keepFiles = true; // the message points at them
+                throw new IllegalStateException(failure + " within " + READY + " (" + state() + "); broker logs kept in "
+                        + directory);
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(250));
         }
