@@ -285,7 +285,8 @@ public final class RocketMqCluster extends ChildJvmCluster {
             nameServer = null;
         }
         if (keepFiles || Boolean.getBoolean("switchboard.cluster.keep")) {
-            log.info("RocketMQ cluster's data and logs kept in {} (switchboard.cluster.keep)", directory);
+            log.info("RocketMQ cluster's data and logs kept in {} ({})", directory,
+                    keepFiles ? "a wait for the group failed" : "switchboard.cluster.keep");
             return;
         }
         try (var paths = Files.walk(directory)) {

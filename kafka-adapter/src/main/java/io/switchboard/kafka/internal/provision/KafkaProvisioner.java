@@ -209,7 +209,7 @@ public final class KafkaProvisioner implements Provisioner, AutoCloseable {
             }
         }
         if (!made.isEmpty()) {
-            java.util.Set<String> late = PartitionsOnline.await(admin(), made, this::describeKnown, timeout,
+            Set<String> late = PartitionsOnline.await(admin(), made, this::describeKnown, timeout,
                     System.nanoTime() + timeout.toNanos());
             if (!late.isEmpty()) {
                 throw new SwitchboardException("Timed out after " + timeout + " waiting for Kafka topics " + late + " (of "
@@ -309,7 +309,7 @@ public final class KafkaProvisioner implements Provisioner, AutoCloseable {
     }
 
     /** The descriptions of those of the topics that the cluster knows already (none for one not created yet). */
-    private Map<String, TopicDescription> describeKnown(java.util.Collection<String> names) {
+    private Map<String, TopicDescription> describeKnown(Collection<String> names) {
         Map<String, TopicDescription> known = new HashMap<>();
         admin().describeTopics(names).topicNameValues().forEach((name, future) -> {
             try {

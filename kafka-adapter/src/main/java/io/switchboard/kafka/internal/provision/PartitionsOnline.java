@@ -1,11 +1,22 @@
 package io.switchboard.kafka.internal.provision;
 
 import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeProducersResult;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -31,10 +42,10 @@ final class PartitionsOnline {
     private PartitionsOnline() {}
 
     /** {@return true when every partition of the topics has a leader and is online on it} */
-    static boolean ready(Admin admin, java.util.Collection<org.apache.kafka.clients.admin.TopicDescription> topics,
+    static boolean ready(Admin admin, Collection<TopicDescription> topics,
             Duration timeout) {
         List<TopicPartition> partitions = new java.util.ArrayList<>();
-        for (org.apache.kafka.clients.admin.TopicDescription d : topics) {
+        for (TopicDescription d : topics) {
             for (org.apache.kafka.common.TopicPartitionInfo p : d.partitions()) {
                 if (p.leader() == null || p.leader().isEmpty()) {
                     return false;
@@ -56,12 +67,12 @@ final class PartitionsOnline {
      * @param deadline {@link System#nanoTime()} by which they must be ready
      * @return the topics still not ready at the deadline (empty when all are)
      */
-    static java.util.Set<String> await(Admin admin, java.util.Collection<String> names,
-            java.util.function.Function<java.util.Collection<String>,
-                    java.util.Map<String, org.apache.kafka.clients.admin.TopicDescription>> describe,
+    static Set<String> await(Admin admin, Collection<String> names,
+            Function<Collection<String>,
+                    Map<String, TopicDescription>> describe,
             Duration timeout, long deadline) {
-        java.util.Set<String> leaderless = new java.util.LinkedHashSet<>(names);
-        java.util.Map<TopicPartition, String> offline = new java.util.HashMap<>();
+        Set<String> leaderless = new LinkedHashSet<>(names);
+        Map<TopicPartition, String> offline = new HashMap<>();
         long pauseMillis = 20;
         long start = System.nanoTime();
         long leadersAt = 0;
@@ -85,14 +96,14 @@ final class PartitionsOnline {
             if (leaderless.isEmpty() && offline.isEmpty()) {
                 log.debug("{} topic(s): every partition led after {} ms, online on its leader after {} ms ({} rounds)",
                         names.size(), (leadersAt - start) / 1_000_000, (System.nanoTime() - start) / 1_000_000, rounds);
-                return java.util.Set.of();
+                return Set.of();
             }
             if (System.nanoTime() > deadline) {
-                java.util.Set<String> late = new java.util.TreeSet<>(leaderless);
+                Set<String> late = new TreeSet<>(leaderless);
                 late.addAll(offline.values());
                 return late;
             }
-            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(pauseMillis));
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(pauseMillis));
             pauseMillis = Math.min(100, pauseMillis * 2);
         }
     }
@@ -102,9 +113,9 @@ final class PartitionsOnline {
      * leader, or that did not answer in time, is left out; other errors (a broker without the API, a principal without
      * READ on the topic) cannot be waited out and count as online.
      */
-    static java.util.Set<TopicPartition> onlineOf(Admin admin, List<TopicPartition> partitions, Duration timeout) {
-        org.apache.kafka.clients.admin.DescribeProducersResult result = admin.describeProducers(partitions);
-        java.util.Set<TopicPartition> online = new java.util.HashSet<>();
+    static Set<TopicPartition> onlineOf(Admin admin, List<TopicPartition> partitions, Duration timeout) {
+        DescribeProducersResult result = admin.describeProducers(partitions);
+        Set<TopicPartition> online = new HashSet<>();
         long deadline = System.nanoTime() + timeout.toNanos();
         for (TopicPartition partition : partitions) {
             try {
