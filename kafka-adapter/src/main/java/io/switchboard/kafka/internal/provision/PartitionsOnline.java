@@ -144,24 +144,6 @@ final class PartitionsOnline {
      * online.
      */
     static boolean online(Admin admin, List<TopicPartition> partitions, Duration timeout) {
-        if (partitions.isEmpty()) {
-            return true;
-        }
-        try {
-            admin.describeProducers(partitions).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            return true;
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof NotLeaderOrFollowerException || e.getCause() instanceof UnknownTopicOrPartitionException) {
-                return false;
-            }
-            log.debug("Cannot tell whether {} are online on their leaders ({}); taking them as online", partitions,
-                    e.getCause().toString());
-            return true;
-        } catch (TimeoutException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while checking that " + partitions + " are online", e);
-        }
+        return partitions.isEmpty() || onlineOf(admin, partitions, timeout).size() == partitions.size();
     }
 }
