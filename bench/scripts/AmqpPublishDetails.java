@@ -25,7 +25,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * consumers acking each message with a prefetch of 1,000 per topic), plain amqp-client, the variants taking turns
  * so that a drifting machine spreads over all of them. Variants (names joined with '+'): {@code plain}, {@code mand}
  * (mandatory), {@code hdr} (a header table with the key as {@code cloudEvents_subject}), {@code props} (message-id and
- * timestamp), {@code 2ch} (two channels per topic, as {@code rabbitmq.publisher-channels=2}).
+ * timestamp), {@code 2ch} (two channels per topic, as {@code rabbitmq.publisher-channels=2}), {@code topic} (a topic
+ * exchange whose partition queues are bound with {@code <p>} and {@code <p>.#}, the latter as the adapter binds them,
+ * instead of a direct exchange; {@code topic-exact}: bound with {@code <p>} only; {@code topic-star}: {@code <p>} and
+ * {@code <p>.*}),
+ * {@code dlx} (queues declared with an {@code x-dead-letter-exchange}, as the adapter's group queues). The consumers'
+ * prefetch per queue is {@code -Dprefetch} (default 125; the bench's 256 over 8 partition queues is 32).
  *
  * <pre>
  * java -cp ~/.m2/repository/com/rabbitmq/amqp-client/5.37.0/amqp-client-5.37.0.jar:~/.m2/repository/org/slf4j/slf4j-api/2.0.7/slf4j-api-2.0.7.jar \
@@ -85,6 +90,12 @@ public class AmqpPublishDetails {
         boolean headers = variant.contains("hdr");
         boolean properties = variant.contains("props");
         int channels = variant.contains("2ch") ? 2 : 1;
+        boolean topic = variant.contains("topic");
+        String binding = variant.contains("topic-exact") ? "" : variant.contains("topic-star") ? ".*" : ".#";
+        Map<String, Object> queueArguments = new HashMap<>(Map.of("x-queue-type", "classic"));
+        if (variant.contains("dlx")) {
+            queueArguments.put("x-dead-letter-exchange", "details-dead-letters");
+        }
         ConnectionFactory factory = new ConnectionFactory();
         factory.setUri(uri);
         String run = "details-" + Long.toHexString(System.nanoTime());
@@ -94,13 +105,16 @@ public class AmqpPublishDetails {
             Channel admin = publishing.createChannel();
             for (int t = 0; t < TOPICS; t++) {
                 String exchange = run + "-t" + t;
-                admin.exchangeDeclare(exchange, BuiltinExchangeType.DIRECT, true);
+                admin.exchangeDeclare(exchange, topic ? BuiltinExchangeType.TOPIC : BuiltinExchangeType.DIRECT, true);
                 Channel consumer = consuming.createChannel();
-                consumer.basicQos(Math.max(1, WINDOW / PARTITIONS));
+                consumer.basicQos(Integer.getInteger("prefetch", WINDOW / PARTITIONS));
                 for (int p = 0; p < PARTITIONS; p++) {
                     String queue = exchange + "." + p;
-                    admin.queueDeclare(queue, true, false, false, Map.of("x-queue-type", "classic"));
+                    admin.queueDeclare(queue, true, false, false, queueArguments);
                     admin.queueBind(queue, exchange, Integer.toString(p));
+                    if (topic && !binding.isEmpty()) {
+                        admin.queueBind(queue, exchange, p + binding);
+                    }
                     consumer.basicConsume(queue, false, new DefaultConsumer(consumer) {
                         @Override
                         public void handleDelivery(String tag, Envelope envelope, AMQP.BasicProperties props, byte[] body)
