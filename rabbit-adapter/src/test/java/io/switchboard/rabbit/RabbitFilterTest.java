@@ -143,16 +143,6 @@ class RabbitFilterTest extends RabbitTestSupport {
         return sent.size();
     }
 
-    /** The messages in the queues, read after the publishes were confirmed (so each is in every queue it was routed to). */
-    private long queued(String... queues) throws Exception {
-        try (Connection admin = SERVER.connect(scratch.name("admin")); Channel channel = admin.createChannel()) {
-            long depth = 0;
-            for (String queue : queues) {
-                depth += channel.queueDeclarePassive(queue).getMessageCount();
-            }
-            return depth;
-        }
-    }
 
     private void purge(String queue) throws Exception {
         try (Connection admin = SERVER.connect(scratch.name("admin")); Channel channel = admin.createChannel()) {

@@ -1,5 +1,7 @@
 package io.switchboard.rabbit;
 
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
 import io.switchboard.Message;
 import io.switchboard.PublishReceipt;
 import io.switchboard.Publisher;
@@ -83,5 +85,16 @@ abstract class RabbitTestSupport {
         }
         join(CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)));
         return sent.stream().map(CompletableFuture::join).toList();
+    }
+
+    /** The messages in the queues, read after the publishes were confirmed (so each is in every queue it was routed to). */
+    long queued(String... queues) throws Exception {
+        try (Connection admin = SERVER.connect(scratch.name("admin")); Channel channel = admin.createChannel()) {
+            long depth = 0;
+            for (String queue : queues) {
+                depth += channel.queueDeclarePassive(queue).getMessageCount();
+            }
+            return depth;
+        }
     }
 }

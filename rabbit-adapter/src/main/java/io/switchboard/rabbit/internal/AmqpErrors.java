@@ -10,7 +10,7 @@ public final class AmqpErrors {
     private static final int ACCESS_REFUSED = 403;
     public static final int NOT_FOUND = 404;
     private static final int NOT_ALLOWED = 530;
-    private static final int PRECONDITION_FAILED = 406;
+    public static final int PRECONDITION_FAILED = 406;
     public static final int RESOURCE_LOCKED = 405;
 
     private AmqpErrors() {}

@@ -117,7 +117,9 @@ public final class RabbitAdapter implements BrokerAdapter {
                 io.switchboard.spi.PerformanceSetting.other("publisher channels", Integer.toString(settings.publisherChannels),
                         "rabbitmq.publisher-channels"),
                 io.switchboard.spi.PerformanceSetting.other("x-queue-type", settings.quorumQueues() ? "quorum" : "classic",
-                        "rabbitmq.queue-type"));
+                        "rabbitmq.queue-type"),
+                io.switchboard.spi.PerformanceSetting.other("exchange type", settings.directExchanges ? "direct" : "topic",
+                        RabbitSettings.EXCHANGE_TYPE));
     }
 
     @Override

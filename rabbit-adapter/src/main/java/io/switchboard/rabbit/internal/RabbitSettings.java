@@ -25,6 +25,8 @@ public final class RabbitSettings {
     static final String DEFAULT_URI = "amqp://guest:guest@127.0.0.1:5672/";
     static final String ADDRESSES = "rabbitmq.addresses";
     static final String QUEUE_TYPE = "rabbitmq.queue-type";
+    /** The type of a destination's exchange: {@code topic} (default) or {@code direct}. */
+    public static final String EXCHANGE_TYPE = "rabbitmq.exchange-type";
     /** Core's property for the partitions of a destination; RabbitMQ reads it too (see {@link #partitions()}). */
     static final String PARTITIONS = "switchboard.partitions";
     /**
@@ -33,6 +35,7 @@ public final class RabbitSettings {
      */
     static final int DEFAULT_PARTITIONS = 1;
     private static final Set<String> QUEUE_TYPES = Set.of("classic", "quorum");
+    private static final Set<String> EXCHANGE_TYPES = Set.of("topic", "direct");
     private static final Set<String> OVERFLOWS = Set.of("drop-head", "reject-publish", "reject-publish-dlx");
 
     public final BrokerConfig config;
@@ -56,6 +59,11 @@ public final class RabbitSettings {
     final boolean singleActiveConsumer;
     final int maxMessageSize;
     public final List<String> requiredGroups;
+    /**
+     * {@value #EXCHANGE_TYPE}{@code =direct}: destinations are direct exchanges, routed by partition alone, and tag
+     * filters apply in the client (see {@code RabbitTopology}).
+     */
+    public final boolean directExchanges;
 
     RabbitSettings(BrokerConfig config) {
         this.config = config;
@@ -77,6 +85,7 @@ public final class RabbitSettings {
         this.maxMessageSize = config.getInt("rabbitmq.max-message-size", 1, 4 * 1024 * 1024);
         this.requiredGroups = Arrays.stream(config.get("rabbitmq.required-groups", "").split(","))
                 .map(String::trim).filter(g -> !g.isEmpty()).toList();
+        this.directExchanges = config.getOneOf(EXCHANGE_TYPE, "topic", EXCHANGE_TYPES).equals("direct");
         if (lazy && queueType.equals("quorum")) {
             throw config.invalid("rabbitmq.lazy", "true", "false with rabbitmq.queue-type=quorum (quorum queues keep "
                     + "their messages on disk already; lazy mode is for classic queues)");
@@ -103,7 +112,15 @@ public final class RabbitSettings {
 
     /** The same settings with a publisher's or subscription's own properties on top. */
     public RabbitSettings with(Map<String, String> overrides) {
-        return overrides.isEmpty() ? this : new RabbitSettings(config.with(overrides));
+        if (overrides.isEmpty()) {
+            return this;
+        }
+        RabbitSettings own = new RabbitSettings(config.with(overrides));
+        if (own.directExchanges != directExchanges) {
+            throw own.config.invalid(EXCHANGE_TYPE, overrides.get(EXCHANGE_TYPE), "unset on a publisher or subscription: "
+                    + "every publisher and subscriber of a broker instance must route alike, so set it on the instance");
+        }
+        return own;
     }
 
     /** The URI for printing, password masked, followed by the cluster's addresses when {@value #ADDRESSES} is set. */
@@ -135,7 +152,9 @@ public final class RabbitSettings {
     /**
      * Arguments of a consumer-group queue: type, lazy mode, length limit and overflow, delivery
      * limit, single active consumer, and the dead-letter exchange the broker uses for what it drops
-     * itself (overflow, delivery limit); null when the queue feeds no dead-letter destination.
+     * itself (overflow, delivery limit); null when the queue feeds no dead-letter destination. With direct
+     * exchanges what the broker dead-letters goes with routing key {@code "0"}, which the dead-letter destination's
+     * first partition is bound with (the record's own partition may not exist there).
      */
     public Map<String, Object> groupQueueArguments(String deadLetterExchange) {
         Map<String, Object> args = new HashMap<>();
@@ -157,6 +176,9 @@ public final class RabbitSettings {
         }
         if (deadLetterExchange != null) {
             args.put("x-dead-letter-exchange", deadLetterExchange);
+            if (directExchanges) {
+                args.put("x-dead-letter-routing-key", "0");
+            }
         }
         return args;
     }

@@ -33,6 +33,20 @@ final class GroupBindings {
         return destination + "." + group + ":filter";
     }
 
+    /** With direct exchanges: binds each partition queue with its partition's key; filters apply in the client. */
+    static void bindDirect(Channel channel, String destination, List<String> queues) throws IOException {
+        for (int p = 0; p < queues.size(); p++) {
+            channel.queueBind(queues.get(p), destination, RabbitTopology.routingKey(p));
+        }
+    }
+
+    /** With direct exchanges: binds a broadcast subscriber's queue with every partition's key. */
+    static void bindBroadcastDirect(Channel channel, String destination, String queue, int partitions) throws IOException {
+        for (int p = 0; p < partitions; p++) {
+            channel.queueBind(queue, destination, RabbitTopology.routingKey(p));
+        }
+    }
+
     /**
      * Binds the queues to the destination for {@code filter}; null keeps the group's current filter (a group
      * that has none, or is new, gets the unfiltered bindings).

@@ -2,6 +2,7 @@ package io.switchboard.rabbit.internal.provision;
 
 import com.rabbitmq.client.BuiltinExchangeType;
 import com.rabbitmq.client.Channel;
+import io.switchboard.ConfigurationException;
 import io.switchboard.rabbit.internal.AmqpErrors;
 import io.switchboard.rabbit.internal.RabbitAdapter;
 import io.switchboard.rabbit.internal.RabbitSettings;
@@ -17,7 +18,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Declares destinations (durable topic exchanges) and consumer-group queues; deletes them.
+ * Declares destinations (durable topic exchanges, or direct ones with {@code rabbitmq.exchange-type=direct}) and
+ * consumer-group queues; deletes them.
  *
  * <p>RabbitMQ drops (or, with {@code mandatory}, returns) what no queue is bound to, so a
  * destination keeps messages only for the groups that exist. {@code ensureDestination} therefore
@@ -52,7 +54,7 @@ public final class RabbitProvisioner implements Provisioner {
         RabbitSettings effective = settings.with(spec.settings());
         int partitions = adapter.rememberPartitions(name, spec.partitions());
         adapter.withChannel("declare destination '" + name + "'", channel -> {
-            channel.exchangeDeclare(name, BuiltinExchangeType.TOPIC, true);
+            declareExchange(channel, name);
             for (String group : requiredGroups(name, effective)) {
                 declareGroup(channel, name, group, partitions, effective, null);
             }
@@ -76,8 +78,13 @@ public final class RabbitProvisioner implements Provisioner {
             channel.queueDeclare(queue, true, false, false, arguments);
             names.add(queue);
         }
-        String filterExchange = GroupBindings.filterExchange(destination, group);
         Set<String> declared = queues.computeIfAbsent(destination, d -> ConcurrentHashMap.newKeySet());
+        if (settings.directExchanges) {
+            GroupBindings.bindDirect(channel, destination, names);
+            declared.addAll(names);
+            return names;
+        }
+        String filterExchange = GroupBindings.filterExchange(destination, group);
         if (filter != null && !filter.matchesAll()) {
             declared.add(declareFilteredOut(channel, destination, queueSettings));
         }
@@ -90,6 +97,10 @@ public final class RabbitProvisioner implements Provisioner {
     /** Binds a broadcast subscriber's exclusive queue to the destination, for its filter. */
     public void bindBroadcast(Channel channel, String destination, String queue, TagFilter filter, RabbitSettings queueSettings)
             throws IOException {
+        if (settings.directExchanges) {
+            GroupBindings.bindBroadcastDirect(channel, destination, queue, adapter.partitions(destination));
+            return;
+        }
         if (!filter.matchesAll()) {
             queues.computeIfAbsent(destination, d -> ConcurrentHashMap.newKeySet())
                     .add(declareFilteredOut(channel, destination, queueSettings));
@@ -110,6 +121,28 @@ public final class RabbitProvisioner implements Provisioner {
                 : "classic", "x-max-length", 0));
         channel.queueBind(queue, destination, RabbitTopology.ALL);
         return queue;
+    }
+
+    /**
+     * Declares a destination's exchange of the instance's type. An exchange of that name and another type (a
+     * destination made with the other {@value RabbitSettings#EXCHANGE_TYPE}, or by another application) fails
+     * with an error naming both ways out.
+     */
+    private void declareExchange(Channel channel, String name) throws IOException {
+        BuiltinExchangeType type = settings.directExchanges ? BuiltinExchangeType.DIRECT : BuiltinExchangeType.TOPIC;
+        try {
+            channel.exchangeDeclare(name, type, true);
+        } catch (IOException e) {
+            if (AmqpErrors.replyCode(e) != AmqpErrors.PRECONDITION_FAILED) {
+                throw e;
+            }
+            String other = type == BuiltinExchangeType.DIRECT ? "topic" : "direct";
+            throw new ConfigurationException("Destination '" + name + "' exists on RabbitMQ at " + adapter.printableUri()
+                    + " as an exchange that is not a durable " + type.getType() + " exchange (" + AmqpErrors.describe(e)
+                    + "), so " + RabbitSettings.EXCHANGE_TYPE + "=" + type.getType() + " cannot use it. Set "
+                    + RabbitSettings.EXCHANGE_TYPE + "=" + other + " if it was made with that type, or delete the exchange "
+                    + "(its group queues keep their messages and are bound again)", e);
+        }
     }
 
     /** The delayed-delivery chain of this broker, declared on first use. */

@@ -47,6 +47,8 @@ public final class RabbitPublisher implements RawPublisher {
     private final String destination;
     private final boolean confirms;
     private final int partitions;
+    /** rabbitmq.exchange-type=direct: the routing key is the partition alone. */
+    private final boolean direct;
     private final SendResult[] results;
     private final PublishChannel[] channels;
     private final Semaphore window;
@@ -60,6 +62,7 @@ public final class RabbitPublisher implements RawPublisher {
         this.destination = spec.destination();
         this.confirms = spec.delivery() != Delivery.AT_MOST_ONCE;
         this.partitions = adapter.partitions(destination, spec.properties(), settings);
+        this.direct = settings.directExchanges;
         this.results = new SendResult[partitions];
         for (int p = 0; p < partitions; p++) {
             results[p] = new SendResult(p, -1);
@@ -114,7 +117,7 @@ public final class RabbitPublisher implements RawPublisher {
             }
             try {
                 SendResult result = count == partitions ? results[partition] : new SendResult(partition, -1);
-                String routingKey = RabbitTopology.routingKey(partition, record.headers().get(TagFilter.TAG_HEADER));
+                String routingKey = RabbitTopology.routingKey(direct, partition, record.headers().get(TagFilter.TAG_HEADER));
                 pending = delayUnits == 0
                         ? new Pending(exchange, routingKey, AmqpHeaders.properties(record, confirms), record.payload(), done,
                                 result, window)
