@@ -59,11 +59,6 @@ public final class RabbitTopology {
         return (key.hashCode() & 0x7fffffff) % partitions;
     }
 
-    /** The routing key of a record: with direct exchanges its partition alone, else its partition and tag. */
-    public static String routingKey(boolean direct, int partition, String tag) {
-        return direct ? routingKey(partition) : routingKey(partition, tag);
-    }
-
     /** The queue of a consumer group's partition {@code p}. */
     static String groupQueue(String destination, String group, int partitions, int partition) {
         String base = destination + "." + group;

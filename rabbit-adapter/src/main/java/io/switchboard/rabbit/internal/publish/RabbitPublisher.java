@@ -117,7 +117,8 @@ public final class RabbitPublisher implements RawPublisher {
             }
             try {
                 SendResult result = count == partitions ? results[partition] : new SendResult(partition, -1);
-                String routingKey = RabbitTopology.routingKey(direct, partition, record.headers().get(TagFilter.TAG_HEADER));
+                String routingKey = direct ? RabbitTopology.routingKey(partition)
+                        : RabbitTopology.routingKey(partition, record.headers().get(TagFilter.TAG_HEADER));
                 pending = delayUnits == 0
                         ? new Pending(exchange, routingKey, AmqpHeaders.properties(record, confirms), record.payload(), done,
                                 result, window)
