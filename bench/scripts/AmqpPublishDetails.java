@@ -87,7 +87,7 @@ public class AmqpPublishDetails {
 
     static double run(String uri, String variant, long seconds) throws Exception {
         boolean mandatory = variant.contains("mand");
-        boolean headers = variant.contains("hdr");
+        boolean headers = variant.contains("hdr") && !variant.contains("ehdr");
         boolean properties = variant.contains("props");
         int channels = variant.contains("2ch") ? 2 : 1;
         boolean topic = variant.contains("topic");
@@ -145,6 +145,9 @@ public class AmqpPublishDetails {
                                     continue;
                                 }
                                 AMQP.BasicProperties.Builder props = new AMQP.BasicProperties.Builder().deliveryMode(2);
+                                if (variant.contains("ehdr")) {
+                                    props.headers(new HashMap<>());
+                                }
                                 if (headers) {
                                     Map<String, Object> table = new HashMap<>();
                                     table.put("cloudEvents_subject", "key-" + (n % 1000));
