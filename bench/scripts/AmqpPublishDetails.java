@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * x 8 partition queues, 128 B persistent messages, confirms with a window of 1,000 per channel, 4 sending threads,
  * consumers acking each message with a prefetch of 1,000 per topic), plain amqp-client, the variants taking turns
  * so that a drifting machine spreads over all of them. Variants (names joined with '+'): {@code plain}, {@code mand}
- * (mandatory), {@code hdr} (a header table with the key as {@code cloudEvents_subject}), {@code props} (message-id and
+ * (mandatory), {@code ehdr} (an empty header table, as the SDK sends an unkeyed record without envelope), {@code hdr}
+ * (a header table with the key as {@code cloudEvents_subject}), {@code props} (message-id and
  * timestamp), {@code 2ch} (two channels per topic, as {@code rabbitmq.publisher-channels=2}), {@code topic} (a topic
  * exchange whose partition queues are bound with {@code <p>} and {@code <p>.#}, the latter as the adapter binds them,
  * instead of a direct exchange; {@code topic-exact}: bound with {@code <p>} only; {@code topic-star}: {@code <p>} and

@@ -113,6 +113,7 @@ public final class KafkaCluster extends ChildJvmCluster {
             p.put("log.cleaner.threads", "1");
             p.put("log.cleaner.dedupe.buffer.size", Integer.toString(2 * 1024 * 1024));
             p.put("log.segment.bytes", Integer.toString(16 * 1024 * 1024));
+            p.put("log.index.size.max.bytes", Integer.toString(BrokerSettings.INDEX_BYTES)); // see BrokerSettings
             List<String> args = new ArrayList<>();
             args.add(clusterId);
             p.forEach((k, v) -> args.add(k + "=" + v));
