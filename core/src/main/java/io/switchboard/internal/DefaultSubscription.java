@@ -13,6 +13,7 @@ import io.switchboard.SubscriptionException;
 import io.switchboard.internal.comparison.ClientCost;
 import io.switchboard.internal.envelope.Envelopes;
 import io.switchboard.internal.idempotency.ClaimWait;
+import io.switchboard.internal.metrics.Arrivals;
 import io.switchboard.internal.metrics.ConsumeRecorder;
 import io.switchboard.internal.metrics.ConsumeRecorder.Outcome;
 import io.switchboard.internal.metrics.Tracing;
@@ -63,7 +64,7 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
     private final AtomicInteger roundRobin = new AtomicInteger();
     private final Object drained = new Object();
     private volatile boolean stopping;
-    private volatile long lastRecordNanos = System.nanoTime();
+    private final Arrivals arrivals = new Arrivals();
     private final ObservationRegistry observations;
     private final ClientCost.Account cost;
     private RawConsumer consumer;
@@ -133,7 +134,7 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
             return;
         }
         inFlight.incrementAndGet();
-        lastRecordNanos = System.nanoTime();
+        arrivals.arrived();
         if (inline) {
             processInline(record);
         } else {
@@ -374,9 +375,9 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
         }
     }
 
-    /** {@link System#nanoTime()} when the last record arrived (or the subscription was made). */
+    /** {@link System#nanoTime()} when the last record arrived, as first seen by a call of this (or the subscription was made). */
     public long lastRecordNanos() {
-        return lastRecordNanos;
+        return arrivals.lastNanos();
     }
 
     /** The broker instance name. */

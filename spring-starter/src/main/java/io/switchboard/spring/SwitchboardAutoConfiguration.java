@@ -63,7 +63,25 @@ public class SwitchboardAutoConfiguration {
     SwitchboardFactory switchboardFactory(SwitchboardProperties properties, ObjectProvider<BrokerInstanceMapper> mappers,
             org.springframework.core.env.Environment environment) {
         return new SwitchboardFactory(properties, mappers.orderedStream().toList(), SwitchboardFactory.availableAdapters())
-                .applicationName(environment.getProperty("spring.application.name"));
+                .applicationName(environment.getProperty("spring.application.name"))
+                .bootDistribution(bootDistributionForSwitchboard(environment));
+    }
+
+    /** Whether {@code management.metrics.distribution.{percentiles-histogram,percentiles,slo}} names a switchboard meter or {@code all}. */
+    static boolean bootDistributionForSwitchboard(org.springframework.core.env.Environment environment) {
+        org.springframework.boot.context.properties.bind.Binder binder =
+                org.springframework.boot.context.properties.bind.Binder.get(environment);
+        for (String kind : java.util.List.of("percentiles-histogram", "percentiles", "slo")) {
+            java.util.Map<String, String> byMeter = binder.bind("management.metrics.distribution." + kind,
+                    org.springframework.boot.context.properties.bind.Bindable.mapOf(String.class, String.class))
+                    .orElse(java.util.Map.of());
+            for (java.util.Map.Entry<String, String> e : byMeter.entrySet()) {
+                if ((e.getKey().equals("all") || e.getKey().startsWith("switchboard")) && !"false".equalsIgnoreCase(e.getValue())) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     @Bean(destroyMethod = "close")

@@ -304,6 +304,27 @@ public class SwitchboardProperties {
         public void setHistogram(boolean histogram) {
             this.histogram = histogram;
         }
+
+        /**
+         * Latency meters: {@code lean} (count, total and max without a clock read per record; the default unless SLOs
+         * or the histogram are set) or {@code micrometer} (Micrometer Timers, which SLOs, histograms and Spring Boot's
+         * {@code management.metrics.distribution.*} settings need).
+         */
+        private String timers;
+
+        /** {@return lean or micrometer, or null for the default} */
+        public String getTimers() {
+            return timers;
+        }
+
+        /**
+         * Sets {@link #getTimers()}.
+         *
+         * @param timers the value to set
+         */
+        public void setTimers(String timers) {
+            this.timers = timers;
+        }
     }
 
     /** Settings of {@link SwitchboardListener} methods. */

@@ -100,6 +100,22 @@ class PropertiesBindingTest {
     }
 
     @Test
+    @DisplayName("Boot's management.metrics.distribution for switchboard meters (or all) chooses Micrometer timers; "
+            + "switchboard.metrics.timers wins; lean otherwise")
+    void bootDistributionChoosesMicrometerTimers() {
+        runner.withPropertyValues("management.metrics.distribution.percentiles-histogram.switchboard.publish=true")
+                .run(context -> assertThat(configOf(context)).containsEntry("switchboard.metrics.timers", "micrometer"));
+        runner.withPropertyValues("management.metrics.distribution.percentiles.all=0.5,0.99")
+                .run(context -> assertThat(configOf(context)).containsEntry("switchboard.metrics.timers", "micrometer"));
+        runner.withPropertyValues("management.metrics.distribution.percentiles-histogram.switchboard=false",
+                        "management.metrics.distribution.percentiles-histogram.http.server.requests=true")
+                .run(context -> assertThat(configOf(context)).doesNotContainKey("switchboard.metrics.timers"));
+        runner.withPropertyValues("management.metrics.distribution.slo.switchboard.handle=10ms",
+                        "switchboard.metrics.timers=lean")
+                .run(context -> assertThat(configOf(context)).containsEntry("switchboard.metrics.timers", "lean"));
+    }
+
+    @Test
     @DisplayName("an instance's own resilience settings win over the common ones")
     void instanceResilienceWins() {
         runner.withPropertyValues("switchboard.resilience.timeout=1s", "switchboard.instances.m.type=memory",

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -46,24 +47,32 @@ abstract class MetricsCases extends ContractCases {
         dead.awaitCount(1);
 
         String broker = sb.brokerId();
+        double payloadBytes = 0;
+        for (int i = 0; i < 1000; i++) {
+            payloadBytes += ("m" + i).length();
+        }
+        double expectedBytes = payloadBytes;
         await().atMost(timeout()).untilAsserted(() -> {
             assertThat(registry.get("switchboard.publish").tags("broker", broker, "destination", dest, "outcome", "success")
-                    .timer().count()).isEqualTo(1000);
-            assertThat(registry.get("switchboard.publish.size").tags("destination", dest).summary().count()).isEqualTo(1000);
+                    .functionTimer().count()).isEqualTo(1000);
+            assertThat(registry.get("switchboard.publish.bytes").tags("destination", dest).functionCounter().count())
+                    .as("payload bytes of m0 to m999").isEqualTo(expectedBytes);
             assertThat(registry.get("switchboard.handle").tags("destination", dest, "group", "g", "outcome", "ack")
-                    .timer().count()).isEqualTo(999);
+                    .functionTimer().count()).isEqualTo(999);
             assertThat(registry.get("switchboard.handle").tags("destination", dest, "group", "g", "outcome", "retry")
-                    .timer().count()).isEqualTo(3);
+                    .functionTimer().count()).isEqualTo(3);
             assertThat(registry.get("switchboard.handle").tags("destination", dest, "group", "g", "outcome", "dead_letter")
-                    .timer().count()).isEqualTo(1);
+                    .functionTimer().count()).isEqualTo(1);
             assertThat(registry.get("switchboard.dead.letters").tags("destination", dest, "group", "g", "reason", "handler-failed")
                     .counter().count()).isEqualTo(1.0);
             assertThat(registry.get("switchboard.consume.latency").tags("destination", dest, "group", "g")
-                    .timer().count()).isEqualTo(1000);
+                    .functionTimer().count()).isEqualTo(1000);
+            assertThat(registry.get("switchboard.publish.max").tags("destination", dest, "outcome", "success").timeGauge()
+                    .value(TimeUnit.NANOSECONDS)).as("largest publish latency").isPositive();
             assertThat(registry.get("switchboard.inflight").tags("destination", dest, "group", "g").gauge().value())
                     .isZero();
         });
-        assertThat(registry.get("switchboard.publish").tags("destination", dest).timer().getId().getTag("instance"))
+        assertThat(registry.get("switchboard.publish").tags("destination", dest).functionTimer().getId().getTag("instance"))
                 .isEqualTo(sb.instanceName());
     }
 }

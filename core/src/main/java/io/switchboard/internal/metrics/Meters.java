@@ -1,17 +1,21 @@
 package io.switchboard.internal.metrics;
 
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.List;
 
 /** Meter names and the one way latency timers are built. The README's meter table lists them. */
 public final class Meters {
 
     /** Timer: publish call to broker acknowledgement; tag {@code outcome} = success | failure. */
     public static final String PUBLISH = "switchboard.publish";
-    /** Distribution summary: encoded payload bytes published. */
+    /** Distribution summary: encoded payload bytes published ({@code switchboard.metrics.timers=micrometer}). */
     public static final String PUBLISH_SIZE = "switchboard.publish.size";
+    /** Function counter: encoded payload bytes published (lean meters, the default). */
+    public static final String PUBLISH_BYTES = "switchboard.publish.bytes";
     /** Timer: envelope publish time to handler start (end-to-end latency). */
     public static final String CONSUME_LATENCY = "switchboard.consume.latency";
     /** Timer: handler duration; tag {@code outcome} = ack | retry | dead_letter | duplicate | dropped. */
@@ -37,6 +41,24 @@ public final class Meters {
     /** The tags every meter carries. */
     public static Tags base(String broker, String instance, String destination) {
         return Tags.of("broker", broker, "instance", instance, "destination", destination);
+    }
+
+    /**
+     * A latency meter: a {@link LeanTimer} by default, a Micrometer {@link Timer} ({@link #latencyTimer}) with
+     * {@code switchboard.metrics.timers=micrometer}, SLOs or a histogram.
+     *
+     * @param registered where the meters registered for it are added (for removal), or null when they stay
+     */
+    public static LatencyMeter latency(MeterRegistry registry, String name, String description, Tags tags,
+            MetricsSettings settings, List<Meter> registered) {
+        if (settings.lean()) {
+            return LeanTimer.register(registry, name, description, tags, registered);
+        }
+        Timer timer = latencyTimer(registry, name, description, tags, settings);
+        if (registered != null) {
+            registered.add(timer);
+        }
+        return LatencyMeter.of(timer);
     }
 
     /** A latency timer with the configured SLOs, and a percentile histogram (aggregable across instances) when switched on. */

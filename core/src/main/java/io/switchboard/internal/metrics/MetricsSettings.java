@@ -4,6 +4,7 @@ import io.switchboard.ConfigurationException;
 import io.switchboard.spi.BrokerConfig;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * Meter settings from properties: {@code switchboard.metrics.slo} (comma-separated durations,
@@ -11,31 +12,52 @@ import java.util.Arrays;
  * {@code switchboard.metrics.histogram=true} has them publish a percentile histogram between 100 µs
  * and 60 s. Off by default, as Micrometer's and Spring Boot's own timers: recording into it cost
  * 4 to 9 % of the client's CPU a message on Kafka at full speed (bench/README.md, issue 35).
+ * {@code switchboard.metrics.timers}: {@code lean} (the default without SLOs or histogram: {@link LeanTimer},
+ * count, total and max without a clock read per record) or {@code micrometer} (Micrometer {@code Timer}s and the
+ * size {@code DistributionSummary}, which SLOs and histograms need).
  *
  * @param slos service-level-objective boundaries, possibly empty
  * @param histogram whether latency timers publish a percentile histogram
+ * @param lean whether latencies go to {@link LeanTimer}s and the published size to a byte counter
  */
-public record MetricsSettings(Duration[] slos, boolean histogram) {
+public record MetricsSettings(Duration[] slos, boolean histogram, boolean lean) {
 
     /** The property that turns the latency timers' percentile histograms on. */
     public static final String HISTOGRAM = "switchboard.metrics.histogram";
+    /** The property that chooses lean meters or Micrometer timers. */
+    public static final String TIMERS = "switchboard.metrics.timers";
 
-    /** No SLO buckets, no percentile histograms: the defaults. */
-    public static final MetricsSettings DEFAULTS = new MetricsSettings(new Duration[0], false);
+    /** No SLO buckets, no percentile histograms, lean meters: the defaults. */
+    public static final MetricsSettings DEFAULTS = new MetricsSettings(new Duration[0], false, true);
 
     /** Reads the settings. */
     public static MetricsSettings from(BrokerConfig config) {
         boolean histogram = config.getBoolean(HISTOGRAM, false);
         String text = config.get("switchboard.metrics.slo");
+        Duration[] slos;
         if (text == null || text.isBlank()) {
-            return new MetricsSettings(new Duration[0], histogram);
+            slos = new Duration[0];
+        } else {
+            try {
+                slos = Arrays.stream(text.split(",")).map(String::trim).map(BrokerConfig::parseDuration).sorted()
+                        .toArray(Duration[]::new);
+            } catch (RuntimeException e) {
+                throw new ConfigurationException("Property 'switchboard.metrics.slo' is '" + text
+                        + "' but must be comma-separated durations such as 1ms,5ms,25ms,100ms", e);
+            }
         }
-        try {
-            return new MetricsSettings(Arrays.stream(text.split(",")).map(String::trim).map(BrokerConfig::parseDuration)
-                    .sorted().toArray(Duration[]::new), histogram);
-        } catch (RuntimeException e) {
-            throw new ConfigurationException("Property 'switchboard.metrics.slo' is '" + text
-                    + "' but must be comma-separated durations such as 1ms,5ms,25ms,100ms", e);
+        boolean distribution = histogram || slos.length > 0;
+        String timers = config.get(TIMERS);
+        String chosen = timers == null ? (distribution ? "micrometer" : "lean") : timers.trim().toLowerCase(Locale.ROOT);
+        if (!chosen.equals("lean") && !chosen.equals("micrometer")) {
+            throw new ConfigurationException("Property '" + TIMERS + "' is '" + timers + "' but must be lean (count, "
+                    + "total and max, the default) or micrometer (Micrometer Timers, for SLOs and histograms)");
         }
+        if (chosen.equals("lean") && distribution) {
+            throw new ConfigurationException("Property '" + TIMERS + "' is 'lean' but " + (histogram ? HISTOGRAM + "=true"
+                    : "switchboard.metrics.slo=" + text) + " needs Micrometer Timers; set " + TIMERS + "=micrometer, "
+                    + "or leave it unset");
+        }
+        return new MetricsSettings(slos, histogram, chosen.equals("lean"));
     }
 }

@@ -3,29 +3,43 @@ package io.switchboard.internal.metrics;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
-import io.micrometer.core.instrument.Timer;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 
-/** The meters of one publisher, registered once when the publisher is built. */
+/**
+ * The meters of one publisher, registered once when the publisher is built: the publish latency by outcome and the
+ * published bytes (a {@link DistributionSummary} {@code switchboard.publish.size} with Micrometer timers, a byte
+ * counter {@code switchboard.publish.bytes} with lean meters, whose mean size is bytes over the publish count).
+ */
 public final class PublisherMeters implements PublishRecorder {
 
-    private final Timer success;
-    private final Timer failure;
+    private final LatencyMeter success;
+    private final LatencyMeter failure;
     private final DistributionSummary size;
+    private final LongAdder bytes;
 
     /** Registers the meters (or finds them, when another publisher already registered the same tags). */
     public PublisherMeters(MeterRegistry registry, Tags tags, MetricsSettings settings) {
-        this.success = Meters.latencyTimer(registry, Meters.PUBLISH, "Publish call to broker acknowledgement",
-                tags.and("outcome", "success"), settings);
-        this.failure = Meters.latencyTimer(registry, Meters.PUBLISH, "Publish call to broker acknowledgement",
-                tags.and("outcome", "failure"), settings);
-        this.size = DistributionSummary.builder(Meters.PUBLISH_SIZE).description("Encoded payload size").baseUnit("bytes")
-                .tags(tags).register(registry);
+        this.success = Meters.latency(registry, Meters.PUBLISH, "Publish call to broker acknowledgement",
+                tags.and("outcome", "success"), settings, null);
+        this.failure = Meters.latency(registry, Meters.PUBLISH, "Publish call to broker acknowledgement",
+                tags.and("outcome", "failure"), settings, null);
+        if (settings.lean()) {
+            this.size = null;
+            this.bytes = RegistryShared.bytes(registry, Meters.PUBLISH_BYTES, "Encoded payload bytes published", tags);
+        } else {
+            this.size = DistributionSummary.builder(Meters.PUBLISH_SIZE).description("Encoded payload size").baseUnit("bytes")
+                    .tags(tags).register(registry);
+            this.bytes = null;
+        }
     }
 
     @Override
     public void published(long startNanos, int payloadBytes, boolean ok) {
-        (ok ? success : failure).record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
-        size.record(payloadBytes);
+        (ok ? success : failure).record(System.nanoTime() - startNanos);
+        if (bytes != null) {
+            bytes.add(payloadBytes);
+        } else {
+            size.record(payloadBytes);
+        }
     }
 }

@@ -5,7 +5,6 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
-import io.micrometer.core.instrument.Timer;
 import io.switchboard.spi.RawConsumer;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,8 +18,8 @@ public final class SubscriptionMeters implements ConsumeRecorder {
     private static final long BACKLOG_REFRESH_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final MeterRegistry registry;
-    private final Timer endToEnd;
-    private final Timer[] handle = new Timer[Outcome.values().length];
+    private final LatencyMeter endToEnd;
+    private final LatencyMeter[] handle = new LatencyMeter[Outcome.values().length];
     private final Counter redeliveries;
     private final Counter deadLettersFailed;
     private final Counter deadLettersUndecodable;
@@ -33,11 +32,11 @@ public final class SubscriptionMeters implements ConsumeRecorder {
     public SubscriptionMeters(MeterRegistry registry, Tags tags, MetricsSettings settings, AtomicInteger inFlight,
             RawConsumer consumer) {
         this.registry = registry;
-        this.endToEnd = keep(Meters.latencyTimer(registry, Meters.CONSUME_LATENCY, "Publish time to handler start",
-                tags, settings));
+        this.endToEnd = Meters.latency(registry, Meters.CONSUME_LATENCY, "Publish time to handler start", tags, settings,
+                registered);
         for (Outcome o : Outcome.values()) {
-            handle[o.ordinal()] = keep(Meters.latencyTimer(registry, Meters.HANDLE, "Handler duration",
-                    tags.and("outcome", o.tag()), settings));
+            handle[o.ordinal()] = Meters.latency(registry, Meters.HANDLE, "Handler duration", tags.and("outcome", o.tag()),
+                    settings, registered);
         }
         this.redeliveries = keep(Counter.builder(Meters.REDELIVERIES).description("Records the broker delivered again")
                 .tags(tags).register(registry));
@@ -64,7 +63,7 @@ public final class SubscriptionMeters implements ConsumeRecorder {
             Instant now = Instant.now();
             long nanos = (now.getEpochSecond() - published.getEpochSecond()) * 1_000_000_000L
                     + (now.getNano() - published.getNano());
-            endToEnd.record(Math.max(0, nanos), TimeUnit.NANOSECONDS);
+            endToEnd.record(Math.max(0, nanos));
         }
     }
 
@@ -73,13 +72,13 @@ public final class SubscriptionMeters implements ConsumeRecorder {
         if (publishedEpochMillis >= 0) {
             Instant now = Instant.now();
             long nanos = (now.getEpochSecond() * 1000 - publishedEpochMillis) * 1_000_000L + now.getNano();
-            endToEnd.record(Math.max(0, nanos), TimeUnit.NANOSECONDS);
+            endToEnd.record(Math.max(0, nanos));
         }
     }
 
     @Override
     public void handled(Outcome outcome, long startNanos) {
-        handle[outcome.ordinal()].record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+        handle[outcome.ordinal()].record(System.nanoTime() - startNanos);
     }
 
     @Override
@@ -99,7 +98,10 @@ public final class SubscriptionMeters implements ConsumeRecorder {
 
     @Override
     public void close() {
-        registered.forEach(registry::remove);
+        for (Meter meter : registered) {
+            registry.remove(meter);
+            RegistryShared.forget(registry, meter);
+        }
     }
 
     /** Asks the broker at most every 5 s; gauges are read by the registry, never on the delivery path. */

@@ -80,6 +80,19 @@ public final class SwitchboardFactory {
     }
 
     private String applicationName;
+    private boolean bootDistribution;
+
+    /**
+     * Whether Spring Boot's {@code management.metrics.distribution.*} configures percentiles, histograms or SLOs for
+     * Switchboard's meters (or {@code all}): they apply to Micrometer Timers only, so without an explicit
+     * {@code switchboard.metrics.timers} the instances then use Micrometer Timers instead of lean meters.
+     *
+     * @return this factory
+     */
+    public SwitchboardFactory bootDistribution(boolean configured) {
+        this.bootDistribution = configured;
+        return this;
+    }
 
     /**
      * The adapter ids on the classpath. A provider that cannot be loaded (a services entry whose
@@ -153,6 +166,8 @@ public final class SwitchboardFactory {
         if (properties.getMetrics().isHistogram()) {
             common.put("switchboard.metrics.histogram", "true");
         }
+        putIfSet(common, "switchboard.metrics.timers", properties.getMetrics().getTimers() != null
+                ? properties.getMetrics().getTimers() : bootDistribution ? "micrometer" : null);
         common.putAll(properties.getResilience().toCoreProperties("switchboard.resilience."));
         properties.getDestinations().forEach((name, destination) -> common.putAll(
                 destination.getResilience().toCoreProperties("switchboard.destination." + name + ".resilience.")));
