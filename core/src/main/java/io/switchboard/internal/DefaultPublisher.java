@@ -257,7 +257,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     /** Meters and observation of a publish that has ended, with {@code error} or acknowledged. */
     private void ended(long start, int payloadBytes, Observation observation, Throwable error) {
         if (meters != null) {
-            meters.published(start, payloadBytes, error == null);
+            meters.published(start, System.nanoTime(), payloadBytes, error == null); // one clock read for both recorders
         }
         if (observation != null) {
             if (error != null) {

@@ -51,33 +51,29 @@ public final class TrafficStats implements PublishRecorder, ConsumeRecorder {
     // ---- recording, on publisher callbacks and lane threads ----
 
     @Override
-    public void published(long startNanos, int payloadBytes, boolean ok) {
+    public void published(long startNanos, long endNanos, int payloadBytes, boolean ok) {
         if (ok) {
             published.increment();
-            publishLatency.recordValue(Math.min(MAX_MICROS, Math.max(0, (System.nanoTime() - startNanos) / 1000)));
+            publishLatency.recordValue(Math.min(MAX_MICROS, Math.max(0, (endNanos - startNanos) / 1000)));
         } else {
             publishFailed.increment();
         }
     }
 
     @Override
-    public void endToEnd(Instant publishedAt) {
+    public void endToEnd(Instant publishedAt, long nowMicros) {
         consumed.increment();
         if (publishedAt != null) {
-            Instant now = Instant.now();
-            long micros = TimeUnit.SECONDS.toMicros(now.getEpochSecond() - publishedAt.getEpochSecond())
-                    + (now.getNano() - publishedAt.getNano()) / 1000;
+            long micros = nowMicros - (publishedAt.getEpochSecond() * 1_000_000L + publishedAt.getNano() / 1000);
             endToEnd.recordValue(Math.min(MAX_MICROS, Math.max(0, micros)));
         }
     }
 
     @Override
-    public void endToEndSince(long publishedEpochMillis) {
+    public void endToEndSince(long publishedEpochMillis, long nowMicros) {
         consumed.increment();
         if (publishedEpochMillis >= 0) {
-            Instant now = Instant.now();
-            long micros = (now.getEpochSecond() * 1000 - publishedEpochMillis) * 1000 + now.getNano() / 1000;
-            endToEnd.recordValue(Math.min(MAX_MICROS, Math.max(0, micros)));
+            endToEnd.recordValue(Math.min(MAX_MICROS, Math.max(0, nowMicros - publishedEpochMillis * 1000)));
         }
     }
 

@@ -33,21 +33,30 @@ public interface ConsumeRecorder extends AutoCloseable {
         }
     }
 
-    /** A record published at {@code published} reached its handler now (skipped when unknown). */
-    void endToEnd(Instant published);
+    /**
+     * A record published at {@code published} reached its handler at {@code nowMicros} (epoch microseconds, from
+     * {@link WallClock}); counted, its latency skipped when the time is unknown.
+     */
+    void endToEnd(Instant published, long nowMicros);
 
     /**
      * A record whose publish time is the broker's timestamp, {@code publishedEpochMillis} (negative when the broker
-     * gave none), reached its handler now; no {@link Instant} is made for it.
+     * gave none), reached its handler at {@code nowMicros}; no {@link Instant} is made for it.
      */
-    void endToEndSince(long publishedEpochMillis);
+    void endToEndSince(long publishedEpochMillis, long nowMicros);
+
+    /** As {@link #endToEnd(Instant, long)}, now. */
+    default void endToEnd(Instant published) {
+        Instant now = Instant.now();
+        endToEnd(published, now.getEpochSecond() * 1_000_000L + now.getNano() / 1000);
+    }
 
     /** The envelope's publish time when the record carries one (not null), else the broker's timestamp. */
-    default void endToEnd(Instant envelopeTime, long brokerEpochMillis) {
+    default void endToEnd(Instant envelopeTime, long brokerEpochMillis, long nowMicros) {
         if (envelopeTime != null) {
-            endToEnd(envelopeTime);
+            endToEnd(envelopeTime, nowMicros);
         } else {
-            endToEndSince(brokerEpochMillis);
+            endToEndSince(brokerEpochMillis, nowMicros);
         }
     }
 
@@ -85,15 +94,15 @@ public interface ConsumeRecorder extends AutoCloseable {
         }
         return new ConsumeRecorder() {
             @Override
-            public void endToEnd(Instant published) {
-                a.endToEnd(published);
-                b.endToEnd(published);
+            public void endToEnd(Instant published, long nowMicros) {
+                a.endToEnd(published, nowMicros);
+                b.endToEnd(published, nowMicros);
             }
 
             @Override
-            public void endToEndSince(long publishedEpochMillis) {
-                a.endToEndSince(publishedEpochMillis);
-                b.endToEndSince(publishedEpochMillis);
+            public void endToEndSince(long publishedEpochMillis, long nowMicros) {
+                a.endToEndSince(publishedEpochMillis, nowMicros);
+                b.endToEndSince(publishedEpochMillis, nowMicros);
             }
 
             @Override

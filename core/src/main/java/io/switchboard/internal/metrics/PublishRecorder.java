@@ -6,8 +6,13 @@ package io.switchboard.internal.metrics;
  */
 public interface PublishRecorder {
 
+    /** One publish that started at {@code startNanos} and ended at {@code endNanos} ({@link System#nanoTime()}). */
+    void published(long startNanos, long endNanos, int payloadBytes, boolean ok);
+
     /** One publish that started at {@code startNanos} ({@link System#nanoTime()}) and has just ended. */
-    void published(long startNanos, int payloadBytes, boolean ok);
+    default void published(long startNanos, int payloadBytes, boolean ok) {
+        published(startNanos, System.nanoTime(), payloadBytes, ok);
+    }
 
     /** Both recorders, or the one that is not null, or null when both are. */
     static PublishRecorder both(PublishRecorder a, PublishRecorder b) {
@@ -17,9 +22,9 @@ public interface PublishRecorder {
         if (b == null) {
             return a;
         }
-        return (start, bytes, ok) -> {
-            a.published(start, bytes, ok);
-            b.published(start, bytes, ok);
+        return (start, end, bytes, ok) -> {
+            a.published(start, end, bytes, ok);
+            b.published(start, end, bytes, ok);
         };
     }
 }

@@ -34,8 +34,8 @@ public final class PublisherMeters implements PublishRecorder {
     }
 
     @Override
-    public void published(long startNanos, int payloadBytes, boolean ok) {
-        (ok ? success : failure).record(System.nanoTime() - startNanos);
+    public void published(long startNanos, long endNanos, int payloadBytes, boolean ok) {
+        (ok ? success : failure).record(endNanos - startNanos);
         if (bytes != null) {
             bytes.add(payloadBytes);
         } else {

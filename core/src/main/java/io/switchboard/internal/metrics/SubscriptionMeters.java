@@ -58,21 +58,17 @@ public final class SubscriptionMeters implements ConsumeRecorder {
     }
 
     @Override
-    public void endToEnd(Instant published) {
+    public void endToEnd(Instant published, long nowMicros) {
         if (published != null) {
-            Instant now = Instant.now();
-            long nanos = (now.getEpochSecond() - published.getEpochSecond()) * 1_000_000_000L
-                    + (now.getNano() - published.getNano());
-            endToEnd.record(Math.max(0, nanos));
+            long micros = nowMicros - (published.getEpochSecond() * 1_000_000L + published.getNano() / 1000);
+            endToEnd.record(Math.max(0, micros) * 1000);
         }
     }
 
     @Override
-    public void endToEndSince(long publishedEpochMillis) {
+    public void endToEndSince(long publishedEpochMillis, long nowMicros) {
         if (publishedEpochMillis >= 0) {
-            Instant now = Instant.now();
-            long nanos = (now.getEpochSecond() * 1000 - publishedEpochMillis) * 1_000_000L + now.getNano();
-            endToEnd.record(Math.max(0, nanos));
+            endToEnd.record(Math.max(0, nowMicros - publishedEpochMillis * 1000) * 1000);
         }
     }
 
