@@ -1,6 +1,7 @@
 package io.switchboard.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.switchboard.Message;
 import io.switchboard.Publisher;
@@ -15,6 +16,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -117,16 +119,28 @@ class GateAndComparisonTest extends RoutingTestSupport {
         assertThat(twinReport.verdict().summary()).startsWith("no significant difference");
     }
 
-    /** Subscribes, publishes at 400 msg/s for 8 s, lets the consumers catch up, and reports. */
+    /**
+     * Subscribes, publishes at 400 msg/s for 8 s, and reports once the report's closed seconds hold every publish
+     * acknowledged before the load stopped, each consumed (the report reads closed seconds only).
+     */
     private static ComparisonReport splitRun(Switchboard sb, String destination) throws Exception {
         Subscription s = sb.subscriber(destination, TEXT).group("g").subscribe((m, c) -> { });
         s.ready().toCompletableFuture().get();
         AtomicBoolean stop = new AtomicBoolean();
         Thread t = load(sb.publisher(destination, TEXT).build(), 400, stop);
-        Thread.sleep(8000);
+        Thread.sleep(8000); // the load's duration
         stop.set(true);
         t.join();
-        Thread.sleep(1500);
-        return sb.comparison().report(destination);
+        long stoppedAt = System.currentTimeMillis();
+        AtomicReference<ComparisonReport> report = new AtomicReference<>();
+        await("every acknowledged publish of '" + destination + "' consumed, in closed seconds of the comparison report")
+                .atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() -> {
+                    ComparisonReport r = sb.comparison().report(destination);
+                    report.set(r);
+                    long published = r.instances().stream().mapToLong(ComparisonReport.InstanceFigures::published).sum();
+                    long consumed = r.instances().stream().mapToLong(ComparisonReport.InstanceFigures::consumed).sum();
+                    return System.currentTimeMillis() >= stoppedAt + 1100 && published > 0 && consumed >= published;
+                });
+        return report.get();
     }
 }
