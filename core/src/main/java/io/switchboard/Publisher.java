@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.BiConsumer;
 
 /**
  * Publishes messages to one destination. Thread-safe: share one publisher between threads.
@@ -46,6 +47,31 @@ public interface Publisher<T> extends AutoCloseable {
      * @return completes with the receipt when the broker acknowledged the message, exceptionally when it did not
      */
     CompletionStage<PublishReceipt> publish(Message<T> message);
+
+    /**
+     * Publishes a message and calls {@code callback} once with the receipt when the broker acknowledged it, or with the
+     * error when it did not, as a kafka-clients {@code Callback}: no future is made for it. The callback runs on the
+     * broker client's thread that learned the outcome (Kafka's producer I/O thread, RabbitMQ's confirm thread,
+     * RocketMQ's callback executor) or, where the broker acknowledges within the call, on the caller's: it must not
+     * block; hand slow work to an executor. An exception it throws is logged and does not reach the client. Input
+     * errors are thrown at once, as {@link #publish(Message)} throws them, and the callback is then not called.
+     *
+     * @param message the message
+     * @param callback receives the receipt and null, or null and the error
+     */
+    default void publish(Message<T> message, BiConsumer<? super PublishReceipt, ? super Throwable> callback) {
+        if (callback == null) {
+            throw new InvalidMessageException("Callback for a message to '" + destination() + "' is null; give one, or "
+                    + "use publish(message) for a future or send(message) for neither");
+        }
+        publish(message).whenComplete((receipt, error) -> {
+            try {
+                callback.accept(receipt, error);
+            } catch (RuntimeException e) {
+                SendFailures.callbackFailed(destination(), e);
+            }
+        });
+    }
 
     /**
      * Sends a payload with a generated id and returns no receipt; see the interface comment for

@@ -41,11 +41,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
 
     private static final Logger log = LoggerFactory.getLogger(DefaultPublisher.class);
 
-    /**
-     * Property: {@code true} stamps a random W3C traceparent on every message that no tracer
-     * stamped (the behaviour before 2026-11-23); default {@code false}, so a message carries a
-     * traceparent only when tracing is on.
-     */
+    /** Property: {@code true} stamps a random W3C traceparent on messages no tracer stamped; default false. */
     public static final String STAMP_TRACEPARENT = "switchboard.tracing.stamp-traceparent";
 
     /** CloudEvents {@code source} unless property {@code switchboard.source} says otherwise. */
@@ -55,10 +51,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     /** CloudEvents {@code type} of {@code cloudevents-full} unless property {@code switchboard.type} says otherwise. */
     static final String FULL_DEFAULT_TYPE = "io.switchboard.message";
 
-    /**
-     * The content type the lean envelope leaves out: CloudEvents' {@code datacontenttype} is
-     * optional, and opaque bytes say nothing a consumer can use (38 bytes of header on Kafka).
-     */
+    /** The content type the lean envelope leaves out: optional in CloudEvents, and opaque bytes say nothing. */
     static final String OPAQUE_BYTES = "application/octet-stream";
 
     /** Room for the envelope's own headers (names and values, trace headers included). */
@@ -86,10 +79,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     private final boolean full;
     /** Property {@value EnvelopeFormat#PROPERTY} is {@code none}: no envelope header, id and time from the broker. */
     private final boolean none;
-    /**
-     * The lean default on a broker that stamps each record's send time ({@link Capabilities#publishTimestamp()}):
-     * a message without an explicit timestamp is written without {@code ce_time}.
-     */
+    /** The lean default on a broker that stamps each record's send time: no {@code ce_time} without a given timestamp. */
     private final boolean timeFromBroker;
     /** The header names and the attribute values every message of this publisher carries. */
     private final EnvelopeHeaders.Layout layout;
@@ -147,6 +137,23 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         CompletionStage<PublishReceipt> receipt = withReceipt(record);
         sampleEnd(cpu, record);
         return receipt;
+    }
+
+    @Override
+    public void publish(Message<T> message, BiConsumer<? super PublishReceipt, ? super Throwable> callback) {
+        checkOpen();
+        checkNotNull(message);
+        if (callback == null) {
+            Publisher.super.publish(message, null); // throws the error naming the fix
+        }
+        long cpu = sampleStart();
+        OutboundRecord record = record(message.payload(), message.key(), message.headers(), message.id(), message.timestamp(),
+                message.delay(), message.deliverAt());
+        Observation observation = observe(record);
+        // the adapter's callback calls the caller's: no future, no dependent to complete
+        sendTo(record, new Pending(this, (EnvelopeHeaders) record.headers(), System.nanoTime(), record.payload().length,
+                observation, true, callback));
+        sampleEnd(cpu, record);
     }
 
     @Override
@@ -223,7 +230,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         EnvelopeHeaders headers = (EnvelopeHeaders) record.headers();
         // one object is the adapter's callback and the caller's future, which completes with the adapter's own
         // exception, not a CompletionException around it; an adapter with a callback client makes no future of its own
-        Pending pending = new Pending(this, headers, System.nanoTime(), record.payload().length, observation, true);
+        Pending pending = new Pending(this, headers, System.nanoTime(), record.payload().length, observation, true, null);
         sendTo(record, pending);
         return pending;
     }
@@ -233,7 +240,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         boolean timed = meters != null || observation != null;
         long start = timed ? System.nanoTime() : 0;
         sendTo(record, new Pending(this, (EnvelopeHeaders) record.headers(), start, record.payload().length,
-                observation, false));
+                observation, false, null));
     }
 
     private void sendTo(OutboundRecord record, Pending pending) {
@@ -294,19 +301,36 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         private final int payloadBytes;
         private final Observation observation;
         private final boolean receipt;
+        /** Where the outcome goes instead of this future (never completed nor handed out then), or null. */
+        private final BiConsumer<? super PublishReceipt, ? super Throwable> callback;
+        private boolean called; // a contract-breaking adapter's second call (send threw after calling back) is ignored
 
         Pending(DefaultPublisher<?> publisher, EnvelopeHeaders headers, long start, int payloadBytes,
-                Observation observation, boolean receipt) {
+                Observation observation, boolean receipt, BiConsumer<? super PublishReceipt, ? super Throwable> callback) {
             this.publisher = publisher;
             this.headers = headers;
             this.start = start;
             this.payloadBytes = payloadBytes;
             this.observation = observation;
             this.receipt = receipt;
+            this.callback = callback;
         }
 
         @Override
         public void accept(SendResult r, Throwable error) {
+            if (callback != null) {
+                if (called) {
+                    return;
+                }
+                called = true;
+                publisher.ended(start, payloadBytes, observation, error);
+                try {
+                    callback.accept(error == null ? publisher.receipt(headers, r) : null, error);
+                } catch (RuntimeException e) {
+                    SendFailures.callbackFailed(publisher.destination, e);
+                }
+                return;
+            }
             publisher.ended(start, payloadBytes, observation, error);
             if (!receipt) {
                 if (error != null) {

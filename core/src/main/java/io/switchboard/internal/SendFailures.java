@@ -4,7 +4,10 @@ import java.util.concurrent.CompletionStage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The log of {@link io.switchboard.Publisher#send}'s failures for publishers that only implement {@code publish}. */
+/**
+ * The log of {@link io.switchboard.Publisher#send}'s failures for publishers that only implement {@code publish}, and
+ * of publish callbacks that threw.
+ */
 public final class SendFailures {
 
     private static final Logger log = LoggerFactory.getLogger(SendFailures.class);
@@ -20,5 +23,11 @@ public final class SendFailures {
                         error.toString());
             }
         });
+    }
+
+    /** Logs a publish callback's exception: it must not reach the broker client's thread. */
+    public static void callbackFailed(String destination, RuntimeException error) {
+        log.error("The callback of a publish to '{}' threw; the exception is dropped (a callback must handle its own "
+                + "errors)", destination, error);
     }
 }

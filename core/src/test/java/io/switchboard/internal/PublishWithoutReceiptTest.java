@@ -191,6 +191,67 @@ class PublishWithoutReceiptTest {
     }
 
     @Nested
+    @DisplayName("publish with a callback, no future")
+    class Callback {
+        @Test
+        @DisplayName("calls back once with the receipt or the error, counted in the meters; a callback's exception is logged")
+        void receiptOrError() {
+            Recording raw = new Recording();
+            raw.outcome = r -> new CompletableFuture<>();
+            SimpleMeterRegistry meters = new SimpleMeterRegistry();
+            DefaultPublisher<String> p = publisher(raw, Map.of(), Delivery.AT_LEAST_ONCE, meters);
+            List<String> outcomes = new java.util.concurrent.CopyOnWriteArrayList<>();
+            p.publish(Message.builder("a").id("m-1").build(), (receipt, error) -> outcomes.add(receipt.messageId() + "/" + error));
+            p.publish(Message.builder("b").id("m-2").build(), (receipt, error) -> outcomes.add(receipt + "/" + error.getMessage()));
+            p.publish(Message.builder("c").id("m-3").build(), (receipt, error) -> {
+                throw new IllegalStateException("callback broke");
+            });
+            assertThat(outcomes).as("nothing before the broker answers").isEmpty();
+            raw.futures.get(0).complete(new SendResult(1, 5));
+            raw.futures.get(1).completeExceptionally(new PublishException("unroutable"));
+            String log = stderrOf(() -> raw.futures.get(2).complete(new SendResult(1, 6)));
+            assertThat(outcomes).containsExactly("m-1/null", "null/unroutable");
+            assertThat(log).contains("ERROR").contains("callback of a publish to 'd' threw").contains("callback broke");
+            assertThat(count(meters, "success")).isEqualTo(2);
+            assertThat(count(meters, "failure")).isEqualTo(1);
+        }
+
+        @Test
+        @DisplayName("input errors are thrown at once and the callback is not called; a null callback is refused naming the fix")
+        void inputErrors() {
+            DefaultPublisher<String> p = publisher(new Recording(), Map.of(), Delivery.AT_LEAST_ONCE, null);
+            List<Throwable> called = new ArrayList<>();
+            assertThatThrownBy(() -> p.publish(Message.of((String) null), (r, e) -> called.add(e)))
+                    .isInstanceOf(InvalidMessageException.class);
+            assertThatThrownBy(() -> p.publish(Message.of("a"), null)).isInstanceOf(InvalidMessageException.class)
+                    .hasMessageContaining("Callback").hasMessageContaining("publish(message)");
+            assertThat(called).isEmpty();
+        }
+
+        @Test
+        @DisplayName("a publisher that only implements publish gets the callback through the interface's default")
+        void interfaceDefault() {
+            io.switchboard.Publisher<String> minimal = new io.switchboard.Publisher<>() {
+                @Override
+                public CompletionStage<PublishReceipt> publish(Message<String> message) {
+                    return CompletableFuture.failedFuture(new PublishException("no route"));
+                }
+
+                @Override
+                public String destination() {
+                    return "orders";
+                }
+
+                @Override
+                public void close() {}
+            };
+            List<String> outcomes = new ArrayList<>();
+            minimal.publish(Message.of("a"), (receipt, error) -> outcomes.add(receipt + "/" + error.getMessage()));
+            assertThat(outcomes).containsExactly("null/no route");
+        }
+    }
+
+    @Nested
     @DisplayName("The numbers of a record core publishes")
     class Numbers {
         /** Every header as forEachHeader hands it over, byte values decoded as UTF-8; and which came as bytes. */

@@ -117,7 +117,8 @@ public final class SdkDriver implements BenchDriver {
             public void send(String key, byte[] payload, long sendMicros, SendCallback callback) {
                 Message<byte[]> message = Message.builder(payload).key(key).build();
                 try {
-                    publisher.publish(message).whenComplete((receipt, error) -> callback.done(error));
+                    // the callback form, as the native driver uses kafka-clients' Callback: no future per message
+                    publisher.publish(message, (receipt, error) -> callback.done(error));
                 } catch (RuntimeException e) {
                     callback.done(e);
                 }

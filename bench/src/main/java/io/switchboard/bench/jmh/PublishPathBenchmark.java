@@ -3,6 +3,7 @@ package io.switchboard.bench.jmh;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.switchboard.Codec;
 import io.switchboard.Delivery;
+import io.switchboard.Message;
 import io.switchboard.Publisher;
 import io.switchboard.Subscription;
 import io.switchboard.Switchboard;
@@ -149,6 +150,18 @@ public class PublishPathBenchmark {
     @Benchmark
     public void coreMetricsSend() {
         meteredPublisher.send(payload);
+    }
+
+    /** Core and meters through {@code publish}, with a dependent on the future as an application attaches one. */
+    @Benchmark
+    public void coreMetricsWhenComplete(org.openjdk.jmh.infra.Blackhole bh) {
+        meteredPublisher.publish(Message.of(payload)).whenComplete((receipt, error) -> bh.consume(receipt));
+    }
+
+    /** Core and meters through {@code publish(message, callback)}: the receipt without a future. */
+    @Benchmark
+    public void coreMetricsCallback(org.openjdk.jmh.infra.Blackhole bh) {
+        meteredPublisher.publish(Message.of(payload), (receipt, error) -> bh.consume(receipt));
     }
 
     /** The full stack through {@code send}. */
