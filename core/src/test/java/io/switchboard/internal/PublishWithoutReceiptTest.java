@@ -79,6 +79,24 @@ class PublishWithoutReceiptTest {
         return meters.get(Meters.PUBLISH).tag("outcome", outcome).functionTimer().count();
     }
 
+    /** A publisher that implements only {@code publish(message)}, and refuses every message with {@code reason}. */
+    private static io.switchboard.Publisher<String> refusingPublisher(String destination, String reason) {
+        return new io.switchboard.Publisher<>() {
+            @Override
+            public CompletionStage<PublishReceipt> publish(Message<String> message) {
+                return CompletableFuture.failedFuture(new PublishException(reason));
+            }
+
+            @Override
+            public String destination() {
+                return destination;
+            }
+
+            @Override
+            public void close() {}
+        };
+    }
+
     /** What slf4j-simple writes to System.err while {@code action} runs. */
     private static String stderrOf(Runnable action) {
         PrintStream original = System.err;
@@ -171,21 +189,7 @@ class PublishWithoutReceiptTest {
         @Test
         @DisplayName("a publisher that only implements publish logs a failed send through the interface's default")
         void interfaceDefault() {
-            CompletableFuture<PublishReceipt> refused = CompletableFuture.failedFuture(new PublishException("no route"));
-            io.switchboard.Publisher<String> minimal = new io.switchboard.Publisher<>() {
-                @Override
-                public CompletionStage<PublishReceipt> publish(Message<String> message) {
-                    return refused;
-                }
-
-                @Override
-                public String destination() {
-                    return "orders";
-                }
-
-                @Override
-                public void close() {}
-            };
+            io.switchboard.Publisher<String> minimal = refusingPublisher("orders", "no route");
             assertThat(stderrOf(() -> minimal.send("a"))).contains("ERROR").contains("'orders'").contains("no route");
         }
     }
@@ -231,20 +235,7 @@ class PublishWithoutReceiptTest {
         @Test
         @DisplayName("a publisher that only implements publish gets the callback through the interface's default")
         void interfaceDefault() {
-            io.switchboard.Publisher<String> minimal = new io.switchboard.Publisher<>() {
-                @Override
-                public CompletionStage<PublishReceipt> publish(Message<String> message) {
-                    return CompletableFuture.failedFuture(new PublishException("no route"));
-                }
-
-                @Override
-                public String destination() {
-                    return "orders";
-                }
-
-                @Override
-                public void close() {}
-            };
+            io.switchboard.Publisher<String> minimal = refusingPublisher("orders", "no route");
             List<String> outcomes = new ArrayList<>();
             minimal.publish(Message.of("a"), (receipt, error) -> outcomes.add(receipt + "/" + error.getMessage()));
             assertThat(outcomes).containsExactly("null/no route");
