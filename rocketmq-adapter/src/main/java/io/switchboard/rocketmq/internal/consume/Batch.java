@@ -35,9 +35,14 @@ final class Batch {
         unsettled.incrementAndGet();
     }
 
+    /**
+     * Counts a record settled. Wakes the consume thread when it was the last, unless this is the consume thread (core
+     * handling the record inline): that thread checks the count before it parks, and waking a running thread costs a
+     * call into the JVM per record.
+     */
     void settled() {
         inFlight.release();
-        if (unsettled.decrementAndGet() == 0 && awaited) {
+        if (unsettled.decrementAndGet() == 0 && awaited && Thread.currentThread() != consumeThread) {
             LockSupport.unpark(consumeThread);
         }
     }

@@ -31,6 +31,8 @@ public final class MessageMapping {
     /** RocketMQ stores all properties of a message in at most {@code Short.MAX_VALUE} bytes. */
     private static final int MAX_PROPERTIES_BYTES = Short.MAX_VALUE - 1024;
     private static final Set<String> SYSTEM_PROPERTIES = systemProperties();
+    /** {@link #SYSTEM_PROPERTIES} by length: index n holds the names of n characters. */
+    private static final String[][] SYSTEM_BY_LENGTH = byLength(SYSTEM_PROPERTIES);
     /**
      * The binding's names of the envelope attributes and their envelope names: a consumed message's
      * envelope properties map to these constants with one hash of the name, no substring; and the
@@ -99,7 +101,8 @@ public final class MessageMapping {
         Map<String, String> headers = new HashMap<>(properties.size() * 2);
         for (Map.Entry<String, String> property : properties.entrySet()) {
             String name = property.getKey();
-            String envelope = NAMES.knownFromBinding(name);
+            // every name in the table has the prefix: RocketMQ's own names are not hashed to find that out
+            String envelope = name.startsWith(BINDING_PREFIX) ? NAMES.knownFromBinding(name) : null;
             if (envelope != null) {
                 headers.put(envelope, property.getValue());
             } else if (!isSystemProperty(name)) {
@@ -118,8 +121,29 @@ public final class MessageMapping {
         return property;
     }
 
+    /**
+     * Whether RocketMQ uses the name itself. Compared with the names of the same length rather than looked up: a
+     * consumed message's property names are new strings, whose hash would be computed for each.
+     */
     private static boolean isSystemProperty(String name) {
-        return SYSTEM_PROPERTIES.contains(name) || name.startsWith("__");
+        if (name.length() < SYSTEM_BY_LENGTH.length) {
+            for (String system : SYSTEM_BY_LENGTH[name.length()]) {
+                if (system.equals(name)) {
+                    return true;
+                }
+            }
+        }
+        return name.startsWith("__");
+    }
+
+    private static String[][] byLength(Set<String> names) {
+        int longest = names.stream().mapToInt(String::length).max().orElse(0);
+        String[][] table = new String[longest + 1][];
+        for (int length = 0; length <= longest; length++) {
+            int l = length;
+            table[length] = names.stream().filter(n -> n.length() == l).sorted().toArray(String[]::new);
+        }
+        return table;
     }
 
     private static int propertyBytes(Message message) {

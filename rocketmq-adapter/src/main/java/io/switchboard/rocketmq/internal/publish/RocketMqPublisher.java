@@ -19,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 import org.apache.rocketmq.client.impl.producer.TopicPublishInfo;
 import org.apache.rocketmq.client.producer.MessageQueueSelector;
 import org.apache.rocketmq.client.producer.SendCallback;
@@ -44,8 +45,8 @@ import org.slf4j.LoggerFactory;
  * messages in publish order; what waited in a lane meanwhile goes as the next round, one batch per
  * queue, so a busy key still pipelines. Sends in flight are bounded per adapter ({@code rocketmq.max-pending-sends}); when
  * the bound is reached, {@link #send} waits up to {@code rocketmq.buffer-timeout}, then fails with
- * {@link BackPressureException}. Callbacks only complete futures: nothing blocks RocketMQ's
- * threads.
+ * {@link BackPressureException}. Core's callback gets each answer (no future per message; a batch's
+ * answer frees its permits at once); nothing blocks RocketMQ's threads.
  */
 public final class RocketMqPublisher implements RawPublisher {
 
@@ -71,6 +72,8 @@ public final class RocketMqPublisher implements RawPublisher {
     private final TransactionalSender transactions;
     private final KeyLanes<Keyed> keyLanes = new KeyLanes<>(new RoundSender());
     private final AtomicInteger pending = new AtomicInteger();
+    /** Where a keyed at-most-once send's answer goes: its caller had {@link SendResult#UNKNOWN} at once. */
+    private final BiConsumer<SendResult, Throwable> logLoss;
     private volatile boolean closed;
 
     public RocketMqPublisher(Producers producers, RocketMqSettings settings, PublisherSpec spec, Semaphore window) {
@@ -82,88 +85,89 @@ public final class RocketMqPublisher implements RawPublisher {
         this.window = window;
         this.timerPrecisionMillis = settings.timerPrecision().toMillis();
         this.transactions = delivery == Delivery.EXACTLY_ONCE ? new TransactionalSender(producers, destination) : null;
+        this.logLoss = (result, error) -> {
+            if (error != null) {
+                log.debug("At-most-once message to '{}' was lost: {}", destination, error.toString());
+            }
+        };
         producers.plain();
     }
 
     @Override
     public CompletableFuture<SendResult> send(OutboundRecord record) {
+        return RawPublisher.sendViaCallback(this, record);
+    }
+
+    @Override
+    public void send(OutboundRecord record, BiConsumer<SendResult, Throwable> done) {
         if (closed) {
-            return CompletableFuture.failedFuture(new SwitchboardClosedException("RocketMQ publisher for '" + destination
+            done.accept(null, new SwitchboardClosedException("RocketMQ publisher for '" + destination
                     + "' on broker instance '" + settings.instanceName() + "' is closed; create a new publisher"));
+            return;
         }
         Message message;
         long deliverAt = deliverAt(record.deliverAtEpochMillis());
         try {
             message = MessageMapping.toMessage(record, tag, deliverAt);
         } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
+            done.accept(null, e);
+            return;
         }
         if (delivery == Delivery.AT_MOST_ONCE && record.key() == null) {
-            return sendOneway(message);
+            sendOneway(message, done);
+            return;
         }
         if (!acquireWindow()) {
-            return CompletableFuture.failedFuture(new BackPressureException("Message to '" + destination + "' not sent: "
+            done.accept(null, new BackPressureException("Message to '" + destination + "' not sent: "
                     + "broker instance '" + settings.instanceName() + "' has " + settings.maxPendingSends()
-                    + " RocketMQ sends in flight and none finished within "
-                    + settings.bufferTimeout() + "; raise " + RocketMqSettings.MAX_PENDING_SENDS + " or "
-                    + RocketMqSettings.BUFFER_TIMEOUT + ", or publish slower"));
+                    + " RocketMQ sends in flight and none finished within " + settings.bufferTimeout() + "; raise "
+                    + RocketMqSettings.MAX_PENDING_SENDS + " or " + RocketMqSettings.BUFFER_TIMEOUT + ", or publish slower"));
+            return;
         }
         pending.incrementAndGet();
-        CompletableFuture<SendResult> future = new CompletableFuture<>();
-        future.whenComplete((result, error) -> finished());
-        if (transactions != null && producers.handler() != null) {
-            transactions.send(message, future);
-        } else {
-            sendAsync(message, record.key(), deliverAt > 0, future);
-        }
+        // keyed at-most-once: sequenced in its key lane to keep the key's order (the broker may store two one-way
+        // sends in either order), but the caller does not wait for the broker
+        BiConsumer<SendResult, Throwable> sent = delivery == Delivery.AT_MOST_ONCE ? logLoss : done;
         if (delivery == Delivery.AT_MOST_ONCE) {
-            // Keyed at-most-once: sequenced in its key lane like at-least-once, so that the key keeps
-            // its order, but the publisher does not wait for the broker (a one-way send cannot be
-            // sequenced: the broker may store two of them in either order).
+            done.accept(SendResult.UNKNOWN, null);
+        }
+        if (transactions != null && producers.handler() != null) {
+            CompletableFuture<SendResult> future = new CompletableFuture<>();
             future.whenComplete((result, error) -> {
-                if (error != null) {
-                    log.debug("At-most-once message to '{}' was lost: {}", destination, error.toString());
-                }
+                finished(1);
+                sent.accept(result, error);
             });
-            return CompletableFuture.completedFuture(SendResult.UNKNOWN);
-        }
-        return future;
-    }
-
-    private void sendAsync(Message message, String key, boolean delayed, CompletableFuture<SendResult> future) {
-        if (key == null) {
-            startSend(message, (String) null, future, null);
+            transactions.send(message, future);
+        } else if (record.key() == null) {
+            startSend(message, null, null, sent, null);
         } else {
-            keyLanes.submit(key, new Keyed(message, key, delayed, future));
+            keyLanes.submit(record.key(), new Keyed(message, record.key(), deliverAt > 0, sent));
         }
     }
 
-    /** Starts an asynchronous send; false when it failed at once (the future is then failed). */
-    private boolean startSend(Message message, String key, CompletableFuture<SendResult> future, Runnable done) {
-        return startSend(message, key, null, future, done);
-    }
-
-    private boolean startSend(Message message, MessageQueue queue, CompletableFuture<SendResult> future, Runnable done) {
-        return startSend(message, null, queue, future, done);
-    }
-
-    private boolean startSend(Message message, String key, MessageQueue queue, CompletableFuture<SendResult> future,
-            Runnable done) {
+    /**
+     * Starts an asynchronous send to the key's queue ({@code key} not null), to {@code queue}, or to
+     * any queue; false when it failed at once ({@code sent} then has the error, {@code answered} is not run).
+     */
+    private boolean startSend(Message message, String key, MessageQueue queue, BiConsumer<SendResult, Throwable> sent,
+            Runnable answered) {
         SendCallback callback = new SendCallback() {
             @Override
             public void onSuccess(org.apache.rocketmq.client.producer.SendResult result) {
-                if (done != null) {
-                    done.run();
+                if (answered != null) {
+                    answered.run();
                 }
-                complete(future, result, destination);
+                finished(1);
+                complete(sent, result, 0);
             }
 
             @Override
             public void onException(Throwable error) {
-                if (done != null) {
-                    done.run();
+                if (answered != null) {
+                    answered.run();
                 }
-                future.completeExceptionally(SendFailures.of(error, destination, settings.nameServer()));
+                finished(1);
+                sent.accept(null, SendFailures.of(error, destination, settings.nameServer()));
             }
         };
         try {
@@ -175,11 +179,9 @@ public final class RocketMqPublisher implements RawPublisher {
                 producers.plain().send(message, BY_KEY_HASH, key, callback, settings.sendTimeout().toMillis());
             }
             return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            future.completeExceptionally(new PublishException("Interrupted while sending to '" + destination + "'", e));
         } catch (Exception e) {
-            future.completeExceptionally(SendFailures.of(e, destination, settings.nameServer()));
+            finished(1);
+            sent.accept(null, failure(e));
         }
         return false;
     }
@@ -188,7 +190,7 @@ public final class RocketMqPublisher implements RawPublisher {
      * A keyed message waiting in its lane; {@code delayed} when it has a delivery time (RocketMQ's
      * only delay the adapter sets: headers cannot carry RocketMQ's own properties).
      */
-    private record Keyed(Message message, String key, boolean delayed, CompletableFuture<SendResult> future) {}
+    private record Keyed(Message message, String key, boolean delayed, BiConsumer<SendResult, Throwable> sent) {}
 
     /**
      * Sends a lane's round: its messages grouped by the queue their key selects (the same choice
@@ -209,7 +211,7 @@ public final class RocketMqPublisher implements RawPublisher {
             if (queues == null) {
                 Keyed only = round.get(0);
                 if (round.size() == 1) {
-                    return startSend(only.message(), only.key(), only.future(), done);
+                    return startSend(only.message(), only.key(), null, only.sent(), done);
                 }
                 queues = List.of(); // the route vanished meanwhile: one queue share, sent one message at a time
             }
@@ -295,14 +297,14 @@ public final class RocketMqPublisher implements RawPublisher {
         }
     }
 
-    /** Sends one message (selector or queue) or one batch to {@code queue}; false when it failed at once. */
+    /**
+     * Sends one message (selector or queue) or one batch to {@code queue}; false when it failed at once. A batch's
+     * answer frees its window permits at once and then completes its messages, in their order.
+     */
     private boolean sendChunk(MessageQueue queue, List<Keyed> chunk, Runnable answered) {
         if (chunk.size() == 1 || queue == null) {
             Keyed k = chunk.get(0);
-            if (queue == null) {
-                return startSend(k.message(), k.key(), k.future(), answered);
-            }
-            return startSend(k.message(), queue, k.future(), answered);
+            return startSend(k.message(), queue == null ? k.key() : null, queue, k.sent(), answered);
         }
         List<Message> messages = new ArrayList<>(chunk.size());
         for (Keyed k : chunk) {
@@ -312,41 +314,50 @@ public final class RocketMqPublisher implements RawPublisher {
             @Override
             public void onSuccess(org.apache.rocketmq.client.producer.SendResult result) {
                 answered.run();
+                finished(chunk.size());
                 for (int i = 0; i < chunk.size(); i++) {
-                    completeInBatch(chunk.get(i).future(), result, i);
+                    complete(chunk.get(i).sent(), result, i);
                 }
             }
 
             @Override
             public void onException(Throwable error) {
                 answered.run();
+                finished(chunk.size());
                 for (Keyed k : chunk) {
-                    k.future().completeExceptionally(SendFailures.of(error, destination, settings.nameServer()));
+                    k.sent().accept(null, SendFailures.of(error, destination, settings.nameServer()));
                 }
             }
         };
         try {
             producers.plain().send(messages, queue, callback, settings.sendTimeout().toMillis());
             return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            chunk.forEach(k -> k.future().completeExceptionally(new PublishException("Interrupted while sending to '"
-                    + destination + "'", e)));
         } catch (Exception e) {
-            chunk.forEach(k -> k.future().completeExceptionally(SendFailures.of(e, destination, settings.nameServer())));
+            finished(chunk.size());
+            chunk.forEach(k -> k.sent().accept(null, failure(e)));
         }
         return false;
     }
 
-    private void completeInBatch(CompletableFuture<SendResult> future, org.apache.rocketmq.client.producer.SendResult result,
+    /** The {@code index}-th message's result of a send that stored it (a batch's messages have consecutive offsets). */
+    private void complete(BiConsumer<SendResult, Throwable> sent, org.apache.rocketmq.client.producer.SendResult result,
             int index) {
         if (result.getSendStatus() == SendStatus.SEND_OK) {
             MessageQueue queue = result.getMessageQueue();
             long first = result.getQueueOffset();
-            future.complete(new SendResult(queue == null ? -1 : queue.getQueueId(), first < 0 ? -1 : first + index));
+            sent.accept(new SendResult(queue == null ? -1 : queue.getQueueId(), first < 0 ? -1 : first + index), null);
         } else {
-            future.completeExceptionally(SendFailures.notDurable(result.getSendStatus(), destination));
+            sent.accept(null, SendFailures.notDurable(result.getSendStatus(), destination));
         }
+    }
+
+    /** A send that failed before it left: interrupted (the flag kept), or refused by the client. */
+    private RuntimeException failure(Exception e) {
+        if (e instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+            return new PublishException("Interrupted while sending to '" + destination + "'", e);
+        }
+        return SendFailures.of(e, destination, settings.nameServer());
     }
 
     /** The topic's queues as the producer last fetched them, or null before its first send. */
@@ -355,18 +366,16 @@ public final class RocketMqPublisher implements RawPublisher {
         return info == null || !info.ok() ? null : info.getMessageQueueList();
     }
 
-    private CompletableFuture<SendResult> sendOneway(Message message) {
+    private void sendOneway(Message message, BiConsumer<SendResult, Throwable> done) {
         try {
             producers.plain().sendOneway(message);
-            return CompletableFuture.completedFuture(SendResult.UNKNOWN);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return CompletableFuture.failedFuture(new PublishException("Interrupted while sending to '" + destination + "'", e));
-        } catch (Exception e) {
-            return CompletableFuture.failedFuture(SendFailures.of(e, destination, settings.nameServer()));
+            done.accept(SendResult.UNKNOWN, null);
+        } catch (Exception e) { // done never throws: this is the client's
+            done.accept(null, failure(e));
         }
     }
 
+    /** Completes {@code future} with one send's result: its queue and offset, or the status that was not SEND_OK. */
     static void complete(CompletableFuture<SendResult> future, org.apache.rocketmq.client.producer.SendResult result,
             String destination) {
         if (result.getSendStatus() == SendStatus.SEND_OK) {
@@ -397,9 +406,10 @@ public final class RocketMqPublisher implements RawPublisher {
         }
     }
 
-    private void finished() {
-        window.release();
-        if (pending.decrementAndGet() == 0 && closed) {
+    /** Frees the window permits of {@code sends} answered sends (a batch's at once). */
+    private void finished(int sends) {
+        window.release(sends);
+        if (pending.addAndGet(-sends) == 0 && closed) {
             synchronized (pending) {
                 pending.notifyAll();
             }
