@@ -23,6 +23,8 @@ public final class BindingNames {
     private final String prefix;
     private final Map<String, String> toBinding;
     private final Map<String, String> fromBinding;
+    /** Every binding name in the table starts with the prefix: other names need not be hashed to miss it. */
+    private final boolean allPrefixed;
 
     /**
      * Builds the table of a binding.
@@ -46,6 +48,7 @@ public final class BindingNames {
         to.forEach((envelope, binding) -> from.put(binding, envelope));
         this.toBinding = Map.copyOf(to);
         this.fromBinding = Map.copyOf(from);
+        this.allPrefixed = from.keySet().stream().allMatch(name -> name.startsWith(prefix));
     }
 
     /**
@@ -69,6 +72,9 @@ public final class BindingNames {
      * @param name a header's name as the broker carries it
      */
     public String fromBinding(String name) {
+        if (allPrefixed && !name.startsWith(prefix)) {
+            return name;
+        }
         String known = fromBinding.get(name);
         if (known != null) {
             return known;
@@ -78,10 +84,15 @@ public final class BindingNames {
 
     /**
      * {@return the envelope's name for a binding name in the table, or null when it is not in it}
+     * A name without the binding's prefix is not hashed when no name in the table lacks it: a
+     * received header's name is a new string, whose hash would be computed for each message.
      *
      * @param name a header's name as the broker carries it
      */
     public String knownFromBinding(String name) {
+        if (allPrefixed && !name.startsWith(prefix)) {
+            return null;
+        }
         return fromBinding.get(name);
     }
 }

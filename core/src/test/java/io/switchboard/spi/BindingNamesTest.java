@@ -39,4 +39,15 @@ class BindingNamesTest {
         assertThat(rocketmq.knownFromBinding("CE_source")).isEqualTo(Envelope.SOURCE);
         assertThat(rocketmq.toBinding(Envelope.ID)).isEqualTo("CE_id");
     }
+
+    @Test
+    void findsATableNameWithoutThePrefixAndMissesOtherUnprefixedNames() {
+        BindingNames mixed = new BindingNames("CE_", Map.of(Envelope.CONTENT_TYPE, "contentType"), name -> false);
+        assertThat(mixed.knownFromBinding("contentType")).isEqualTo(Envelope.CONTENT_TYPE);
+        assertThat(mixed.knownFromBinding("CE_source")).isEqualTo(Envelope.SOURCE);
+        assertThat(mixed.fromBinding("contentType")).isEqualTo(Envelope.CONTENT_TYPE);
+        assertThat(rocketmq.fromBinding("UNIQ_KEY")).isEqualTo("UNIQ_KEY");
+        assertThat(rocketmq.knownFromBinding("UNIQ_KEY")).isNull();
+        assertThat(amqp.knownFromBinding("x-app")).isNull();
+    }
 }

@@ -101,8 +101,7 @@ public final class MessageMapping {
         Map<String, String> headers = new HashMap<>(properties.size() * 2);
         for (Map.Entry<String, String> property : properties.entrySet()) {
             String name = property.getKey();
-            // every name in the table has the prefix: RocketMQ's own names are not hashed to find that out
-            String envelope = name.startsWith(BINDING_PREFIX) ? NAMES.knownFromBinding(name) : null;
+            String envelope = NAMES.knownFromBinding(name);
             if (envelope != null) {
                 headers.put(envelope, property.getValue());
             } else if (!isSystemProperty(name)) {

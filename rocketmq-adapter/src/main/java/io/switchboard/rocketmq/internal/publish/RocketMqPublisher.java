@@ -132,12 +132,10 @@ public final class RocketMqPublisher implements RawPublisher {
             done.accept(SendResult.UNKNOWN, null);
         }
         if (transactions != null && producers.handler() != null) {
-            CompletableFuture<SendResult> future = new CompletableFuture<>();
-            future.whenComplete((result, error) -> {
+            transactions.send(message, (result, error) -> {
                 finished(1);
                 sent.accept(result, error);
             });
-            transactions.send(message, future);
         } else if (record.key() == null) {
             startSend(message, null, null, sent, null);
         } else {
@@ -158,7 +156,7 @@ public final class RocketMqPublisher implements RawPublisher {
                     answered.run();
                 }
                 finished(1);
-                complete(sent, result, 0);
+                complete(sent, result, 0, destination);
             }
 
             @Override
@@ -316,7 +314,7 @@ public final class RocketMqPublisher implements RawPublisher {
                 answered.run();
                 finished(chunk.size());
                 for (int i = 0; i < chunk.size(); i++) {
-                    complete(chunk.get(i).sent(), result, i);
+                    complete(chunk.get(i).sent(), result, i, destination);
                 }
             }
 
@@ -340,8 +338,8 @@ public final class RocketMqPublisher implements RawPublisher {
     }
 
     /** The {@code index}-th message's result of a send that stored it (a batch's messages have consecutive offsets). */
-    private void complete(BiConsumer<SendResult, Throwable> sent, org.apache.rocketmq.client.producer.SendResult result,
-            int index) {
+    static void complete(BiConsumer<SendResult, Throwable> sent, org.apache.rocketmq.client.producer.SendResult result,
+            int index, String destination) {
         if (result.getSendStatus() == SendStatus.SEND_OK) {
             MessageQueue queue = result.getMessageQueue();
             long first = result.getQueueOffset();
@@ -372,17 +370,6 @@ public final class RocketMqPublisher implements RawPublisher {
             done.accept(SendResult.UNKNOWN, null);
         } catch (Exception e) { // done never throws: this is the client's
             done.accept(null, failure(e));
-        }
-    }
-
-    /** Completes {@code future} with one send's result: its queue and offset, or the status that was not SEND_OK. */
-    static void complete(CompletableFuture<SendResult> future, org.apache.rocketmq.client.producer.SendResult result,
-            String destination) {
-        if (result.getSendStatus() == SendStatus.SEND_OK) {
-            MessageQueue queue = result.getMessageQueue();
-            future.complete(new SendResult(queue == null ? -1 : queue.getQueueId(), result.getQueueOffset()));
-        } else {
-            future.completeExceptionally(SendFailures.notDurable(result.getSendStatus(), destination));
         }
     }
 

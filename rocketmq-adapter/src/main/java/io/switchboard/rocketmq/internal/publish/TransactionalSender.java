@@ -4,11 +4,11 @@ import io.switchboard.PublishException;
 import io.switchboard.rocketmq.internal.client.Producers;
 import io.switchboard.spi.DaemonThreads;
 import io.switchboard.spi.SendResult;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import org.apache.rocketmq.client.producer.LocalTransactionState;
 import org.apache.rocketmq.client.producer.TransactionSendResult;
 import org.apache.rocketmq.common.message.Message;
@@ -30,33 +30,34 @@ final class TransactionalSender {
         this.thread = Executors.newSingleThreadExecutor(DaemonThreads.named("switchboard-rocketmq-tx-" + destination));
     }
 
-    void send(Message message, CompletableFuture<SendResult> future) {
+    /** Sends on the sender's thread; {@code done} gets the answer once, on that thread (or here when closed). */
+    void send(Message message, BiConsumer<SendResult, Throwable> done) {
         try {
-            thread.execute(() -> sendNow(message, future));
+            thread.execute(() -> sendNow(message, done));
         } catch (RejectedExecutionException e) {
-            future.completeExceptionally(new PublishException("Transactional publisher for '" + destination
-                    + "' is closed", e));
+            done.accept(null, new PublishException("Transactional publisher for '" + destination + "' is closed", e));
         }
     }
 
-    private void sendNow(Message message, CompletableFuture<SendResult> future) {
+    private void sendNow(Message message, BiConsumer<SendResult, Throwable> done) {
         if (message.getDeliverTimeMs() > 0) {
-            future.completeExceptionally(new PublishException("Message to '" + destination + "' asks for delayed "
+            done.accept(null, new PublishException("Message to '" + destination + "' asks for delayed "
                     + "delivery, which RocketMQ does not offer for transactional messages; publish it without a delay, "
                     + "or with Delivery.AT_LEAST_ONCE"));
             return;
         }
+        TransactionSendResult result;
         try {
-            TransactionSendResult result = producers.transactional().sendMessageInTransaction(message, null);
-            LocalTransactionState state = result.getLocalTransactionState();
-            if (state == LocalTransactionState.ROLLBACK_MESSAGE) {
-                future.completeExceptionally(new PublishException("Message " + result.getMsgId() + " to '" + destination
-                        + "' was rolled back by the TransactionHandler's local transaction; the broker discards it"));
-            } else {
-                RocketMqPublisher.complete(future, result, destination);
-            }
+            result = producers.transactional().sendMessageInTransaction(message, null);
         } catch (Exception e) {
-            future.completeExceptionally(SendFailures.of(e, destination, "see rocketmq.namesrv-addr"));
+            done.accept(null, SendFailures.of(e, destination, "see rocketmq.namesrv-addr"));
+            return;
+        }
+        if (result.getLocalTransactionState() == LocalTransactionState.ROLLBACK_MESSAGE) {
+            done.accept(null, new PublishException("Message " + result.getMsgId() + " to '" + destination
+                    + "' was rolled back by the TransactionHandler's local transaction; the broker discards it"));
+        } else {
+            RocketMqPublisher.complete(done, result, 0, destination);
         }
     }
 
