@@ -66,7 +66,11 @@ abstract class SuiteCommand implements Callable<Integer> {
             err.println(e.getMessage());
             return 2;
         }
-        List<PlannedRun> plan = SuiteRunner.plan(workloads, options.brokers, options.sdkOnly, options.extraModes());
+        List<PlannedRun> planned = SuiteRunner.plan(workloads, options.brokers, options.sdkOnly, options.extraModes());
+        List<PlannedRun> plan = modes(planned, err);
+        if (plan == null) {
+            return 2;
+        }
         if (plan.isEmpty()) {
             err.println("Nothing to run: no workload is meant for the brokers " + options.brokers
                     + "; leave out --brokers, or pick brokers the workloads list");
@@ -120,4 +124,20 @@ abstract class SuiteCommand implements Callable<Integer> {
 
     /** The command as typed, for the report. */
     abstract List<String> commandLine();
+
+    /** The plan narrowed to {@code --modes}; null (with the error told) when a mode is not in it. */
+    private List<PlannedRun> modes(List<PlannedRun> plan, PrintStream err) {
+        if (options.modes.isEmpty()) {
+            return plan;
+        }
+        Set<String> planned = new TreeSet<>();
+        plan.forEach(p -> planned.add(p.mode()));
+        List<String> unknown = options.modes.stream().filter(m -> !planned.contains(m)).toList();
+        if (!unknown.isEmpty()) {
+            err.println("--modes " + unknown + " not in this plan, whose modes are " + planned
+                    + "; pick from those (add --none-envelope for sdk-none, --native-envelope for native-ce)");
+            return null;
+        }
+        return plan.stream().filter(p -> options.modes.contains(p.mode())).toList();
+    }
 }

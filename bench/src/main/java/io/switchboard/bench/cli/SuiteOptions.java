@@ -44,6 +44,12 @@ final class SuiteOptions {
     @Option(names = "--sdk-only", description = "Only through Switchboard, no native runs (soak runs).")
     boolean sdkOnly;
 
+    @Option(names = "--modes", split = ",", paramLabel = "MODE",
+            description = "Only these of the planned modes (such as native,sdk-none): to run each mode in a JVM of its own, "
+                    + "where no other mode's calls reshape the JIT's code for the shared client library "
+                    + "(bench/scripts/by-mode.sh).")
+    List<String> modes = new ArrayList<>();
+
     @Option(names = "--native-envelope",
             description = "Also run the native client carrying the SDK's CloudEvents headers (mode native-ce): SDK/native-ce is "
                     + "the cost of the SDK's code, native-ce/native the cost of the envelope on the wire.")

@@ -18,7 +18,7 @@ public final class CsvReport {
             + "e2e_p50_ms,e2e_p75_ms,e2e_p95_ms,e2e_p99_ms,e2e_p999_ms,e2e_max_ms,e2e_mean_ms,"
             + "publish_p50_ms,publish_p99_ms,publish_max_ms,delay_p50_ms,delay_p99_ms,delay_max_ms,"
             + "heap_probes,heap_start_mib,heap_end_mib,heap_slope_mib_min,jvm_cpu_us_per_msg,error,"
-            + "broker_cpu_us_per_msg,client_cpu_us_per_msg";
+            + "broker_cpu_us_per_msg,client_cpu_us_per_msg,jit_ms";
 
     private CsvReport() {}
 
@@ -38,7 +38,8 @@ public final class CsvReport {
                     d(r.publishLatency().max()), d(r.publishDelay().p50()), d(r.publishDelay().p99()),
                     d(r.publishDelay().max()), n(r.heap().probes()), d(r.heap().startMiB()), d(r.heap().endMiB()),
                     d(r.heap().slopeMiBPerMinute()), d(r.cpuMicrosPerMessage()), quote(r.error() == null ? "" : r.error()),
-                    d(r.brokerCpuMicrosPerMessage()), d(r.clientCpuMicrosPerMessage()))).append('\n');
+                    d(r.brokerCpuMicrosPerMessage()), d(r.clientCpuMicrosPerMessage()),
+                    d(r.jitMillis()))).append('\n');
         }
         return csv.toString();
     }

@@ -119,6 +119,7 @@ public final class JsonReport {
         run.put("jvmCpuMicrosPerMessage", finite(r.cpuMicrosPerMessage()));
         run.put("brokerCpuMicrosPerMessage", finite(r.brokerCpuMicrosPerMessage()));
         run.put("clientCpuMicrosPerMessage", finite(r.clientCpuMicrosPerMessage()));
+        run.put("jitMillis", finite(r.jitMillis()));
         run.put("endToEndMs", percentiles(r.endToEnd()));
         run.put("publishLatencyMs", percentiles(r.publishLatency()));
         run.put("publishDelayMs", percentiles(r.publishDelay()));

@@ -21,6 +21,7 @@ final class CpuMeter {
     private final long startReceived;
     private java.util.function.DoubleSupplier clientCpuSeconds = () -> Double.NaN;
     private double startClientCpuSeconds = Double.NaN;
+    private final long startJitMillis = JitActivity.millis();
 
     private CpuMeter(long startCpuNanos, long brokerPid, long startBrokerCpuNanos, long startReceived) {
         this.startCpuNanos = startCpuNanos;
@@ -57,6 +58,12 @@ final class CpuMeter {
         long messages = received - startReceived;
         return Double.isNaN(end) || Double.isNaN(startClientCpuSeconds) || messages <= 0 ? Double.NaN
                 : (end - startClientCpuSeconds) * 1e6 / messages;
+    }
+
+    /** The JIT compilers' milliseconds since {@link #start}, or NaN when the JVM does not say. */
+    double jitMillis() {
+        long now = JitActivity.millis();
+        return startJitMillis < 0 || now < 0 ? Double.NaN : now - startJitMillis;
     }
 
     /** Microseconds of the broker process's CPU per message received since {@link #start}, or NaN (no process, none arrived). */

@@ -39,6 +39,8 @@ import java.util.List;
  * @param clientCpuMicrosPerMessage the client CPU the live comparison counted over the same interval, per the same
  *     messages (meter {@code switchboard.client.cpu}: the client's threads, core's lanes without the handlers, the
  *     sampled publish calls); NaN except in mode {@code sdk-cost}
+ * @param jitMillis the JIT compilers' time over the same interval ({@link JitActivity}), ms; NaN when unknown. Work the
+ *     compilers still had queued runs on the run's cores and counts in {@code cpuMicrosPerMessage}
  * @param error why the run failed, or null
  */
 public record RunResult(
@@ -48,7 +50,7 @@ public record RunResult(
         Percentiles endToEnd, Percentiles publishLatency, Percentiles publishDelay,
         double publishCv, double consumeCv,
         List<Sample> samples, HeapTrend heap, double cpuMicrosPerMessage, double brokerCpuMicrosPerMessage,
-        double clientCpuMicrosPerMessage, String error) {
+        double clientCpuMicrosPerMessage, double jitMillis, String error) {
 
     /** Copies the samples. */
     public RunResult {
@@ -58,7 +60,8 @@ public record RunResult(
     /** A run that could not be carried out. */
     public static RunResult failed(Workload workload, String broker, String mode, String error) {
         return new RunResult(workload, broker, mode, 0, 0, 0, 0, 0, 0, 0, Percentiles.EMPTY, Percentiles.EMPTY,
-                Percentiles.EMPTY, 0, 0, List.of(), HeapTrend.NONE, Double.NaN, Double.NaN, Double.NaN, error);
+                Percentiles.EMPTY, 0, 0, List.of(), HeapTrend.NONE, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+                error);
     }
 
     /** Copies expected but not received (never negative; duplicates do not offset losses elsewhere). */

@@ -26,7 +26,8 @@ import jdk.jfr.Recording;
  * unmeasured, for the JVM warm-up time ({@code --jvm-warmup}): the in-process brokers share the
  * bench's JVM, so without it whichever side ran first would also pay for compiling the broker's
  * and the clients' code (on main 3c763af the first Kafka run measured 67k msg/s through the SDK
- * and the same run later in the same JVM 114-139k).
+ * and the same run later in the same JVM 114-139k). With a warm-up, each measured run also waits
+ * for the JIT compilers to be idle first (they fall minutes behind on two busy cores).
  */
 public final class SuiteRunner {
 
@@ -35,6 +36,7 @@ public final class SuiteRunner {
     private final Path jfrDir;
     private final String jfrSettings;
     private final Duration jvmWarmup;
+    private static final Duration MAX_JIT_WAIT = Duration.ofSeconds(60);
     private final java.util.Set<String> warmed = new java.util.HashSet<>();
     private java.util.Map<String, Long> brokerPids = java.util.Map.of();
     private final String suiteId = Long.toString(ThreadLocalRandom.current().nextLong(36L * 36 * 36 * 36), 36);
@@ -138,6 +140,7 @@ public final class SuiteRunner {
         List<RunResult> all = new ArrayList<>();
         for (PlannedRun run : plan) {
             warmUp(run.broker(), plan, progress);
+            awaitIdleJit(progress);
             progress.start(run);
             RunResult result = runOne(run, progress);
             progress.finish(result);
@@ -165,6 +168,28 @@ public final class SuiteRunner {
                 progress.note("JVM warm-up of " + broker + "/" + mode + " failed (" + result.error()
                         + "); measuring anyway");
             }
+        }
+    }
+
+    /**
+     * With a JVM warm-up, waits before a measured run until the JIT compilers are idle ({@link JitActivity}), for up to
+     * three warm-up lengths and at most a minute: the compile tasks the warm-up and the last run queued then run on
+     * idle cores rather than in the next run's measured window.
+     */
+    private void awaitIdleJit(ProgressBar progress) {
+        if (jvmWarmup.isZero()) {
+            return;
+        }
+        Duration max = jvmWarmup.multipliedBy(3).compareTo(MAX_JIT_WAIT) < 0 ? jvmWarmup.multipliedBy(3) : MAX_JIT_WAIT;
+        long before = JitActivity.millis();
+        try {
+            Duration waited = JitActivity.awaitIdle(max);
+            if (waited.toSeconds() >= 2) {
+                progress.note("JIT: waited " + waited.toSeconds() + " s for the compilers to go idle (" + (JitActivity.millis()
+                        - before) + " ms compiling)" + (waited.compareTo(max) >= 0 ? ", measuring anyway" : ""));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

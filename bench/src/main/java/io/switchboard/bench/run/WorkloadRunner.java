@@ -161,6 +161,7 @@ public final class WorkloadRunner {
         double cpuPerMessage = cpu == null ? Double.NaN : cpu.microsPerMessage(receivedAll);
         double brokerCpuPerMessage = cpu == null ? Double.NaN : cpu.brokerMicrosPerMessage(receivedAll);
         double clientCpuPerMessage = cpu == null ? Double.NaN : cpu.clientMicrosPerMessage(receivedAll);
+        double jitMillis = cpu == null ? Double.NaN : cpu.jitMillis();
         long start = measureStartMicros;
         long acked = stats.acked.sum();
         long received = stats.received.sum();
@@ -170,7 +171,7 @@ public final class WorkloadRunner {
                 RunStats.rate(received, start, stats.lastReceiveMicros.get()),
                 RunStats.summary(stats.endToEnd), RunStats.summary(stats.publishLatency),
                 RunStats.summary(stats.publishDelay), stats.cv(0), stats.cv(1), stats.samples(), heap, cpuPerMessage,
-                brokerCpuPerMessage, clientCpuPerMessage, stats.failed.sum() > 0 && acked == 0 ? stats.firstError : null);
+                brokerCpuPerMessage, clientCpuPerMessage, jitMillis, stats.failed.sum() > 0 && acked == 0 ? stats.firstError : null);
     }
 
     /** Waits for acknowledgements, then for consumers, each until nothing moves for the drain timeout. */

@@ -82,7 +82,8 @@ class BrokersInChildTest {
         assertThat(lines).as("sdk and sdk-cost").hasSize(3);
         List<String> header = Arrays.asList(lines.get(0).split(",", -1));
         assertThat(lines.get(0)).contains(OLD_HEADER_END + ",broker_cpu_us_per_msg");
-        assertThat(header.get(header.size() - 1)).isEqualTo("client_cpu_us_per_msg");
+        assertThat(header.get(header.size() - 1)).isEqualTo("jit_ms");
+        assertThat(header.get(header.size() - 2)).isEqualTo("client_cpu_us_per_msg");
         String[] row = lines.get(1).split(",", -1);
         String[] cost = lines.get(2).split(",", -1);
         assertThat(cost[header.indexOf("mode")]).isEqualTo("sdk-cost");
@@ -94,6 +95,7 @@ class BrokersInChildTest {
         assertThat(Long.parseLong(row[header.indexOf("received")])).isPositive();
         assertThat(Double.parseDouble(row[header.indexOf("jvm_cpu_us_per_msg")])).isPositive();
         assertThat(Double.parseDouble(row[header.indexOf("broker_cpu_us_per_msg")])).as("the child's CPU per message").isPositive();
+        assertThat(Double.parseDouble(row[header.indexOf("jit_ms")])).as("the JIT's time in the measured window").isNotNegative();
         assertThat(Files.readString(out.resolve("results.json"))).contains("\"brokerCpuMicrosPerMessage\"")
                 .contains("\"clientCpuMicrosPerMessage\"")
                 .contains("--brokers-in-child");

@@ -51,7 +51,8 @@ class SeedsSmokeTest {
         System.setErr(new java.io.PrintStream(err, true));
         int exit;
         try {
-            exit = BenchMain.execute("run", workload.toString(), "--out", out.toString(), "--no-progress", "--jvm-warmup", "1");
+            exit = BenchMain.execute("run", workload.toString(), "--out", out.toString(), "--no-progress", "--jvm-warmup", "1",
+                    "--modes", "sdk");
         } finally {
             System.setErr(saved);
         }
@@ -82,6 +83,24 @@ class SeedsSmokeTest {
                 false, false);
         assertThat(plan).extracting(io.switchboard.bench.run.PlannedRun::mode)
                 .containsExactly("sdk", "native", "native", "sdk", "sdk", "native");
+    }
+
+    @Test
+    @DisplayName("--modes with a mode the plan does not have ends with exit code 2, naming the plan's modes")
+    void unknownMode(@TempDir Path dir) throws Exception {
+        Path workload = dir.resolve("tiny.yaml");
+        Files.writeString(workload, "name: tiny\nbrokers: [memory]\nduration: 1s\nstudy: {source: test, figure: none, conditions: none}\n");
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream saved = System.err;
+        System.setErr(new java.io.PrintStream(err, true));
+        int exit;
+        try {
+            exit = BenchMain.execute("run", workload.toString(), "--out", dir.toString(), "--no-progress", "--modes", "sdk-none");
+        } finally {
+            System.setErr(saved);
+        }
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).contains("--modes [sdk-none] not in this plan, whose modes are [sdk]").contains("--none-envelope");
     }
 
     @Test

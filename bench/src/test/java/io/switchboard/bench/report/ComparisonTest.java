@@ -25,7 +25,7 @@ class ComparisonTest {
 
     private static RunResult run(String mode, double published, double consumed) {
         return new RunResult(FULL_SPEED, "rocketmq", mode, 1000, 1000, 0, 1000, 1000, published, consumed,
-                Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY, 0, 0, List.of(), HeapTrend.NONE, Double.NaN, Double.NaN, Double.NaN, null);
+                Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY, 0, 0, List.of(), HeapTrend.NONE, Double.NaN, Double.NaN, Double.NaN, Double.NaN, null);
     }
 
     @Test
