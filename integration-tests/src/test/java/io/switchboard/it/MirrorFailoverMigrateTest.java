@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.DisplayName;
@@ -185,7 +186,13 @@ class MirrorFailoverMigrateTest extends RoutingTestSupport {
         Switchboard sb = closeAfter(builder().instance("rabbit", "rabbitmq", rabbit()).instance("kafka", "kafka", kafka())
                 .route(orders, Route.single("rabbit")).build());
         Map<String, Integer> handled = new ConcurrentHashMap<>();
+        // Held until the route is in migrate mode: RabbitMQ's copies of ids 1000..1499 are then still in
+        // its backlog when Kafka's arrive (handled in single mode first, an id is not deduplicated, by design).
+        CountDownLatch migrating = new CountDownLatch(1);
         Subscription s = sb.subscriber(orders, TEXT).group("billing").subscribe((m, c) -> {
+            if (!migrating.await(2, TimeUnit.MINUTES)) {
+                throw new IllegalStateException("the test never switched " + orders + " to migrate");
+            }
             handled.merge(m.id(), 1, Integer::sum);
             Thread.sleep(1); // a backlog builds up on RabbitMQ
         });
@@ -199,6 +206,7 @@ class MirrorFailoverMigrateTest extends RoutingTestSupport {
             assertThat(f.get(60, TimeUnit.SECONDS).instance()).isEqualTo("rabbit");
         }
         sb.routing().update(orders, Route.migrate("rabbit", "kafka"));
+        migrating.countDown();
         sent.clear();
         for (int i = 1000; i < 2500; i++) { // ids 1000..1499 are now on both brokers
             sent.add(p.publish(Message.builder("m" + i).key("k" + i % 30).id("id-" + i).build()).toCompletableFuture());
@@ -216,6 +224,5 @@ class MirrorFailoverMigrateTest extends RoutingTestSupport {
         assertThat(handled.values()).containsOnly(1);
         sb.routing().update(orders, Route.single("kafka"));
         assertThat(p.publish("after").toCompletableFuture().get(30, TimeUnit.SECONDS).instance()).isEqualTo("kafka");
-        assertThat(Duration.ZERO).isNotNull();
     }
 }

@@ -9,7 +9,10 @@ import java.time.Duration;
  * wait until they are idle. On two busy cores HotSpot's C2 thread falls minutes behind: with brokers in child JVMs it
  * still took 1.0 µs of CPU a message in the SDK's measured window of seed 001 at 16 topics, 2 min into the run (async-
  * profiler, bench/README), and the mode measured last got compiled code for free. Waiting for an idle compiler before
- * each measured run measures every mode on compiled code.
+ * each measured run drains the queue that the runs before it left (2-3 s, measured), but does not keep the JIT out of
+ * the window: a run refills the queue with the methods its own threads make hot (C2 still compiled 17-27 s in each
+ * window after the wait at 16 topics). The {@code jit_ms} column shows what each row carried; one JVM per mode
+ * ({@code bench/scripts/by-mode.sh}) is what gives each mode a JIT of its own.
  */
 public final class JitActivity {
 

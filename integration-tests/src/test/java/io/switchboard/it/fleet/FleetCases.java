@@ -68,6 +68,8 @@ abstract class FleetCases {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("instance.a.broker", "kafka");
         p.put("instance.a.kafka.bootstrap.servers", EmbeddedKafka.shared().bootstrapServers());
+        // three replica JVMs start at once beside the brokers on two cores: the first admin answer can take longer than 5 s
+        p.put("instance.a.kafka.connect-timeout", "30s");
         p.put("instance.b.broker", "rabbitmq");
         p.put("instance.b.rabbitmq.uri", RABBIT.uriWithCredentials());
         controlProperties.forEach((k, v) -> p.put("instance.ctl." + k, v));

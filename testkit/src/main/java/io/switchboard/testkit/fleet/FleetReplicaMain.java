@@ -31,6 +31,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.LoggerFactory;
 
 /**
  * The main of a {@link FleetReplica}. Arguments: replica id, directory, then {@code key=value}
@@ -68,9 +69,18 @@ public final class FleetReplicaMain {
      * The replica's main: see the class comment for its arguments and commands.
      *
      * @param args the arguments
-     * @throws Exception any failure, which ends the replica with its stack trace in its log
      */
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        try {
+            run(args);
+        } catch (Throwable e) {
+            // the Switchboard's non-daemon threads would keep a replica that failed to start alive until its test's deadline
+            LoggerFactory.getLogger(FleetReplicaMain.class).error("Fleet replica {} failed; exiting", args.length > 0 ? args[0] : "?", e);
+            System.exit(1);
+        }
+    }
+
+    private static void run(String[] args) throws Exception {
         String id = args[0];
         Path dir = Path.of(args[1]);
         Map<String, Map<String, String>> instances = new LinkedHashMap<>();
