@@ -4,14 +4,23 @@ import io.switchboard.Delivery;
 import io.switchboard.bench.workload.Workload;
 import io.switchboard.spi.BrokerConfig;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -100,6 +109,57 @@ final class KafkaClientSettings {
         config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         return config;
+    }
+
+    /**
+     * Creates the topics in one call and waits until every partition of each has a leader that answers for it, as the
+     * adapter's provisioner does before a publisher or subscription is ready. Sending at once hits partitions whose
+     * leader is named but not serving them yet: the idempotent producer then gets {@code NOT_LEADER_OR_FOLLOWER} and
+     * here retried one partition's batch on {@code OUT_OF_ORDER_SEQUENCE_NUMBER} until {@code delivery.timeout.ms}
+     * (120 s; KAFKA-15591, which the adapter's {@code PartitionsOnline} waits out with {@code describeProducers}),
+     * holding that partition's messages for the whole run (the 15 s drains and 97 s clean-ups of the native driver in a
+     * JVM of its own, bench/README).
+     *
+     * @throws java.util.concurrent.TimeoutException when the topics are not made, or have no leader, within {@code timeout}
+     */
+    void createTopics(Admin admin, List<String> topics, int partitions, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        admin.createTopics(topics.stream().map(t -> topic(t, partitions)).toList()).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        while (true) {
+            long left = deadline - System.nanoTime();
+            Map<String, TopicDescription> described = admin.describeTopics(topics).allTopicNames()
+                    .get(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)), TimeUnit.MILLISECONDS);
+            List<String> leaderless = described.values().stream().filter(d -> d.partitions().size() < partitions
+                    || d.partitions().stream().anyMatch(p -> p.leader() == null || p.leader().isEmpty())).map(TopicDescription::name).toList();
+            if (leaderless.isEmpty() && leadersAnswer(admin, described.values(), deadline)) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new java.util.concurrent.TimeoutException("Kafka topics " + leaderless + " still had a partition without a leader "
+                        + timeout + " after they were created");
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    /**
+     * Whether each partition's leader answers a {@code ListOffsets} (as a consumer's first position lookup does): the
+     * metadata names a leader before that broker serves the partition, and a produce request in between gets
+     * {@code NOT_LEADER_OR_FOLLOWER}.
+     */
+    private static boolean leadersAnswer(Admin admin, Collection<TopicDescription> topics, long deadline) throws Exception {
+        Map<TopicPartition, OffsetSpec> partitions = new HashMap<>();
+        topics.forEach(d -> d.partitions().forEach(p -> partitions.put(new TopicPartition(d.name(), p.partition()), OffsetSpec.latest())));
+        try {
+            admin.listOffsets(partitions).all().get(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())),
+                    TimeUnit.MILLISECONDS);
+            return true;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RetriableException) {
+                return false;
+            }
+            throw e;
+        }
     }
 
     /** The topic to create, with the workload's {@code topic.*} configs and {@code replication-factor}. */

@@ -45,13 +45,12 @@ final class KafkaNativeDriver extends NativeDriver {
 
     @Override
     public void createTopic(String topic, int partitions) throws Exception {
-        admin.createTopics(List.of(settings.topic(topic, partitions))).all().get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        settings.createTopics(admin, List.of(topic), partitions, ADMIN_TIMEOUT);
     }
 
     @Override
     public void createTopics(List<String> topics, int partitions) throws Exception {
-        admin.createTopics(topics.stream().map(t -> settings.topic(t, partitions)).toList()).all()
-                .get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        settings.createTopics(admin, topics, partitions, ADMIN_TIMEOUT);
     }
 
     /** The default envelope's constant headers, built once as the adapter caches them. */
