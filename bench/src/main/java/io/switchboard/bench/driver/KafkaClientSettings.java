@@ -135,8 +135,8 @@ final class KafkaClientSettings {
                 return;
             }
             if (System.nanoTime() > deadline) {
-                throw new java.util.concurrent.TimeoutException("Kafka topics " + leaderless + " still had a partition without a leader "
-                        + timeout + " after they were created");
+                throw new java.util.concurrent.TimeoutException("Kafka topics " + (leaderless.isEmpty() ? topics : leaderless)
+                        + " still had a partition without a leader that answers for it " + timeout + " after they were created");
             }
             Thread.sleep(20);
         }
