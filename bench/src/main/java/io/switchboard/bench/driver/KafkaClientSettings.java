@@ -127,11 +127,10 @@ final class KafkaClientSettings {
         admin.createTopics(topics.stream().map(t -> topic(t, partitions)).toList()).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         while (true) {
             long left = deadline - System.nanoTime();
-            Map<String, TopicDescription> described = admin.describeTopics(topics).allTopicNames()
-                    .get(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)), TimeUnit.MILLISECONDS);
-            List<String> leaderless = described.values().stream().filter(d -> d.partitions().size() < partitions
+            Map<String, TopicDescription> described = describe(admin, topics, left);
+            List<String> leaderless = described == null ? topics : described.values().stream().filter(d -> d.partitions().size() < partitions
                     || d.partitions().stream().anyMatch(p -> p.leader() == null || p.leader().isEmpty())).map(TopicDescription::name).toList();
-            if (leaderless.isEmpty() && leadersAnswer(admin, described.values(), deadline)) {
+            if (described != null && leaderless.isEmpty() && leadersAnswer(admin, described.values(), deadline)) {
                 return;
             }
             if (System.nanoTime() > deadline) {
@@ -139,6 +138,22 @@ final class KafkaClientSettings {
                         + " still had a partition without a leader that answers for it " + timeout + " after they were created");
             }
             Thread.sleep(20);
+        }
+    }
+
+    /**
+     * The topics' descriptions, or null while the broker that answers does not know one of them yet (its metadata
+     * follows the controller's: {@code UNKNOWN_TOPIC_OR_PARTITION} right after the topics were made, seen here).
+     */
+    private static Map<String, TopicDescription> describe(Admin admin, List<String> topics, long leftNanos) throws Exception {
+        try {
+            return admin.describeTopics(topics).allTopicNames().get(Math.max(1, TimeUnit.NANOSECONDS.toMillis(leftNanos)),
+                    TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RetriableException) {
+                return null;
+            }
+            throw e;
         }
     }
 
