@@ -17,7 +17,8 @@ import java.util.Map;
  * differ by at least the comparison's {@code minDifference} of the larger one. Ranks, not means: a second's figure has a
  * long upper tail (one sampled publish call that the host preempts counts {@link ClientCost#SAMPLE_EVERY} times), and a
  * CI run's instance without extra cost averaged 60 us against about 15 us on a quiet machine, and Welch's t-test on the
- * means missed the other instance's 50 us a message more. The readings are this process's (a fleet report judges cost on the local replica's seconds).
+ * means missed the other instance's 50 us a message more. The readings are this process's (a fleet report judges cost
+ * on the local replica's seconds).
  */
 final class CostFindings {
 
