@@ -19,6 +19,7 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -146,15 +147,7 @@ final class KafkaClientSettings {
      * follows the controller's: {@code UNKNOWN_TOPIC_OR_PARTITION} right after the topics were made, seen here).
      */
     private static Map<String, TopicDescription> describe(Admin admin, List<String> topics, long leftNanos) throws Exception {
-        try {
-            return admin.describeTopics(topics).allTopicNames().get(Math.max(1, TimeUnit.NANOSECONDS.toMillis(leftNanos)),
-                    TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RetriableException) {
-                return null;
-            }
-            throw e;
-        }
+        return nullIfRetriable(admin.describeTopics(topics).allTopicNames(), System.nanoTime() + leftNanos);
     }
 
     /**
@@ -165,13 +158,16 @@ final class KafkaClientSettings {
     private static boolean leadersAnswer(Admin admin, Collection<TopicDescription> topics, long deadline) throws Exception {
         Map<TopicPartition, OffsetSpec> partitions = new HashMap<>();
         topics.forEach(d -> d.partitions().forEach(p -> partitions.put(new TopicPartition(d.name(), p.partition()), OffsetSpec.latest())));
+        return nullIfRetriable(admin.listOffsets(partitions).all(), deadline) != null;
+    }
+
+    /** The admin call's answer, waited for until the deadline; null when it failed with a retriable error. */
+    private static <T> T nullIfRetriable(KafkaFuture<T> answer, long deadlineNanos) throws Exception {
         try {
-            admin.listOffsets(partitions).all().get(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())),
-                    TimeUnit.MILLISECONDS);
-            return true;
+            return answer.get(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime())), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RetriableException) {
-                return false;
+                return null;
             }
             throw e;
         }
