@@ -145,6 +145,9 @@ public final class SuiteRunner {
         for (PlannedRun run : plan) {
             warmUp(run.broker(), plan, progress);
             awaitIdleJit(progress);
+            if (!jvmWarmup.isZero()) { // marks where the JVM warm-up ended, for a profiler attached from outside
+                progress.note("Measuring: " + run.workload().name() + " " + run.broker() + "/" + run.mode());
+            }
             progress.start(run);
             RunResult result = runOne(run, progress);
             progress.finish(result);

@@ -58,6 +58,8 @@ class SeedsSmokeTest {
         }
         assertThat(exit).isZero();
         assertThat(err.toString()).contains("JVM warm-up: tiny memory/sdk for 1 s, not measured");
+        assertThat(err.toString()).as("the line a profiler attached from outside waits for")
+                .contains("Measuring: tiny memory/sdk");
         JsonNode json = new ObjectMapper().readTree(out.resolve("results.json").toFile());
         JsonNode run = json.get("runs").get(0);
         assertThat(run.get("broker").asText()).isEqualTo("memory");

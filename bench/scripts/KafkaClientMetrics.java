@@ -1,0 +1,79 @@
+import com.sun.tools.attach.VirtualMachine;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
+
+/**
+ * Prints the batching figures of every kafka-clients producer and consumer in a running JVM (their JMX metrics), summed
+ * over the clients for rates and averaged over them for averages: what a produce or fetch request carries, how often
+ * they go, how long records wait. Compares two bench modes run one JVM each at the same point.
+ *
+ *   java bench/scripts/KafkaClientMetrics.java PID
+ */
+public class KafkaClientMetrics {
+
+    /** Producer figures (kafka.producer:type=producer-metrics). */
+    private static final String[] PRODUCER = {"record-send-rate", "request-rate", "records-per-request-avg",
+            "batch-size-avg", "record-queue-time-avg", "request-latency-avg", "bufferpool-wait-ratio", "io-ratio",
+            "outgoing-byte-rate", "requests-in-flight", "record-size-avg"};
+    /** Consumer figures (fetch manager, coordinator and network). */
+    private static final Map<String, String[]> CONSUMER = Map.of(
+            "consumer-fetch-manager-metrics", new String[] {"fetch-rate", "records-per-request-avg", "fetch-size-avg",
+                    "records-consumed-rate", "fetch-latency-avg"},
+            "consumer-coordinator-metrics", new String[] {"commit-rate", "commit-latency-avg"},
+            "consumer-metrics", new String[] {"request-rate", "io-ratio", "network-io-rate"});
+
+    public static void main(String[] args) throws Exception {
+        if (args.length != 1) {
+            System.err.println("usage: java KafkaClientMetrics.java PID");
+            System.exit(2);
+        }
+        VirtualMachine vm = VirtualMachine.attach(args[0]);
+        String address;
+        try {
+            address = vm.startLocalManagementAgent();
+        } finally {
+            vm.detach();
+        }
+        try (JMXConnector connector = JMXConnectorFactory.connect(new JMXServiceURL(address))) {
+            MBeanServerConnection server = connector.getMBeanServerConnection();
+            Map<String, double[]> figures = new TreeMap<>();
+            collect(server, "kafka.producer:type=producer-metrics,*", "producer", PRODUCER, figures);
+            for (Map.Entry<String, String[]> group : CONSUMER.entrySet()) {
+                collect(server, "kafka.consumer:type=" + group.getKey() + ",client-id=*", "consumer", group.getValue(),
+                        figures);
+            }
+            figures.forEach((name, f) -> System.out.printf("%-48s clients %4d  sum %14.2f  mean %12.3f%n", name,
+                    (int) f[1], f[0], f[1] == 0 ? 0 : f[0] / f[1]));
+        }
+    }
+
+    private static void collect(MBeanServerConnection server, String pattern, String side, String[] attributes,
+            Map<String, double[]> figures) throws Exception {
+        Set<ObjectName> names = server.queryNames(new ObjectName(pattern), null);
+        for (ObjectName name : names) {
+            if (name.getKeyProperty("topic") != null || name.getKeyProperty("node-id") != null) {
+                continue; // per-topic and per-node beans repeat the client's totals
+            }
+            for (String attribute : attributes) {
+                Object value;
+                try {
+                    value = server.getAttribute(name, attribute);
+                } catch (Exception e) {
+                    continue; // not every client has every figure
+                }
+                if (value instanceof Number n && !Double.isNaN(n.doubleValue()) && !Double.isInfinite(n.doubleValue())) {
+                    double[] f = figures.computeIfAbsent(side + " " + name.getKeyProperty("type") + " " + attribute,
+                            k -> new double[2]);
+                    f[0] += n.doubleValue();
+                    f[1]++;
+                }
+            }
+        }
+    }
+}
