@@ -43,7 +43,7 @@ public class KafkaClientMetrics {
         try (JMXConnector connector = JMXConnectorFactory.connect(new JMXServiceURL(address))) {
             MBeanServerConnection server = connector.getMBeanServerConnection();
             Map<String, double[]> figures = new TreeMap<>();
-            collect(server, "kafka.producer:type=producer-metrics,*", "producer", PRODUCER, figures);
+            collect(server, "kafka.producer:type=producer-metrics,client-id=*", "producer", PRODUCER, figures);
             for (Map.Entry<String, String[]> group : CONSUMER.entrySet()) {
                 collect(server, "kafka.consumer:type=" + group.getKey() + ",client-id=*", "consumer", group.getValue(),
                         figures);
@@ -57,9 +57,6 @@ public class KafkaClientMetrics {
             Map<String, double[]> figures) throws Exception {
         Set<ObjectName> names = server.queryNames(new ObjectName(pattern), null);
         for (ObjectName name : names) {
-            if (name.getKeyProperty("topic") != null || name.getKeyProperty("node-id") != null) {
-                continue; // per-topic and per-node beans repeat the client's totals
-            }
             for (String attribute : attributes) {
                 Object value;
                 try {

@@ -14,7 +14,7 @@
 set -euo pipefail
 probe=${PROBE:-profile}
 if [ $# -lt 3 ] || { [ "$probe" = profile ] && [ -z "${ASYNC_PROFILER_LIB:-}" ]; }; then
-    sed -n '2,14p' "$0" >&2
+    sed -n '2,13p' "$0" >&2
     exit 2
 fi
 out=$1 mode=$2 workload=$3
