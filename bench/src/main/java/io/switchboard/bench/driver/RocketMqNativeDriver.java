@@ -169,7 +169,9 @@ final class RocketMqNativeDriver extends NativeDriver {
         String group = subscription + "_" + topic;
         DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(group);
         consumer.setNamesrvAddr(nameServer);
-        consumer.setInstanceName("bench-native-" + group + "-" + index);
+        // as the adapter runs them: the first member of every group in one client instance shared by the run's consumers
+        // (rocketmq-client's default when no instance name is set), a second member of a group in an instance of its own
+        consumer.setInstanceName("bench-native-consumers-" + runId + (index == 0 ? "" : "-" + index));
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
         int threads = Integer.parseInt(props.getOrDefault("consume-threads", "8"));
         consumer.setConsumeThreadMin(threads);
