@@ -92,7 +92,9 @@ abstract class FleetCases {
     @BeforeAll
     void startFleet() throws Exception {
         RABBIT.require();
-        dir = Files.createTempDirectory("fleet-" + controlBroker());
+        // in the module's build directory, not /tmp: the replicas' logs stay for a failure's post-mortem
+        Path target = Files.createDirectories(Path.of("target", "fleet"));
+        dir = Files.createTempDirectory(target, controlBroker() + "-");
         controlProperties = startControl();
         List<FleetReplica> three = new ArrayList<>();
         for (int i = 0; i < 3; i++) {

@@ -53,8 +53,10 @@ class BootManagedClientsTest {
     static void startKafkaInItsOwnJvm() throws Exception {
         String classpath = Files.readString(Path.of(System.getProperty("switchboard.kafka-server.classpath-file")),
                 StandardCharsets.UTF_8).trim() + File.pathSeparator + System.getProperty("switchboard.test-classes");
-        Path ready = Files.createTempDirectory("kafka-server").resolve("bootstrap");
-        Path log = Path.of(System.getProperty("switchboard.test-classes")).resolveSibling("kafka-server.log");
+        // beside the test classes, not in /tmp: nothing is left behind outside the build directory
+        Path ready = Path.of(System.getProperty("switchboard.test-classes")).resolveSibling("kafka-server.bootstrap");
+        Files.deleteIfExists(ready); // an earlier run's address
+        Path log = ready.resolveSibling("kafka-server.log");
         kafkaServer = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
                 "-cp", classpath, KafkaServerMain.class.getName(), ready.toString())
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
