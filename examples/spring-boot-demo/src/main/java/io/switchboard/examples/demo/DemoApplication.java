@@ -36,6 +36,7 @@ public class DemoApplication {
         if (AotDetector.useGeneratedArtifacts()) {
             System.out.println("Running on Spring AOT's generated initializers (spring.aot.enabled=true)");
         }
+        int exitCode;
         try (DemoBrokers brokers = DemoBrokers.start(System.getProperty("demo.kafka.bootstrap-servers"),
                 System.getProperty("demo.rabbit.host", "127.0.0.1"), Integer.getInteger("demo.rabbit.port", 5672))) {
             ConfigurableApplicationContext context = application(brokers.properties(), !serve).run(springArgs);
@@ -58,8 +59,10 @@ public class DemoApplication {
             int code = timedComparison(context, duration);
             others.forEach(other -> SpringApplication.exit(other));
             SpringApplication.exit(context, () -> code);
-            System.exit(code);
+            exitCode = code;
         }
+        // after the brokers closed: an in-process Kafka deletes its data directory on close
+        System.exit(exitCode);
     }
 
     private static SpringApplication application(Map<String, Object> defaults, boolean timed) {

@@ -200,7 +200,8 @@ class DemoPageBrowserTest {
 
     private static String tempDir() {
         try {
-            return Files.createTempDirectory("switchboard-chromium").toString();
+            // in the module's build directory: nothing is left in /tmp
+            return Files.createTempDirectory(Files.createDirectories(Path.of("target", "chromium")), "profile-").toString();
         } catch (java.io.IOException e) {
             throw new IllegalStateException(e);
         }
