@@ -18,6 +18,7 @@ import io.switchboard.internal.envelope.EnvelopeHeaders;
 import io.switchboard.internal.envelope.MessageIds;
 import io.switchboard.internal.metrics.PublishRecorder;
 import io.switchboard.internal.metrics.Tracing;
+import io.switchboard.internal.metrics.WallClock;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.Capabilities;
 import io.switchboard.spi.OutboundRecord;
@@ -121,8 +122,9 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     public CompletionStage<PublishReceipt> publish(T payload) {
         checkOpen();
         long cpu = sampleStart();
-        OutboundRecord record = record(payload, null, Map.of(), null, null, null, null);
-        CompletionStage<PublishReceipt> receipt = withReceipt(record);
+        long now = System.nanoTime();
+        OutboundRecord record = record(payload, null, Map.of(), null, null, null, null, now);
+        CompletionStage<PublishReceipt> receipt = withReceipt(record, now);
         sampleEnd(cpu, record);
         return receipt;
     }
@@ -132,9 +134,10 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         checkOpen();
         checkNotNull(message);
         long cpu = sampleStart();
+        long now = System.nanoTime();
         OutboundRecord record = record(message.payload(), message.key(), message.headers(), message.id(), message.timestamp(),
-                message.delay(), message.deliverAt());
-        CompletionStage<PublishReceipt> receipt = withReceipt(record);
+                message.delay(), message.deliverAt(), now);
+        CompletionStage<PublishReceipt> receipt = withReceipt(record, now);
         sampleEnd(cpu, record);
         return receipt;
     }
@@ -147,11 +150,12 @@ public final class DefaultPublisher<T> implements Publisher<T> {
             Publisher.super.publish(message, null); // throws the error naming the fix
         }
         long cpu = sampleStart();
+        long now = System.nanoTime();
         OutboundRecord record = record(message.payload(), message.key(), message.headers(), message.id(), message.timestamp(),
-                message.delay(), message.deliverAt());
+                message.delay(), message.deliverAt(), now);
         Observation observation = observe(record);
         // the adapter's callback calls the caller's: no future, no dependent to complete
-        sendTo(record, new Pending(this, (EnvelopeHeaders) record.headers(), System.nanoTime(), record.payload().length,
+        sendTo(record, new Pending(this, (EnvelopeHeaders) record.headers(), now, record.payload().length,
                 observation, true, callback));
         sampleEnd(cpu, record);
     }
@@ -160,8 +164,9 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     public void send(T payload) {
         checkOpen();
         long cpu = sampleStart();
-        OutboundRecord record = record(payload, null, Map.of(), null, null, null, null);
-        withoutReceipt(record);
+        long now = System.nanoTime();
+        OutboundRecord record = record(payload, null, Map.of(), null, null, null, null, now);
+        withoutReceipt(record, now);
         sampleEnd(cpu, record);
     }
 
@@ -170,9 +175,10 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         checkOpen();
         checkNotNull(message);
         long cpu = sampleStart();
+        long now = System.nanoTime();
         OutboundRecord record = record(message.payload(), message.key(), message.headers(), message.id(), message.timestamp(),
-                message.delay(), message.deliverAt());
-        withoutReceipt(record);
+                message.delay(), message.deliverAt(), now);
+        withoutReceipt(record, now);
         sampleEnd(cpu, record);
     }
 
@@ -201,15 +207,20 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         }
     }
 
-    /** Encodes, stamps the envelope, checks the size and the delay: everything before the adapter's send. */
+    /**
+     * Encodes, stamps the envelope, checks the size and the delay: everything before the adapter's send.
+     *
+     * @param nowNanos {@code System.nanoTime()} read once for this publish: its latency's start, and the generated
+     *     id's milliseconds when no time is read for the envelope
+     */
     private OutboundRecord record(T payload, String key, Map<String, String> userHeaders, String id, Instant timestamp,
-            Duration delay, Instant at) {
+            Duration delay, Instant at, long nowNanos) {
         if (payload == null) {
             throw new InvalidMessageException("Message to '" + destination + "' has a null payload; publish an empty "
                     + "value (for example new byte[0] or \"\") instead of null");
         }
         byte[] bytes = codec.encode(payload);
-        EnvelopeHeaders headers = envelope(key, userHeaders, id, timestamp);
+        EnvelopeHeaders headers = envelope(key, userHeaders, id, timestamp, nowNanos);
         checkSize(headers, bytes, userHeaders);
         return new OutboundRecord(destination, key, headers, bytes, deliverAt(delay, at));
     }
@@ -225,20 +236,18 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         return observation;
     }
 
-    private CompletionStage<PublishReceipt> withReceipt(OutboundRecord record) {
+    private CompletionStage<PublishReceipt> withReceipt(OutboundRecord record, long start) {
         Observation observation = observe(record);
         EnvelopeHeaders headers = (EnvelopeHeaders) record.headers();
         // one object is the adapter's callback and the caller's future, which completes with the adapter's own
         // exception, not a CompletionException around it; an adapter with a callback client makes no future of its own
-        Pending pending = new Pending(this, headers, System.nanoTime(), record.payload().length, observation, true, null);
+        Pending pending = new Pending(this, headers, start, record.payload().length, observation, true, null);
         sendTo(record, pending);
         return pending;
     }
 
-    private void withoutReceipt(OutboundRecord record) {
+    private void withoutReceipt(OutboundRecord record, long start) {
         Observation observation = observe(record);
-        boolean timed = meters != null || observation != null;
-        long start = timed ? System.nanoTime() : 0;
         sendTo(record, new Pending(this, (EnvelopeHeaders) record.headers(), start, record.payload().length,
                 observation, false, null));
     }
@@ -344,7 +353,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         }
     }
 
-    private EnvelopeHeaders envelope(String key, Map<String, String> userHeaders, String id, Instant given) {
+    private EnvelopeHeaders envelope(String key, Map<String, String> userHeaders, String id, Instant given, long nowNanos) {
         EnvelopeHeaders headers = new EnvelopeHeaders(layout, userHeaders);
         long micros = OutboundRecord.NO_TIME;
         if (given == null) {
@@ -360,9 +369,11 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         if (id != null) {
             headers.givenId(id);
         } else {
-            // one clock read for both when the time is now: the id's milliseconds are the time's
+            // one clock read for both when the time is now: the id's milliseconds are the time's; without a time (the
+            // broker stamps it, or the caller gave one), the wall clock at the publish's own nanoTime reading, which
+            // its latency needs anyway: no second clock read a message
             long millis = given == null && micros != OutboundRecord.NO_TIME ? Math.floorDiv(micros, 1000L)
-                    : System.currentTimeMillis();
+                    : Math.floorDiv(WallClock.micros(nowNanos), 1000L);
             ThreadLocalRandom random = ThreadLocalRandom.current();
             headers.generatedId(MessageIds.idHigh(millis, random), MessageIds.idLow(random), !full);
         }

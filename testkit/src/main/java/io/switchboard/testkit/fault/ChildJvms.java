@@ -2,6 +2,7 @@ package io.switchboard.testkit.fault;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -89,6 +90,11 @@ public final class ChildJvms {
         List<String> command = new ArrayList<>(prefixes.getOrDefault(id, List.of()));
         command.add(java);
         command.addAll(jvmOptions);
+        if (jvmOptions.stream().noneMatch(o -> o.startsWith("-Djava.io.tmpdir="))) {
+            // what a node unpacks or generates (RocksDB's native library, Netty's certificates) stays in its
+            // directory, deleted with it, even when the node is killed before its deleteOnExit runs
+            command.add("-Djava.io.tmpdir=" + temporaryDirectory());
+        }
         String slf4jProvider = System.getProperty("slf4j.provider");
         if (slf4jProvider != null) {
             command.add("-Dslf4j.provider=" + slf4jProvider);
@@ -104,6 +110,17 @@ public final class ChildJvms {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot start " + what + " " + id, e);
         }
+    }
+
+    private Path temporaryDirectory() {
+        Path tmp = directory.resolve("tmp");
+        try {
+            Files.createDirectories(tmp);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot make the temporary directory " + tmp + " of " + what
+                    + "s: check that " + directory + " is writable", e);
+        }
+        return tmp;
     }
 
     /**

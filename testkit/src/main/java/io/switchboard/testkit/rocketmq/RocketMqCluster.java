@@ -77,7 +77,8 @@ public final class RocketMqCluster extends ChildJvmCluster {
     private RocketMqCluster(Path directory) {
         super(new ChildJvms("RocketMQ broker", directory, RocketMqNodeMain.class,
                 List.of("-Xmx320m", "-XX:MaxDirectMemorySize=256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                        "-Drocketmq.log.root=" + directory.resolve("logs"), "-Duser.home=" + directory.resolve("home"))));
+                        // no self-signed certificate generated at every start (seconds each, files left in tmp)
+                        "-Dtls.server.mode=disabled", "-Drocketmq.log.root=" + directory.resolve("logs"), "-Duser.home=" + directory.resolve("home"))));
         this.directory = directory;
     }
 

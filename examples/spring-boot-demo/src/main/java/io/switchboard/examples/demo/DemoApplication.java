@@ -52,6 +52,13 @@ public class DemoApplication {
                     System.out.println("  replica " + other.getEnvironment().getProperty("demo.replica") + " of the service on http://localhost:"
                             + other.getEnvironment().getProperty("local.server.port") + "/");
                 }
+                // Ctrl-C: the replicas and the service close before the brokers they use, then an in-process
+                // broker deletes its data (Spring's own hooks are off in this mode, see application())
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    others.forEach(ConfigurableApplicationContext::close);
+                    context.close();
+                    brokers.close();
+                }, "demo-shutdown"));
                 Thread.currentThread().join();
                 return;
             }
@@ -70,6 +77,9 @@ public class DemoApplication {
         app.setDefaultProperties(defaults);
         if (timed) {
             app.setAdditionalProfiles("timed");
+        } else {
+            // served: main's own shutdown hook closes the contexts, then the brokers, in that order
+            app.setRegisterShutdownHook(false);
         }
         return app;
     }

@@ -8,6 +8,7 @@ import io.switchboard.spi.OutboundRecord;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -95,20 +96,27 @@ public final class MessageMapping {
         }
     }
 
-    /** The envelope and application headers of a received message; RocketMQ's own properties left out. */
+    /**
+     * The envelope and application headers of a received message; RocketMQ's own properties left out. A message
+     * with none (envelope {@code none}, no application headers) gets the shared empty map: no map per message.
+     */
     public static Map<String, String> headers(Message message) {
         Map<String, String> properties = message.getProperties();
-        Map<String, String> headers = new HashMap<>(properties.size() * 2);
+        Map<String, String> headers = null;
         for (Map.Entry<String, String> property : properties.entrySet()) {
             String name = property.getKey();
-            String envelope = NAMES.knownFromBinding(name);
-            if (envelope != null) {
-                headers.put(envelope, property.getValue());
-            } else if (!isSystemProperty(name)) {
-                headers.put(NAMES.fromBinding(name), property.getValue());
+            String header = NAMES.knownFromBinding(name);
+            if (header == null && !isSystemProperty(name)) {
+                header = NAMES.fromBinding(name);
+            }
+            if (header != null) {
+                if (headers == null) {
+                    headers = new HashMap<>(properties.size() * 2);
+                }
+                headers.put(header, property.getValue());
             }
         }
-        return headers;
+        return headers == null ? Collections.emptyMap() : headers;
     }
 
     private static String toProperty(String header, String destination) {

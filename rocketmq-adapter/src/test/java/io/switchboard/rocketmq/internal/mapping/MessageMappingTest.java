@@ -36,6 +36,18 @@ class MessageMappingTest {
     }
 
     @Test
+    @DisplayName("of a message with RocketMQ's own properties only are empty")
+    void onlySystemProperties() {
+        Message message = MessageMapping.toMessage(new OutboundRecord("orders", "k-1", Map.of(), BODY, 0), null, 0);
+        MessageAccessor.putProperty(message, "UNIQ_KEY", "native-id");
+        MessageAccessor.putProperty(message, "MIN_OFFSET", "0");
+        assertThat(message.getProperties()).containsKeys("KEYS", "UNIQ_KEY", "MIN_OFFSET");
+        assertThat(MessageMapping.headers(message)).isEmpty();
+        MessageAccessor.putProperty(message, "tenant", "acme");
+        assertThat(MessageMapping.headers(message)).isEqualTo(Map.of("tenant", "acme"));
+    }
+
+    @Test
     @DisplayName("of a record core made (id and time held as numbers) are its header map's text")
     void coreRecord() {
         OutboundRecord record = CoreRecords.published(Capabilities.builder("rocketmq").maxMessageSize(1 << 20).build(),
