@@ -207,12 +207,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         }
     }
 
-    /**
-     * Encodes, stamps the envelope, checks the size and the delay: everything before the adapter's send.
-     *
-     * @param nowNanos {@code System.nanoTime()} read once for this publish: its latency's start, and the generated
-     *     id's milliseconds when no time is read for the envelope
-     */
+    /** Encodes, stamps the envelope, checks size and delay, before the adapter's send; {@code nowNanos}: the one clock read. */
     private OutboundRecord record(T payload, String key, Map<String, String> userHeaders, String id, Instant timestamp,
             Duration delay, Instant at, long nowNanos) {
         if (payload == null) {
@@ -369,9 +364,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         if (id != null) {
             headers.givenId(id);
         } else {
-            // one clock read for both when the time is now: the id's milliseconds are the time's; without a time (the
-            // broker stamps it, or the caller gave one), the wall clock at the publish's own nanoTime reading, which
-            // its latency needs anyway: no second clock read a message
+            // the id's milliseconds are the time's, or without one the wall clock at the publish's nanoTime reading
             long millis = given == null && micros != OutboundRecord.NO_TIME ? Math.floorDiv(micros, 1000L)
                     : Math.floorDiv(WallClock.micros(nowNanos), 1000L);
             ThreadLocalRandom random = ThreadLocalRandom.current();
