@@ -71,6 +71,8 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     private final Consumer<AutoCloseable> onClose;
     private final String broker;
     private final PublishRecorder meters;
+    /** Whether {@link #meters} records latencies (not {@code switchboard.metrics.timers=off}). */
+    private final boolean timed;
     private final ObservationRegistry observations;
     /** Property {@value #STAMP_TRACEPARENT}: a random traceparent on messages that tracing did not stamp. */
     private final boolean stampTraceparent;
@@ -110,6 +112,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         this.onClose = onClose;
         this.broker = capabilities.brokerId();
         this.meters = telemetry.publisherMeters(destination);
+        this.timed = meters != null && meters.timed();
         this.observations = telemetry.observationsOrNull();
         this.stampTraceparent = config.getBoolean(STAMP_TRACEPARENT, false);
         this.layout = none ? EnvelopeHeaders.Layout.none() : compact ? EnvelopeHeaders.Layout.compact()
@@ -267,8 +270,8 @@ public final class DefaultPublisher<T> implements Publisher<T> {
 
     /** Meters and observation of a publish that has ended, with {@code error} or acknowledged. */
     private void ended(long start, int payloadBytes, Observation observation, Throwable error) {
-        if (meters != null) {
-            meters.published(start, System.nanoTime(), payloadBytes, error == null); // one clock read for both recorders
+        if (meters != null) { // one clock read for both recorders, none when they only count
+            meters.published(start, timed ? System.nanoTime() : start, payloadBytes, error == null);
         }
         if (observation != null) {
             if (error != null) {
@@ -279,9 +282,8 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     }
 
     /**
-     * A message sent without a receipt that the broker did not take: nobody holds a future to
-     * learn it, so it is logged (at-least-once and exactly-once at ERROR: the message is lost
-     * unless the application publishes it again; at-most-once at WARN), after the meters counted it.
+     * A message sent without a receipt that the broker did not take: nobody holds a future to learn it, so it is logged
+     * (ERROR: lost unless the application publishes it again; at-most-once at WARN), after the meters counted it.
      */
     private void lost(EnvelopeHeaders headers, Throwable error) {
         if (atMostOnce) {
@@ -294,10 +296,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         }
     }
 
-    /**
-     * The end of a publish whose acknowledgement comes later: one object that is both the callback
-     * on the adapter's future and, for {@link #publish}, the caller's future.
-     */
+    /** The end of a later-acknowledged publish: one object is the adapter's callback and {@link #publish}'s future. */
     private static final class Pending extends CompletableFuture<PublishReceipt> implements BiConsumer<SendResult, Throwable> {
         private final DefaultPublisher<?> publisher;
         private final EnvelopeHeaders headers;

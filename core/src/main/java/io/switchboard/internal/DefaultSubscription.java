@@ -202,9 +202,10 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
         Instant sent = Envelopes.envelopeTime(record);
         // the id, the key and the broker's time are worked out only when read (by the handler, a log line, exactly-once)
         Message<T> message = Envelopes.toMessage(payload, record, sent);
-        long start = System.nanoTime(); // the first attempt's start, and the end-to-end latency's end: one clock read
+        boolean timed = m != null && m.timed(); // the first attempt's start and e2e's end: one read, none when counting
+        long start = timed ? System.nanoTime() : 0L;
         if (m != null) {
-            m.endToEnd(sent, record.brokerTimestamp(), WallClock.micros(start));
+            m.endToEnd(sent, record.brokerTimestamp(), timed ? WallClock.micros(start) : 0L);
         }
         String traceparent = record.headers().get(Envelope.TRACEPARENT);
         if (spec.delivery() == Delivery.AT_MOST_ONCE) {
@@ -321,9 +322,7 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
         sent.whenComplete((result, failure) -> {
             if (failure == null) {
                 ConsumeRecorder m = meters;
-                if (m != null) {
-                    m.deadLettered("undecodable".equals(reason));
-                }
+                if (m != null) m.deadLettered("undecodable".equals(reason));
                 if (dedup) {
                     store.complete(scope, id);
                 }

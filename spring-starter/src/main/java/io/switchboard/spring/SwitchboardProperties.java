@@ -307,12 +307,12 @@ public class SwitchboardProperties {
 
         /**
          * Latency meters: {@code lean} (count, total and max without a clock read per record; the default unless SLOs
-         * or the histogram are set) or {@code micrometer} (Micrometer Timers, which SLOs, histograms and Spring Boot's
-         * {@code management.metrics.distribution.*} settings need).
+         * or the histogram are set), {@code micrometer} (Micrometer Timers, which SLOs, histograms and Spring Boot's
+         * {@code management.metrics.distribution.*} settings need) or {@code off} (counts only, no clock read).
          */
         private String timers;
 
-        /** {@return lean or micrometer, or null for the default} */
+        /** {@return lean, micrometer or off, or null for the default} */
         public String getTimers() {
             return timers;
         }

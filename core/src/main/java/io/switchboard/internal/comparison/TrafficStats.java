@@ -50,6 +50,12 @@ public final class TrafficStats implements PublishRecorder, ConsumeRecorder {
 
     // ---- recording, on publisher callbacks and lane threads ----
 
+    /** {@return true: the comparison reads publish and end-to-end latencies} */
+    @Override
+    public boolean timed() {
+        return true;
+    }
+
     @Override
     public void published(long startNanos, long endNanos, int payloadBytes, boolean ok) {
         if (ok) {

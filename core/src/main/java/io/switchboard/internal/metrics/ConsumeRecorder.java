@@ -70,6 +70,14 @@ public interface ConsumeRecorder extends AutoCloseable {
         }
     }
 
+    /**
+     * {@return false when this recorder only counts: the subscription then reads no clock for it, and passes 0 as
+     * the times it would have read}
+     */
+    default boolean timed() {
+        return true;
+    }
+
     /** The broker delivered a record again. */
     void redelivered();
 
@@ -92,7 +100,13 @@ public interface ConsumeRecorder extends AutoCloseable {
         if (b == null) {
             return a;
         }
+        boolean timed = a.timed() || b.timed();
         return new ConsumeRecorder() {
+            @Override
+            public boolean timed() {
+                return timed;
+            }
+
             @Override
             public void endToEnd(Instant published, long nowMicros) {
                 a.endToEnd(published, nowMicros);

@@ -46,11 +46,8 @@ public final class LeanTimer implements LatencyMeter {
      * @param registered where the meters it registered are added, for removal when their owner closes
      */
     static LeanTimer register(MeterRegistry registry, String name, String description, Tags tags, List<Meter> registered) {
-        LeanTimer timer = RegistryShared.get(registry, name, tags, () -> new LeanTimer(registry, name, description, tags));
-        if (registered != null) {
-            registered.addAll(timer.meters);
-        }
-        return timer;
+        return RegistryShared.get(registry, name, tags, () -> new LeanTimer(registry, name, description, tags),
+                timer -> timer.meters, registered);
     }
 
     @Override

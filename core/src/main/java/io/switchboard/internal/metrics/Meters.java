@@ -51,6 +51,9 @@ public final class Meters {
      */
     public static LatencyMeter latency(MeterRegistry registry, String name, String description, Tags tags,
             MetricsSettings settings, List<Meter> registered) {
+        if (!settings.timed()) {
+            return CountingMeter.register(registry, name, description, tags, registered);
+        }
         if (settings.lean()) {
             return LeanTimer.register(registry, name, description, tags, registered);
         }

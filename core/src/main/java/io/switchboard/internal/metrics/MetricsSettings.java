@@ -14,13 +14,16 @@ import java.util.Locale;
  * 4 to 9 % of the client's CPU a message on Kafka at full speed (bench/README.md, issue 35).
  * {@code switchboard.metrics.timers}: {@code lean} (the default without SLOs or histogram: {@link LeanTimer},
  * count, total and max without a clock read per record) or {@code micrometer} (Micrometer {@code Timer}s and the
- * size {@code DistributionSummary}, which SLOs and histograms need).
+ * size {@code DistributionSummary}, which SLOs and histograms need) or {@code off} (count only, {@link CountingMeter}:
+ * no latency, so no clock read a message for it; the routing layer's comparison keeps its own latencies).
  *
  * @param slos service-level-objective boundaries, possibly empty
  * @param histogram whether latency timers publish a percentile histogram
- * @param lean whether latencies go to {@link LeanTimer}s and the published size to a byte counter
+ * @param lean whether latencies go to {@link LeanTimer}s (or, not timed, {@link CountingMeter}s) and the published
+ *     size to a byte counter
+ * @param timed false when the latency meters only count ({@code off})
  */
-public record MetricsSettings(Duration[] slos, boolean histogram, boolean lean) {
+public record MetricsSettings(Duration[] slos, boolean histogram, boolean lean, boolean timed) {
 
     /** The property that turns the latency timers' percentile histograms on. */
     public static final String HISTOGRAM = "switchboard.metrics.histogram";
@@ -28,7 +31,7 @@ public record MetricsSettings(Duration[] slos, boolean histogram, boolean lean) 
     public static final String TIMERS = "switchboard.metrics.timers";
 
     /** No SLO buckets, no percentile histograms, lean meters: the defaults. */
-    public static final MetricsSettings DEFAULTS = new MetricsSettings(new Duration[0], false, true);
+    public static final MetricsSettings DEFAULTS = new MetricsSettings(new Duration[0], false, true, true);
 
     /** Reads the settings. */
     public static MetricsSettings from(BrokerConfig config) {
@@ -49,15 +52,16 @@ public record MetricsSettings(Duration[] slos, boolean histogram, boolean lean) 
         boolean distribution = histogram || slos.length > 0;
         String timers = config.get(TIMERS);
         String chosen = timers == null ? (distribution ? "micrometer" : "lean") : timers.trim().toLowerCase(Locale.ROOT);
-        if (!chosen.equals("lean") && !chosen.equals("micrometer")) {
+        if (!chosen.equals("lean") && !chosen.equals("micrometer") && !chosen.equals("off")) {
             throw new ConfigurationException("Property '" + TIMERS + "' is '" + timers + "' but must be lean (count, "
-                    + "total and max, the default) or micrometer (Micrometer Timers, for SLOs and histograms)");
+                    + "total and max, the default), micrometer (Micrometer Timers, for SLOs and histograms) or off (count "
+                    + "only, no clock read a message)");
         }
-        if (chosen.equals("lean") && distribution) {
-            throw new ConfigurationException("Property '" + TIMERS + "' is 'lean' but " + (histogram ? HISTOGRAM + "=true"
-                    : "switchboard.metrics.slo=" + text) + " needs Micrometer Timers; set " + TIMERS + "=micrometer, "
+        if (!chosen.equals("micrometer") && distribution) {
+            throw new ConfigurationException("Property '" + TIMERS + "' is '" + chosen + "' but "
+                    + (histogram ? HISTOGRAM + "=true" : "switchboard.metrics.slo=" + text) + " needs Micrometer Timers; set " + TIMERS + "=micrometer, "
                     + "or leave it unset");
         }
-        return new MetricsSettings(slos, histogram, chosen.equals("lean"));
+        return new MetricsSettings(slos, histogram, !chosen.equals("micrometer"), !chosen.equals("off"));
     }
 }

@@ -14,6 +14,11 @@ public interface PublishRecorder {
         published(startNanos, System.nanoTime(), payloadBytes, ok);
     }
 
+    /** {@return false when this recorder only counts: the publisher then reads no clock at a publish's end for it} */
+    default boolean timed() {
+        return true;
+    }
+
     /** Both recorders, or the one that is not null, or null when both are. */
     static PublishRecorder both(PublishRecorder a, PublishRecorder b) {
         if (a == null) {
@@ -22,9 +27,18 @@ public interface PublishRecorder {
         if (b == null) {
             return a;
         }
-        return (start, end, bytes, ok) -> {
-            a.published(start, end, bytes, ok);
-            b.published(start, end, bytes, ok);
+        boolean timed = a.timed() || b.timed();
+        return new PublishRecorder() {
+            @Override
+            public void published(long start, long end, int bytes, boolean ok) {
+                a.published(start, end, bytes, ok);
+                b.published(start, end, bytes, ok);
+            }
+
+            @Override
+            public boolean timed() {
+                return timed;
+            }
         };
     }
 }

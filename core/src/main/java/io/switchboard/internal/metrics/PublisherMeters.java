@@ -34,6 +34,11 @@ public final class PublisherMeters implements PublishRecorder {
     }
 
     @Override
+    public boolean timed() {
+        return success.timed();
+    }
+
+    @Override
     public void published(long startNanos, long endNanos, int payloadBytes, boolean ok) {
         (ok ? success : failure).record(endNanos - startNanos);
         if (bytes != null) {

@@ -5,9 +5,11 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -27,6 +29,19 @@ final class RegistryShared {
     static synchronized <T> T get(MeterRegistry registry, String name, Tags tags, Supplier<T> make) {
         Meter.Id id = new Meter.Id(name, tags, null, null, Meter.Type.OTHER); // equal by name and tags
         return (T) SHARED.computeIfAbsent(registry, r -> new HashMap<>()).computeIfAbsent(id, i -> make.get());
+    }
+
+    /**
+     * As {@link #get}, and adds the object's meters to {@code registered} (when not null), for removal when their owner
+     * closes.
+     */
+    static <T> T get(MeterRegistry registry, String name, Tags tags, Supplier<T> make,
+            Function<T, List<Meter>> meters, List<Meter> registered) {
+        T shared = get(registry, name, tags, make);
+        if (registered != null) {
+            registered.addAll(meters.apply(shared));
+        }
+        return shared;
     }
 
     /** Forgets the object of a meter its owner removed from the registry, so that a later owner registers anew. */

@@ -74,7 +74,12 @@ public final class SubscriptionMeters implements ConsumeRecorder {
 
     @Override
     public void handled(Outcome outcome, long startNanos) {
-        handle[outcome.ordinal()].record(System.nanoTime() - startNanos);
+        handle[outcome.ordinal()].recordSince(startNanos);
+    }
+
+    @Override
+    public boolean timed() {
+        return endToEnd.timed();
     }
 
     @Override

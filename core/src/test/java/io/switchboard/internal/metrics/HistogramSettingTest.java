@@ -61,7 +61,8 @@ class HistogramSettingTest {
             assertThat(registry.get(Meters.PUBLISH_BYTES).functionCounter().count()).isEqualTo(38);
         }
         assertThatThrownBy(() -> publishTimerBuckets(null, null, "fast")).isInstanceOf(ConfigurationException.class)
-                .hasMessageContaining("switchboard.metrics.timers").hasMessageContaining("'fast'").hasMessageContaining("micrometer");
+                .hasMessageContaining("switchboard.metrics.timers").hasMessageContaining("'fast'").hasMessageContaining("micrometer")
+                .hasMessageContaining("off");
         assertThatThrownBy(() -> publishTimerBuckets("true", null, "lean")).isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("switchboard.metrics.timers").hasMessageContaining("switchboard.metrics.histogram=true")
                 .hasMessageContaining("micrometer");

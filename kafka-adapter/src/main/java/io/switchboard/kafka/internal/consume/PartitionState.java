@@ -15,7 +15,9 @@ import org.apache.kafka.common.TopicPartition;
 final class PartitionState {
 
     private final TopicPartition partition;
-    private final ArrayDeque<ConsumerRecord<byte[], byte[]>> fetched = new ArrayDeque<>();
+    /** The polls' record lists, not copied: the next record is {@link #next} in the first. */
+    private final ArrayDeque<List<ConsumerRecord<byte[], byte[]>>> fetched = new ArrayDeque<>();
+    private int next;
     private final ArrayDeque<KafkaInboundRecord> delivered = new ArrayDeque<>();
     /** Offsets that were nacked, with how often they have been delivered: rare, so a map. */
     private final Map<Long, Integer> deliveries = new HashMap<>();
@@ -33,7 +35,9 @@ final class PartitionState {
     }
 
     void fetched(List<ConsumerRecord<byte[], byte[]>> records) {
-        fetched.addAll(records);
+        if (!records.isEmpty()) {
+            fetched.addLast(records);
+        }
     }
 
     boolean hasFetched() {
@@ -41,7 +45,13 @@ final class PartitionState {
     }
 
     ConsumerRecord<byte[], byte[]> nextFetched() {
-        return fetched.pollFirst();
+        List<ConsumerRecord<byte[], byte[]>> head = fetched.peekFirst();
+        ConsumerRecord<byte[], byte[]> record = head.get(next++);
+        if (next == head.size()) {
+            fetched.pollFirst();
+            next = 0;
+        }
+        return record;
     }
 
     /** How many times the record at this offset has been delivered, counting the delivery about to happen. */
@@ -49,8 +59,16 @@ final class PartitionState {
         return deliveries.isEmpty() ? 1 : deliveries.getOrDefault(offset, 0) + 1;
     }
 
+    /**
+     * The record was handed to core: kept until it and every record before it are acked. One acked already (handled on
+     * the poll thread) with nothing before it in flight moves the committable offset at once, without being kept.
+     */
     void delivered(KafkaInboundRecord record) {
-        delivered.addLast(record);
+        if (delivered.isEmpty() && record.state() == KafkaInboundRecord.ACKED) {
+            committable = Math.max(record.offset() + 1, record.skipThrough);
+        } else {
+            delivered.addLast(record);
+        }
     }
 
     /**
@@ -95,7 +113,7 @@ final class PartitionState {
         if (nacked.stale) {
             return false;
         }
-        fetched.clear();
+        clearFetched();
         while (!delivered.isEmpty() && delivered.peekLast().offset() >= nacked.offset()) {
             delivered.pollLast().stale = true;
         }
@@ -105,9 +123,14 @@ final class PartitionState {
 
     /** The partition went to another member: what is still in flight no longer counts here. */
     void revoke() {
-        fetched.clear();
+        clearFetched();
         delivered.forEach(record -> record.stale = true);
         delivered.clear();
+    }
+
+    private void clearFetched() {
+        fetched.clear();
+        next = 0;
     }
 
     /** The offset of the first record not yet processed: where consuming starts again after {@link #revoke()}. */
@@ -136,6 +159,6 @@ final class PartitionState {
 
     @Override
     public String toString() {
-        return partition + "[committable " + committable + ", in flight " + delivered.size() + ", fetched " + fetched.size() + "]";
+        return partition + "[committable " + committable + ", in flight " + delivered.size() + ", fetched " + (fetched.stream().mapToInt(List::size).sum() - next) + "]";
     }
 }

@@ -53,9 +53,12 @@ final class RoundDelivery {
                     }
                     KafkaInboundRecord record = new KafkaInboundRecord(fetched, state.deliveryCount(fetched.offset()),
                             attachment, false);
-                    state.delivered(record);
                     budget--;
-                    attachment.dispatch(record);
+                    try {
+                        attachment.dispatch(record); // handled before it returns when core runs the handler here
+                    } finally {
+                        state.delivered(record);
+                    }
                 }
             }
         }

@@ -10,7 +10,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeader;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /**
  * Maps records between Switchboard and Kafka. Envelope headers already carry the CloudEvents Kafka
@@ -28,20 +27,24 @@ public final class KafkaRecords {
 
     /** The record as {@link #toKafka(OutboundRecord)} maps it, for another topic (a delay topic). */
     public static ProducerRecord<byte[], byte[]> toKafka(OutboundRecord record, String topic) {
-        HeaderCollector headers = new HeaderCollector();
-        // core hands its envelope fields over without entry objects, and the generated id and time as bytes
-        record.forEachHeader(headers);
         byte[] key = record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
-        return new ProducerRecord<>(topic, null, null, key, record.payload(), headers.headers);
+        ProducerRecord<byte[], byte[]> kafka = new ProducerRecord<>(topic, null, null, key, record.payload());
+        // core hands its envelope fields over without entry objects, and the generated id and time as bytes
+        record.forEachHeader(new HeaderCollector(kafka.headers()));
+        return kafka;
     }
 
     /**
-     * Writes the headers of one outbound record straight into the record's {@link RecordHeaders}
-     * (its constructors copy whatever list they are given): text values encoded in UTF-8, constant
-     * ones from the cache below; the id and time core wrote as ASCII bytes, wrapped as they come.
+     * Writes the headers of one outbound record straight into the Kafka record's own {@link Headers} (which stay
+     * writable until it is sent; a list given to its constructor would be copied): text values encoded in UTF-8,
+     * constant ones from the cache below; the id and time core wrote as ASCII bytes, wrapped as they come.
      */
     private static final class HeaderCollector implements OutboundRecord.HeaderWriter {
-        final RecordHeaders headers = new RecordHeaders();
+        private final Headers headers;
+
+        HeaderCollector(Headers headers) {
+            this.headers = headers;
+        }
 
         @Override
         public void text(String name, String value) {

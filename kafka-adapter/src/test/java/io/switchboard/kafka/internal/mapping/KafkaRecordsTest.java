@@ -59,4 +59,19 @@ class KafkaRecordsTest {
         assertThat(names).containsExactly(Envelope.SPEC_VERSION, Envelope.ID, Envelope.SOURCE, Envelope.TYPE);
         assertThat(bytes).isEqualTo(78);
     }
+
+    @org.junit.jupiter.api.Test
+    @DisplayName("envelope none without application headers: a record without headers, still writable (delay topics add theirs)")
+    void noneWritesNoHeader() {
+        ProducerRecord<byte[], byte[]> kafka = KafkaRecords.toKafka(coreRecord("none", Message.builder(new byte[] {1})
+                .key("k-1").build()), "delayed");
+        assertThat(kafka.headers().toArray()).isEmpty();
+        assertThat(kafka.topic()).isEqualTo("delayed");
+        kafka.headers().add("due", new byte[] {2});
+        assertThat(kafka.headers().lastHeader("due").value()).containsExactly(2);
+        ProducerRecord<byte[], byte[]> tenant = KafkaRecords.toKafka(coreRecord("none", Message.builder(new byte[] {1})
+                .header("tenant", "acme").build()));
+        assertThat(tenant.headers().toArray()).hasSize(1);
+        assertThat(new String(tenant.headers().lastHeader("tenant").value(), StandardCharsets.UTF_8)).isEqualTo("acme");
+    }
 }
