@@ -59,7 +59,8 @@ public record MetricsSettings(Duration[] slos, boolean histogram, boolean lean, 
         }
         if (!chosen.equals("micrometer") && distribution) {
             throw new ConfigurationException("Property '" + TIMERS + "' is '" + chosen + "' but "
-                    + (histogram ? HISTOGRAM + "=true" : "switchboard.metrics.slo=" + text) + " needs Micrometer Timers; set " + TIMERS + "=micrometer, "
+                    + (histogram ? HISTOGRAM + "=true" : "switchboard.metrics.slo=" + text)
+                    + " needs Micrometer Timers; set " + TIMERS + "=micrometer, "
                     + "or leave it unset");
         }
         return new MetricsSettings(slos, histogram, !chosen.equals("micrometer"), !chosen.equals("off"));

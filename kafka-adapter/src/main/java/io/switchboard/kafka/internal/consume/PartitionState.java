@@ -159,6 +159,7 @@ final class PartitionState {
 
     @Override
     public String toString() {
-        return partition + "[committable " + committable + ", in flight " + delivered.size() + ", fetched " + (fetched.stream().mapToInt(List::size).sum() - next) + "]";
+        int waiting = fetched.stream().mapToInt(List::size).sum() - next;
+        return partition + "[committable " + committable + ", in flight " + delivered.size() + ", fetched " + waiting + "]";
     }
 }
