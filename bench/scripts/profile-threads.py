@@ -4,19 +4,27 @@ thread name's part, the frames on those threads (inclusive, each frame counted o
 
     python3 bench/scripts/profile-threads.py A_DIR B_DIR [THREAD_PART [ROWS]] [--interval-ms 2]
 
+THREAD_PART may be A_PART,B_PART where the two runs name the same work's threads differently (the native driver's
+bench-kafka-consumer against the adapter's switchboard-kafka). A directory holds collapsed.txt (or collapsed.txt.gz)
+and out/results.csv (or results.csv).
+
 Messages are the mean of the published and consumed rates times the 30 s profiled.
 """
 import collections
 import csv
+import gzip
+import os
 import re
 import sys
 
 
 def load(directory, thread_part):
-    row = next(csv.DictReader(open(directory + "/out/results.csv")))
+    results = directory + "/out/results.csv"
+    row = next(csv.DictReader(open(results if os.path.exists(results) else directory + "/results.csv")))
     messages = (float(row["publish_msg_s"]) + float(row["consume_msg_s"])) / 2 * 30
     counts = collections.Counter()
-    for line in open(directory + "/collapsed.txt"):
+    stacks = directory + "/collapsed.txt"
+    for line in open(stacks) if os.path.exists(stacks) else gzip.open(stacks + ".gz", "rt"):
         stack, samples = line.rstrip().rsplit(" ", 1)
         frames = stack.split(";")
         thread = re.sub(r"\d+", "N", frames[0].split(" tid=")[0].strip("["))
@@ -43,8 +51,9 @@ def main(args):
     a_dir, b_dir = args[0], args[1]
     part = args[2] if len(args) > 2 else None
     rows = int(args[3]) if len(args) > 3 else 20
-    a, a_messages = load(a_dir, part)
-    b, b_messages = load(b_dir, part)
+    a_part, b_part = part.split(",", 1) if part and "," in part else (part, part)
+    a, a_messages = load(a_dir, a_part)
+    b, b_messages = load(b_dir, b_part)
     us = lambda counts, key, messages: counts[key] * interval * 1000 / messages
     keys = sorted(set(a) | set(b), key=lambda k: -max(us(a, k, a_messages), us(b, k, b_messages)))
     print(f"{'A us/msg':>9} {'B us/msg':>9}  {'thread' if part is None else 'frame on ' + part}")
