@@ -173,7 +173,9 @@ public final class Message<T> {
         Builder<T> b = new Builder<>(payload).key(key()).id(id()).timestamp(timestamp());
         b.delay = delay;
         b.deliverAt = deliverAt;
-        b.headers.putAll(headers);
+        if (!headers.isEmpty()) {
+            b.headers = new LinkedHashMap<>(headers);
+        }
         return b;
     }
 
@@ -186,7 +188,8 @@ public final class Message<T> {
     public static final class Builder<T> {
         private final T payload;
         private String key;
-        private final Map<String, String> headers = new LinkedHashMap<>();
+        /** Made on the first header: most messages have none. */
+        private Map<String, String> headers;
         private String id;
         private Instant timestamp;
         private Duration delay;
@@ -250,6 +253,9 @@ public final class Message<T> {
                 throw new InvalidMessageException("Value of header '" + name + "' holds control character U+"
                         + String.format("%04X", (int) value.charAt(badValue)) + " at index " + badValue
                         + "; encode the value (for example Base64 or percent-encoding) before putting it in a header");
+            }
+            if (headers == null) {
+                headers = new LinkedHashMap<>();
             }
             headers.put(name, value);
             return this;
@@ -368,7 +374,9 @@ public final class Message<T> {
          */
         public Builder<T> tag(String tag) {
             if (tag == null) {
-                headers.remove(io.switchboard.spi.TagFilter.TAG_HEADER);
+                if (headers != null) {
+                    headers.remove(io.switchboard.spi.TagFilter.TAG_HEADER);
+                }
                 return this;
             }
             io.switchboard.spi.TagFilter.checkTag(tag).ifPresent(why -> {
@@ -379,8 +387,9 @@ public final class Message<T> {
 
         /** {@return the message} */
         public Message<T> build() {
-            return new Message<>(payload, key, headers.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(headers)),
-                    id, timestamp, delay, deliverAt);
+            Map<String, String> h = headers == null || headers.isEmpty() ? Map.of()
+                    : Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+            return new Message<>(payload, key, h, id, timestamp, delay, deliverAt);
         }
     }
 }

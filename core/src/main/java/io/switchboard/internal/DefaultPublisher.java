@@ -191,9 +191,8 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     }
 
     private void sampleEnd(long cpuStart, OutboundRecord record) {
-        if (cpuStart != ClientCost.NOT_SAMPLED) {
-            cost.publishSampled(cpuStart < 0 ? -1 : ClientCost.threadCpu() - cpuStart, record.wireBytes());
-        }
+        if (cpuStart != ClientCost.NOT_SAMPLED) cost.publishSampled(cpuStart < 0 ? -1 : ClientCost.threadCpu() - cpuStart,
+                record.wireBytes());
     }
 
     private void checkOpen() {
@@ -362,6 +361,8 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         }
         if (id != null) {
             headers.givenId(id);
+        } else if (none && timeFromBroker) { // no id on the wire, the consumer's is the position: one is made if read
+            headers.deferredId();
         } else {
             // the id's milliseconds are the time's, or without one the wall clock at the publish's nanoTime reading
             long millis = given == null && micros != OutboundRecord.NO_TIME ? Math.floorDiv(micros, 1000L)

@@ -1,22 +1,14 @@
 package io.switchboard.spi;
 
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
- * What every adapter's {@link InboundRecord} shares: the record's attributes, read from the broker's
- * message once when the record is made and then only returned, and a settlement state that core's
- * first {@link #ack()} or {@link #nack()} moves on with one compare-and-set, without a lock or an
- * object per record. An adapter supplies the broker's acknowledgement, and may override an accessor
- * to work something out only when it is read (headers decoded lazily, say).
+ * An {@link InboundRecord} with the record's attributes read from the broker's message once, when the record is made,
+ * and then only returned, and the settlement state of {@link SettledOnce}. An adapter supplies the broker's
+ * acknowledgement, and may override an accessor to work something out only when it is read (headers decoded lazily,
+ * say).
  */
-public abstract class AbstractInboundRecord implements InboundRecord {
-
-    /** The settlement state of a record core has not settled yet. */
-    public static final int PENDING = 0;
-
-    private static final AtomicIntegerFieldUpdater<AbstractInboundRecord> STATE =
-            AtomicIntegerFieldUpdater.newUpdater(AbstractInboundRecord.class, "state");
+public abstract class AbstractInboundRecord extends SettledOnce {
 
     private final String destination;
     private final int partition;
@@ -27,7 +19,6 @@ public abstract class AbstractInboundRecord implements InboundRecord {
     private final int deliveryCount;
     private final String nativeId;
     private final long brokerTimestamp;
-    private volatile int state;
 
     /**
      * Makes a record with the given attributes, in the settlement state {@code initialState}.
@@ -47,6 +38,7 @@ public abstract class AbstractInboundRecord implements InboundRecord {
      */
     protected AbstractInboundRecord(String destination, int partition, long offset, String key, Map<String, String> headers,
             byte[] payload, int deliveryCount, String nativeId, long brokerTimestamp, int initialState) {
+        super(initialState);
         this.destination = destination;
         this.partition = partition;
         this.offset = offset;
@@ -56,23 +48,6 @@ public abstract class AbstractInboundRecord implements InboundRecord {
         this.deliveryCount = deliveryCount;
         this.nativeId = nativeId;
         this.brokerTimestamp = brokerTimestamp;
-        this.state = initialState;
-    }
-
-    /**
-     * Moves the settlement state from {@code from} to {@code to}, atomically, when it is {@code from}.
-     *
-     * @param from the state expected
-     * @param to the new state
-     * @return true when this call moved the state; false when the state was not {@code from}
-     */
-    protected final boolean settle(int from, int to) {
-        return STATE.compareAndSet(this, from, to);
-    }
-
-    /** {@return the settlement state: {@link #PENDING}, or the state the adapter last moved it to} */
-    public final int state() {
-        return state;
     }
 
     @Override

@@ -9,6 +9,7 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
@@ -44,6 +45,8 @@ public final class EnvelopeHeaders extends AbstractMap<String, String> implement
     private static final byte ID_SHORT = 1;
     /** The id is {@link #high} and {@link #low} as {@link MessageIds#uuid}. */
     private static final byte ID_UUID = 2;
+    /** No id yet: it is made, as {@link #ID_SHORT}, when something reads it ({@link #deferredId()}). */
+    private static final byte ID_DEFERRED = 3;
 
     /** A publisher's header names and constant values; made once per publisher. */
     public static final class Layout {
@@ -82,6 +85,8 @@ public final class EnvelopeHeaders extends AbstractMap<String, String> implement
     private Map<String, String> user;
     private boolean userCopied;
     private byte idForm;
+    /** A deferred id's bits were made (under the lock). */
+    private boolean deferredMade;
     private long high;
     private long low;
     /** The given id, or the generated one once written as text. */
@@ -105,6 +110,31 @@ public final class EnvelopeHeaders extends AbstractMap<String, String> implement
         this.idForm = shortForm ? ID_SHORT : ID_UUID;
     }
 
+    /**
+     * No id now: the envelope {@code none} on a broker whose record position is the consumer's id writes none, so one
+     * is made from the clock and random bits only when something reads it (a receipt without a position, a log line
+     * about a lost message). Every read of such headers goes through a lock; others take none.
+     */
+    public void deferredId() {
+        this.idForm = ID_DEFERRED;
+    }
+
+    /** Makes a deferred id on its first read; the lock makes its bits visible to every thread that reads them. */
+    private void ensureId() {
+        if (idForm == ID_DEFERRED) {
+            makeDeferredId();
+        }
+    }
+
+    private synchronized void makeDeferredId() {
+        if (!deferredMade) {
+            ThreadLocalRandom random = ThreadLocalRandom.current();
+            high = MessageIds.idHigh(System.currentTimeMillis(), random);
+            low = MessageIds.idLow(random);
+            deferredMade = true;
+        }
+    }
+
     /** The id: the application's. */
     public void givenId(String id) {
         this.id = id;
@@ -123,18 +153,21 @@ public final class EnvelopeHeaders extends AbstractMap<String, String> implement
     /** {@return true when the id is generated and held as its 128 bits} */
     @Override
     public boolean hasIdBits() {
+        ensureId();
         return idForm != ID_GIVEN;
     }
 
     /** {@return the most significant 64 bits of a generated id, 0 for a given one} */
     @Override
     public long idHigh() {
+        ensureId();
         return idForm != ID_GIVEN ? high : 0;
     }
 
     /** {@return the least significant 64 bits of a generated id, 0 for a given one} */
     @Override
     public long idLow() {
+        ensureId();
         return idForm != ID_GIVEN ? low : 0;
     }
 
@@ -146,6 +179,7 @@ public final class EnvelopeHeaders extends AbstractMap<String, String> implement
 
     /** {@return the id as text, written from its bits on the first call} */
     public String id() {
+        ensureId();
         String s = id;
         if (s == null && idForm != ID_GIVEN) {
             s = MessageIds.ascii(idBytes());
@@ -161,7 +195,7 @@ public final class EnvelopeHeaders extends AbstractMap<String, String> implement
     }
 
     private byte[] idBytes() {
-        return idForm == ID_SHORT ? MessageIds.shortId(high, low) : MessageIds.uuid(high, low);
+        return idForm != ID_UUID ? MessageIds.shortId(high, low) : MessageIds.uuid(high, low);
     }
 
     private String time() {
@@ -194,6 +228,7 @@ public final class EnvelopeHeaders extends AbstractMap<String, String> implement
      */
     @Override
     public void forEachHeader(OutboundRecord.HeaderWriter writer) {
+        ensureId();
         String[] names = layout.names;
         for (int i = 0; i < names.length; i++) {
             byte kind = layout.kinds[i];
@@ -286,8 +321,23 @@ public final class EnvelopeHeaders extends AbstractMap<String, String> implement
         return n;
     }
 
+    /** Without counting: {@code none} with no trace and no application header has nothing to write, per message. */
+    @Override
+    public boolean isEmpty() {
+        if (!user.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < layout.names.length; i++) {
+            if (present(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Whether a slot has a value, without writing a generated one as text. */
     private boolean present(int slot) {
+        ensureId();
         return switch (layout.kinds[slot]) {
             case ID, COMPACT -> idForm != ID_GIVEN || id != null;
             case TIME -> micros != OutboundRecord.NO_TIME || time != null;

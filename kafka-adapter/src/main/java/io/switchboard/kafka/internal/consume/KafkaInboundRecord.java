@@ -2,16 +2,18 @@ package io.switchboard.kafka.internal.consume;
 
 import io.switchboard.kafka.internal.mapping.KafkaRecords;
 import io.switchboard.kafka.internal.mapping.LazyHeaderMap;
-import io.switchboard.spi.AbstractInboundRecord;
+import io.switchboard.spi.SettledOnce;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
  * A Kafka record handed to core. Acking only flips a flag that the poll thread reads when it
  * computes the offsets to commit; nacking also queues the record for the poll thread, which
- * rewinds the partition. The first ack or nack wins.
+ * rewinds the partition. The first ack or nack wins. Its attributes are read from the consumer record, not copied.
  */
-public final class KafkaInboundRecord extends AbstractInboundRecord {
+public final class KafkaInboundRecord extends SettledOnce {
+
+    private static final byte[] EMPTY = new byte[0];
 
     static final int ACKED = 1;
     static final int NACKED = 2;
@@ -20,6 +22,7 @@ public final class KafkaInboundRecord extends AbstractInboundRecord {
 
     private final ConsumerRecord<byte[], byte[]> record;
     private final Settlement owner;
+    private final int deliveryCount;
     private Map<String, String> headers;
     /** The key's text once read; null before, or for a record without a key. */
     private String key;
@@ -29,11 +32,41 @@ public final class KafkaInboundRecord extends AbstractInboundRecord {
     long skipThrough;
 
     public KafkaInboundRecord(ConsumerRecord<byte[], byte[]> record, int deliveryCount, Settlement owner, boolean settled) {
-        super(record.topic(), record.partition(), record.offset(), null, null,
-                record.value() == null ? new byte[0] : record.value(), deliveryCount, null, record.timestamp(),
-                settled ? PRE_ACKED : PENDING);
+        super(settled ? PRE_ACKED : PENDING);
         this.record = record;
         this.owner = owner;
+        this.deliveryCount = deliveryCount;
+    }
+
+    @Override
+    public String destination() {
+        return record.topic();
+    }
+
+    @Override
+    public int partition() {
+        return record.partition();
+    }
+
+    @Override
+    public long offset() {
+        return record.offset();
+    }
+
+    @Override
+    public byte[] payload() {
+        byte[] value = record.value();
+        return value == null ? EMPTY : value;
+    }
+
+    @Override
+    public int deliveryCount() {
+        return deliveryCount;
+    }
+
+    @Override
+    public long brokerTimestamp() {
+        return record.timestamp();
     }
 
     /**

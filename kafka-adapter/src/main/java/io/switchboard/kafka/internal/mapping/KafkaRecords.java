@@ -29,8 +29,11 @@ public final class KafkaRecords {
     public static ProducerRecord<byte[], byte[]> toKafka(OutboundRecord record, String topic) {
         byte[] key = record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
         ProducerRecord<byte[], byte[]> kafka = new ProducerRecord<>(topic, null, null, key, record.payload());
-        // core hands its envelope fields over without entry objects, and the generated id and time as bytes
-        record.forEachHeader(new HeaderCollector(kafka.headers()));
+        // core hands its envelope fields over without entry objects, and the generated id and time as bytes; the
+        // envelope 'none' without trace or application headers has none to hand over
+        if (!record.headers().isEmpty()) {
+            record.forEachHeader(new HeaderCollector(kafka.headers()));
+        }
         return kafka;
     }
 
