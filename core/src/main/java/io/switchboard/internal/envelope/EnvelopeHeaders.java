@@ -153,7 +153,6 @@ public final class EnvelopeHeaders extends AbstractMap<String, String> implement
     /** {@return true when the id is generated and held as its 128 bits} */
     @Override
     public boolean hasIdBits() {
-        ensureId();
         return idForm != ID_GIVEN;
     }
 
@@ -195,6 +194,7 @@ public final class EnvelopeHeaders extends AbstractMap<String, String> implement
     }
 
     private byte[] idBytes() {
+        ensureId();
         return idForm != ID_UUID ? MessageIds.shortId(high, low) : MessageIds.uuid(high, low);
     }
 
@@ -228,7 +228,6 @@ public final class EnvelopeHeaders extends AbstractMap<String, String> implement
      */
     @Override
     public void forEachHeader(OutboundRecord.HeaderWriter writer) {
-        ensureId();
         String[] names = layout.names;
         for (int i = 0; i < names.length; i++) {
             byte kind = layout.kinds[i];
@@ -337,7 +336,6 @@ public final class EnvelopeHeaders extends AbstractMap<String, String> implement
 
     /** Whether a slot has a value, without writing a generated one as text. */
     private boolean present(int slot) {
-        ensureId();
         return switch (layout.kinds[slot]) {
             case ID, COMPACT -> idForm != ID_GIVEN || id != null;
             case TIME -> micros != OutboundRecord.NO_TIME || time != null;
