@@ -7,11 +7,9 @@ import io.switchboard.Delivery;
 import io.switchboard.Envelope;
 import io.switchboard.InvalidMessageException;
 import io.switchboard.Message;
-import io.switchboard.MessageTooLargeException;
 import io.switchboard.PublishReceipt;
 import io.switchboard.Publisher;
 import io.switchboard.SwitchboardClosedException;
-import io.switchboard.UnsupportedCapabilityException;
 import io.switchboard.internal.comparison.ClientCost;
 import io.switchboard.internal.envelope.EnvelopeFormat;
 import io.switchboard.internal.envelope.EnvelopeHeaders;
@@ -55,9 +53,6 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     /** The content type the lean envelope leaves out: optional in CloudEvents, and opaque bytes say nothing. */
     static final String OPAQUE_BYTES = "application/octet-stream";
 
-    /** Room for the envelope's own headers (names and values, trace headers included). */
-    private static final int ENVELOPE_ALLOWANCE = 512;
-
     private final RawPublisher raw;
     private final String destination;
     private final Codec<T> codec;
@@ -86,6 +81,10 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     private final boolean timeFromBroker;
     /** The header names and the attribute values every message of this publisher carries. */
     private final EnvelopeHeaders.Layout layout;
+    /** {@code none} on a broker whose position is the id, nothing tracing: a message with nothing of its own gets these. */
+    private final EnvelopeHeaders shared;
+    /** Whether a publish reads nanoTime: for the latency timers, or for the id of the lean envelope on Kafka. */
+    private final boolean readsClock;
     /** A message {@link #send} could not deliver is dropped by contract (logged at WARN, not ERROR). */
     private final boolean atMostOnce;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -119,13 +118,15 @@ public final class DefaultPublisher<T> implements Publisher<T> {
                 : EnvelopeHeaders.Layout.cloudEvents(source, type, full ? contentType : leanContentType, full ? "1" : null);
         this.atMostOnce = spec.delivery() == Delivery.AT_MOST_ONCE;
         this.cost = telemetry.cost();
+        this.shared = none && timeFromBroker && observations == null && !stampTraceparent ? EnvelopeHeaders.shared(layout) : null;
+        this.readsClock = timed || (timeFromBroker && !none); // elsewhere the id's time is the envelope's, or none
     }
 
     @Override
     public CompletionStage<PublishReceipt> publish(T payload) {
         checkOpen();
         long cpu = sampleStart();
-        long now = System.nanoTime();
+        long now = readsClock ? System.nanoTime() : 0L; // 30 ns a read on a VM's clock
         OutboundRecord record = record(payload, null, Map.of(), null, null, null, null, now);
         CompletionStage<PublishReceipt> receipt = withReceipt(record, now);
         sampleEnd(cpu, record);
@@ -137,7 +138,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         checkOpen();
         checkNotNull(message);
         long cpu = sampleStart();
-        long now = System.nanoTime();
+        long now = readsClock ? System.nanoTime() : 0L;
         OutboundRecord record = record(message.payload(), message.key(), message.headers(), message.id(), message.timestamp(),
                 message.delay(), message.deliverAt(), now);
         CompletionStage<PublishReceipt> receipt = withReceipt(record, now);
@@ -153,7 +154,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
             Publisher.super.publish(message, null); // throws the error naming the fix
         }
         long cpu = sampleStart();
-        long now = System.nanoTime();
+        long now = readsClock ? System.nanoTime() : 0L;
         OutboundRecord record = record(message.payload(), message.key(), message.headers(), message.id(), message.timestamp(),
                 message.delay(), message.deliverAt(), now);
         Observation observation = observe(record);
@@ -167,7 +168,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     public void send(T payload) {
         checkOpen();
         long cpu = sampleStart();
-        long now = System.nanoTime();
+        long now = readsClock ? System.nanoTime() : 0L;
         OutboundRecord record = record(payload, null, Map.of(), null, null, null, null, now);
         withoutReceipt(record, now);
         sampleEnd(cpu, record);
@@ -178,7 +179,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         checkOpen();
         checkNotNull(message);
         long cpu = sampleStart();
-        long now = System.nanoTime();
+        long now = readsClock ? System.nanoTime() : 0L;
         OutboundRecord record = record(message.payload(), message.key(), message.headers(), message.id(), message.timestamp(),
                 message.delay(), message.deliverAt(), now);
         withoutReceipt(record, now);
@@ -218,8 +219,9 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         }
         byte[] bytes = codec.encode(payload);
         EnvelopeHeaders headers = envelope(key, userHeaders, id, timestamp, nowNanos);
-        checkSize(headers, bytes, userHeaders);
-        return new OutboundRecord(destination, key, headers, bytes, deliverAt(delay, at));
+        PublishLimits.checkSize(headers, bytes, userHeaders, capabilities, destination, instance);
+        return new OutboundRecord(destination, key, headers, bytes, PublishLimits.deliverAt(delay, at, capabilities, destination,
+                instance));
     }
 
     /** Starts the publish observation, whose tracer writes the trace headers, and stamps a traceparent when configured. */
@@ -264,7 +266,8 @@ public final class DefaultPublisher<T> implements Publisher<T> {
             // no id on the wire: the consumer's id is the record's position, written when asked
             return PublishReceipt.atPosition(destination, instance, broker, r.partition(), r.offset());
         }
-        return PublishReceipt.withIdFrom(headers, destination, instance, broker, r.partition(), r.offset());
+        return headers.isShared() ? new PublishReceipt(headers.id(), destination, instance, broker, r.partition(), r.offset())
+                : PublishReceipt.withIdFrom(headers, destination, instance, broker, r.partition(), r.offset());
     }
 
     /** Meters and observation of a publish that has ended, with {@code error} or acknowledged. */
@@ -347,6 +350,9 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     }
 
     private EnvelopeHeaders envelope(String key, Map<String, String> userHeaders, String id, Instant given, long nowNanos) {
+        if (shared != null && id == null && given == null && userHeaders.isEmpty()) {
+            return shared; // no object a message: the id is the record's position, made only where read
+        }
         EnvelopeHeaders headers = new EnvelopeHeaders(layout, userHeaders);
         long micros = OutboundRecord.NO_TIME;
         if (given == null) {
@@ -366,7 +372,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         } else {
             // the id's milliseconds are the time's, or without one the wall clock at the publish's nanoTime reading
             long millis = given == null && micros != OutboundRecord.NO_TIME ? Math.floorDiv(micros, 1000L)
-                    : Math.floorDiv(WallClock.micros(nowNanos), 1000L);
+                    : readsClock ? Math.floorDiv(WallClock.micros(nowNanos), 1000L) : System.currentTimeMillis();
             ThreadLocalRandom random = ThreadLocalRandom.current();
             headers.generatedId(MessageIds.idHigh(millis, random), MessageIds.idLow(random), !full);
         }
@@ -385,36 +391,6 @@ public final class DefaultPublisher<T> implements Publisher<T> {
             headers.put(Envelope.SUBJECT, key);
         }
         return headers;
-    }
-
-    private void checkSize(EnvelopeHeaders headers, byte[] bytes, Map<String, String> userHeaders) {
-        int headerBytes = ENVELOPE_ALLOWANCE;
-        if (!userHeaders.isEmpty()) {
-            for (Map.Entry<String, String> e : userHeaders.entrySet()) {
-                headerBytes += e.getKey().length() + e.getValue().length();
-            }
-        }
-        long total = (long) bytes.length + headerBytes;
-        if (total > capabilities.maxMessageSize()) {
-            throw new MessageTooLargeException("Message " + headers.id() + " to '" + destination + "' is " + total
-                    + " bytes (payload " + bytes.length + " + headers " + headerBytes + ") but broker '" + instance + "' ("
-                    + capabilities.brokerId() + ") accepts at most " + capabilities.maxMessageSize() + " bytes; send a "
-                    + "reference to the data (claim check) or raise the broker's limit");
-        }
-    }
-
-    private long deliverAt(Duration delay, Instant at) {
-        if ((delay == null || delay.isZero()) && at == null) {
-            return 0;
-        }
-        if (!capabilities.delayedDelivery()) {
-            throw new UnsupportedCapabilityException("Broker '" + instance + "' (" + capabilities.brokerId()
-                    + ") has no delayed delivery for message to '" + destination + "'; alternative: a broker with "
-                    + "delayed delivery (every built-in adapter has it), or schedule the publish in the application");
-        }
-        long now = System.currentTimeMillis();
-        long due = at != null ? at.toEpochMilli() : now + delay.toMillis();
-        return due > now ? due : 0;
     }
 
     @Override

@@ -115,7 +115,72 @@ class LeanPublishTest {
         assertThat(positioned.offset()).isEqualTo(41);
     }
 
+    @Test
+    @DisplayName("envelope none on a broker that stamps positions: a message with nothing of its own shares one read-only "
+            + "headers object; one with a header, a given id or time, or tracing gets its own")
+    void noneSharesHeaders() {
+        List<OutboundRecord> sent = new ArrayList<>();
+        DefaultPublisher<String> publisher = publisher(new SendResult(0, 7), sent);
+        publisher.publish("a").toCompletableFuture().join();
+        publisher.publish(Message.builder("b").key("k").build()).toCompletableFuture().join();
+        publisher.send("c");
+        assertThat(sent).hasSize(3);
+        EnvelopeHeaders shared = (EnvelopeHeaders) sent.get(0).headers();
+        assertThat(shared.isShared()).isTrue();
+        assertThat(sent).allSatisfy(r -> assertThat(r.headers()).isSameAs(shared).isEmpty());
+        assertThat(shared.hasIdBits()).isFalse();
+        assertThat(shared.id()).hasSize(22).isNotEqualTo(shared.id());
+        assertThatThrownBy(() -> shared.put(Envelope.TRACEPARENT, "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"))
+                .isInstanceOf(UnsupportedOperationException.class);
+        assertThat(sent.get(1).key()).isEqualTo("k");
+
+        publisher.publish(Message.builder("d").header("app", "1").build()).toCompletableFuture().join();
+        publisher.publish(Message.builder("e").id("given-1").build()).toCompletableFuture().join();
+        publisher.publish(Message.builder("f").timestamp(java.time.Instant.ofEpochMilli(1_700_000_000_000L)).build())
+                .toCompletableFuture().join();
+        assertThat(sent.subList(3, 6)).allSatisfy(r -> assertThat(((EnvelopeHeaders) r.headers()).isShared()).isFalse());
+        assertThat(sent.get(3).headers()).containsEntry("app", "1");
+        assertThat(((EnvelopeHeaders) sent.get(4).headers()).id()).isEqualTo("given-1");
+
+        List<OutboundRecord> stamped = new ArrayList<>();
+        DefaultPublisher<String> stamping = publisher(new SendResult(0, 7), stamped,
+                Map.of(EnvelopeFormat.PROPERTY, "none", DefaultPublisher.STAMP_TRACEPARENT, "true"));
+        stamping.publish("g").toCompletableFuture().join();
+        assertThat(((EnvelopeHeaders) stamped.get(0).headers()).isShared()).isFalse();
+        assertThat(stamped.get(0).headers()).containsKey(Envelope.TRACEPARENT);
+    }
+
+    @Test
+    @DisplayName("without timers no publish reads nanoTime: a generated id still carries the publish's wall-clock time")
+    void idTimeWithoutClockRead() {
+        Capabilities plain = Capabilities.builder("rocketmq").maxMessageSize(1 << 20).build();
+        for (String envelope : List.of("none", "cloudevents", "compact")) {
+            List<OutboundRecord> sent = new ArrayList<>();
+            DefaultPublisher<String> publisher = publisher(new SendResult(0, 1), sent, plain, Map.of(EnvelopeFormat.PROPERTY,
+                    envelope));
+            long before = System.currentTimeMillis();
+            publisher.publish("now").toCompletableFuture().join();
+            publisher.publish(Message.builder("given").timestamp(java.time.Instant.ofEpochSecond(86_400)).build())
+                    .toCompletableFuture().join();
+            long after = System.currentTimeMillis();
+            assertThat(sent).as(envelope).hasSize(2).allSatisfy(r -> {
+                EnvelopeHeaders headers = (EnvelopeHeaders) r.headers();
+                assertThat(headers.isShared()).isFalse();
+                assertThat(headers.idHigh() >>> 16).as(envelope + ": the id's milliseconds").isBetween(before, after);
+            });
+        }
+    }
+
     private static DefaultPublisher<String> publisher(SendResult result, List<OutboundRecord> sent) {
+        return publisher(result, sent, Map.of(EnvelopeFormat.PROPERTY, "none"));
+    }
+
+    private static DefaultPublisher<String> publisher(SendResult result, List<OutboundRecord> sent, Map<String, String> props) {
+        return publisher(result, sent, STAMPING, props);
+    }
+
+    private static DefaultPublisher<String> publisher(SendResult result, List<OutboundRecord> sent, Capabilities capabilities,
+            Map<String, String> props) {
         RawPublisher raw = new RawPublisher() {
             @Override
             public CompletableFuture<SendResult> send(OutboundRecord record) {
@@ -126,7 +191,7 @@ class LeanPublishTest {
             @Override
             public void close() {}
         };
-        return new DefaultPublisher<>(raw, new PublisherSpec("d", Delivery.AT_LEAST_ONCE, Map.of()), Codec.utf8(), STAMPING,
-                new BrokerConfig("i", "kafka", Map.of(EnvelopeFormat.PROPERTY, "none")), Telemetry.NONE, c -> { });
+        return new DefaultPublisher<>(raw, new PublisherSpec("d", Delivery.AT_LEAST_ONCE, Map.of()), Codec.utf8(), capabilities,
+                new BrokerConfig("i", capabilities.brokerId(), props), Telemetry.NONE, c -> { });
     }
 }

@@ -47,6 +47,8 @@ public final class EnvelopeHeaders extends AbstractMap<String, String> implement
     private static final byte ID_UUID = 2;
     /** No id yet: it is made, as {@link #ID_SHORT}, when something reads it ({@link #deferredId()}). */
     private static final byte ID_DEFERRED = 3;
+    /** No id held: {@link #shared}'s, a fresh one on each {@link #id()}. */
+    private static final byte ID_FRESH = 4;
 
     /** A publisher's header names and constant values; made once per publisher. */
     public static final class Layout {
@@ -103,6 +105,23 @@ public final class EnvelopeHeaders extends AbstractMap<String, String> implement
         this.user = user;
     }
 
+    /**
+     * The headers of every message of a {@code none} publisher on a broker whose record position is the consumer's id,
+     * when the message has no application header, given id or time, and nothing traces it: nothing to write, so one
+     * read-only instance serves them all, and no object is made per message. It holds no id: {@link #id()} makes a
+     * fresh one on each call, so whoever needs one id per message (a receipt without a position) reads it once.
+     */
+    public static EnvelopeHeaders shared(Layout none) {
+        EnvelopeHeaders headers = new EnvelopeHeaders(none, Map.of());
+        headers.idForm = ID_FRESH;
+        return headers;
+    }
+
+    /** {@return whether these are {@link #shared} headers} */
+    public boolean isShared() {
+        return idForm == ID_FRESH;
+    }
+
     /** The id: a generated UUID version 7, written as 22 characters ({@code shortForm}) or as a UUID. */
     public void generatedId(long high, long low, boolean shortForm) {
         this.high = high;
@@ -153,21 +172,21 @@ public final class EnvelopeHeaders extends AbstractMap<String, String> implement
     /** {@return true when the id is generated and held as its 128 bits} */
     @Override
     public boolean hasIdBits() {
-        return idForm != ID_GIVEN;
+        return idForm != ID_GIVEN && idForm != ID_FRESH;
     }
 
     /** {@return the most significant 64 bits of a generated id, 0 for a given one} */
     @Override
     public long idHigh() {
         ensureId();
-        return idForm != ID_GIVEN ? high : 0;
+        return hasIdBits() ? high : 0;
     }
 
     /** {@return the least significant 64 bits of a generated id, 0 for a given one} */
     @Override
     public long idLow() {
         ensureId();
-        return idForm != ID_GIVEN ? low : 0;
+        return hasIdBits() ? low : 0;
     }
 
     /** {@return the publish time in epoch microseconds, or {@link OutboundRecord#NO_TIME}} */
@@ -178,6 +197,9 @@ public final class EnvelopeHeaders extends AbstractMap<String, String> implement
 
     /** {@return the id as text, written from its bits on the first call} */
     public String id() {
+        if (idForm == ID_FRESH) {
+            return MessageIds.nextShort();
+        }
         ensureId();
         String s = id;
         if (s == null && idForm != ID_GIVEN) {
@@ -269,6 +291,9 @@ public final class EnvelopeHeaders extends AbstractMap<String, String> implement
      */
     @Override
     public String put(String key, String value) {
+        if (idForm == ID_FRESH) {
+            throw new UnsupportedOperationException("shared headers of messages without an envelope are read-only");
+        }
         int slot = slot(key);
         if (slot < 0) {
             if (!userCopied) {

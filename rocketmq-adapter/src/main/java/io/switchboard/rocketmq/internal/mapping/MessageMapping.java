@@ -41,6 +41,14 @@ public final class MessageMapping {
      */
     private static final BindingNames NAMES = new BindingNames(BINDING_PREFIX,
             Map.of(Envelope.CONTENT_TYPE, BINDING_CONTENT_TYPE), SYSTEM_PROPERTIES::contains);
+    /**
+     * RocketMQ's own properties that a consumed message usually carries, the commonest first: the unique key, the
+     * key, the store flag, the queue's offsets, the tag, the consume start time, a retry's original topic.
+     */
+    private static final String[] USUAL_SYSTEM = {MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX,
+        MessageConst.PROPERTY_KEYS, MessageConst.PROPERTY_WAIT_STORE_MSG_OK, MessageConst.PROPERTY_MIN_OFFSET,
+        MessageConst.PROPERTY_MAX_OFFSET, MessageConst.PROPERTY_TAGS, MessageConst.PROPERTY_CONSUME_START_TIMESTAMP,
+        MessageConst.PROPERTY_RETRY_TOPIC};
 
     private MessageMapping() {}
 
@@ -102,6 +110,9 @@ public final class MessageMapping {
      */
     public static Map<String, String> headers(Message message) {
         Map<String, String> properties = message.getProperties();
+        if (onlyUsualSystem(properties)) {
+            return Collections.emptyMap();
+        }
         Map<String, String> headers = null;
         for (Map.Entry<String, String> property : properties.entrySet()) {
             String name = property.getKey();
@@ -117,6 +128,24 @@ public final class MessageMapping {
             }
         }
         return headers == null ? Collections.emptyMap() : headers;
+    }
+
+    /**
+     * Whether every property is one of {@link #USUAL_SYSTEM}, found by looking those up rather than by walking the map:
+     * RocketMQ decodes a message's properties into a map of 128 buckets, and a walk visits them all.
+     */
+    private static boolean onlyUsualSystem(Map<String, String> properties) {
+        int size = properties.size();
+        if (size > USUAL_SYSTEM.length) {
+            return false;
+        }
+        int found = 0;
+        for (int i = 0; i < USUAL_SYSTEM.length && found < size; i++) {
+            if (properties.containsKey(USUAL_SYSTEM[i])) {
+                found++;
+            }
+        }
+        return found == size;
     }
 
     private static String toProperty(String header, String destination) {

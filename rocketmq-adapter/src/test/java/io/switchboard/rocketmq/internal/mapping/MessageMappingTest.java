@@ -48,6 +48,27 @@ class MessageMappingTest {
     }
 
     @Test
+    @DisplayName("are found whether a message's properties are only the usual system ones, other system ones, or mixed")
+    void usualAndOtherSystemProperties() {
+        Message usual = new Message("orders", BODY);
+        for (String name : new String[] {"UNIQ_KEY", "KEYS", "MIN_OFFSET", "MAX_OFFSET", "TAGS", "CONSUME_START_TIME",
+            "RETRY_TOPIC"}) {
+            MessageAccessor.putProperty(usual, name, "v");
+        }
+        assertThat(usual.getProperties()).hasSize(8); // with WAIT, which every new Message has
+        assertThat(MessageMapping.headers(usual)).isEmpty();
+        MessageAccessor.putProperty(usual, "REAL_QID", "3"); // a ninth: more than the usual ones, so each is checked
+        assertThat(MessageMapping.headers(usual)).isEmpty();
+
+        Message other = new Message("orders", BODY);
+        MessageAccessor.putProperty(other, "DELAY", "2"); // RocketMQ's, not among the usual
+        MessageAccessor.putProperty(other, "UNIQ_KEY", "u");
+        assertThat(MessageMapping.headers(other)).isEmpty();
+        MessageAccessor.putProperty(other, "CE_id", "id-9");
+        assertThat(MessageMapping.headers(other)).isEqualTo(Map.of(Envelope.ID, "id-9"));
+    }
+
+    @Test
     @DisplayName("of a record core made (id and time held as numbers) are its header map's text")
     void coreRecord() {
         OutboundRecord record = CoreRecords.published(Capabilities.builder("rocketmq").maxMessageSize(1 << 20).build(),
