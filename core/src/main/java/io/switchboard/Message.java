@@ -31,12 +31,13 @@ public final class Message<T> {
     // key, id and timestamp of a received message are read from its record when first asked for, and kept: a race
     // between two threads reading one makes the same immutable value twice
     private String key;
-    private final Map<String, String> headers;
+    /** Null on a received message until {@link #headers()} first reads them from its record. */
+    private Map<String, String> headers;
     private String id;
     private Instant timestamp;
     private final Duration delay;
     private final Instant deliverAt;
-    /** The record a received message came from, while one of the three above may still be read from it; else null. */
+    /** The record a received message came from, while one of the four above may still be read from it; else null. */
     private final InboundRecord record;
 
     private Message(T payload, String key, Map<String, String> headers, String id, Instant timestamp, Duration delay,
@@ -61,8 +62,8 @@ public final class Message<T> {
             @Override
             protected <P> Message<P> newReceived(P payload, InboundRecord record, Map<String, String> headers, String id,
                     Instant timestamp) {
-                return new Message<>(payload, null, headers.isEmpty() ? Map.of() : Collections.unmodifiableMap(headers), id,
-                        timestamp, null, null, record);
+                return new Message<>(payload, null, headers == null ? null : readOnly(headers), id, timestamp, null, null,
+                        record);
             }
         });
     }
@@ -116,7 +117,16 @@ public final class Message<T> {
 
     /** {@return application headers, unmodifiable} */
     public Map<String, String> headers() {
-        return headers;
+        Map<String, String> h = headers;
+        if (h == null) {
+            h = readOnly(Envelopes.userHeaders(record.headers()));
+            headers = h;
+        }
+        return h;
+    }
+
+    private static Map<String, String> readOnly(Map<String, String> headers) {
+        return headers.isEmpty() ? Map.of() : Collections.unmodifiableMap(headers);
     }
 
     /** {@return the id, or null on a message that has not been published yet and was given none} */
@@ -154,7 +164,7 @@ public final class Message<T> {
      * Subscriptions with a {@code filter(..)} receive only messages whose tag it matches.
      */
     public String tag() {
-        return headers.get(io.switchboard.spi.TagFilter.TAG_HEADER);
+        return headers().get(io.switchboard.spi.TagFilter.TAG_HEADER);
     }
 
     /** {@return a copy with the id and timestamp filled in when they are absent} */
@@ -164,7 +174,7 @@ public final class Message<T> {
         if (i != null && t != null) {
             return this;
         }
-        return new Message<>(payload, key(), headers, i != null ? i : MessageIds.next(), t != null ? t : MessageIds.now(),
+        return new Message<>(payload, key(), headers(), i != null ? i : MessageIds.next(), t != null ? t : MessageIds.now(),
                 delay, deliverAt);
     }
 
@@ -173,15 +183,15 @@ public final class Message<T> {
         Builder<T> b = new Builder<>(payload).key(key()).id(id()).timestamp(timestamp());
         b.delay = delay;
         b.deliverAt = deliverAt;
-        if (!headers.isEmpty()) {
-            b.headers = new LinkedHashMap<>(headers);
+        if (!headers().isEmpty()) {
+            b.headers = new LinkedHashMap<>(headers());
         }
         return b;
     }
 
     @Override
     public String toString() {
-        return "Message[id=" + id() + ", key=" + key() + ", headers=" + headers.keySet() + ", timestamp=" + timestamp() + "]";
+        return "Message[id=" + id() + ", key=" + key() + ", headers=" + headers().keySet() + ", timestamp=" + timestamp() + "]";
     }
 
     /** Builds a {@link Message}. */

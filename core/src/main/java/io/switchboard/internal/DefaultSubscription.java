@@ -199,10 +199,11 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
             deadLetter(record, id, e, Math.max(1, record.deliveryCount()), "undecodable", false);
             return;
         }
-        Instant sent = Envelopes.envelopeTime(record);
-        // the id, the key and the broker's time are worked out only when read (by the handler, a log line, exactly-once)
-        Message<T> message = Envelopes.toMessage(payload, record, sent);
         boolean timed = m != null && m.timed(); // the first attempt's start and e2e's end: one read, none when counting
+        // the envelope's time for e2e; a count needs it only where the broker gives none (the message reads it if asked)
+        Instant sent = timed || m != null && record.brokerTimestamp() < 0 ? Envelopes.envelopeTime(record) : null;
+        // the id, key, headers and time are worked out only when read (by the handler, a log line, exactly-once)
+        Message<T> message = Envelopes.toMessage(payload, record, sent);
         long start = timed ? System.nanoTime() : 0L;
         if (m != null) {
             m.endToEnd(sent, record.brokerTimestamp(), timed ? WallClock.micros(start) : 0L);

@@ -75,20 +75,17 @@ public final class Envelopes {
 
     /**
      * The message the handler sees: decoded payload, application headers only. What only some handlers read is worked
-     * out when first read, from the record: its key (an adapter may decode it lazily), an id derived from the record's
-     * position (a record with no envelope id and no broker id), and the broker's time when the envelope has none.
+     * out when first read, from the record: its key (an adapter may decode it lazily), its application headers
+     * ({@link #userHeaders}), its id when the record has a position (the envelope's, else the broker's, else one derived
+     * from the position), and the broker's time when the envelope has none.
      *
      * @param envelopeTime the record's {@link #envelopeTime}, as the caller already read it, or null
      */
     public static <T> Message<T> toMessage(T payload, InboundRecord record, Instant envelopeTime) {
-        String id = Envelope.id(record.headers());
-        if (id == null) {
-            id = record.nativeId();
-        }
-        if (id == null && record.offset() < 0) {
-            id = MessageIds.next(); // made once: a lazy one would differ on each read
-        }
-        return MessageAccess.received(payload, record, userHeaders(record.headers()), id, envelopeTime);
+        // with a position, the id and the application headers are read from the record when first asked for (most
+        // handlers read neither); without one the id may be made here, once: a lazy one would differ on each read
+        String id = record.offset() < 0 ? id(record) : null;
+        return MessageAccess.received(payload, record, null, id, envelopeTime);
     }
 
     /**

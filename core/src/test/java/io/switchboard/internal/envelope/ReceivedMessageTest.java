@@ -1,6 +1,7 @@
 package io.switchboard.internal.envelope;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.switchboard.Envelope;
 import io.switchboard.Message;
@@ -11,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-/** A received message reads its key, a position id and the broker's time from its record only when asked for. */
+/** A received message reads its key, headers, id and the broker's time from its record only when asked for. */
 class ReceivedMessageTest {
 
     @Test
@@ -60,9 +61,32 @@ class ReceivedMessageTest {
         assertThat(m.stamped().id()).isEqualTo(m.id());
     }
 
-    /** A record that counts how often its key is read. */
+    @Test
+    @DisplayName("a record with a position: its headers are not read until the id or the headers are asked for, then once")
+    void lazyHeaders() {
+        CountingRecord record = new CountingRecord(Map.of(Envelope.ID, "abc", Envelope.SOURCE, "s", "tenant", "a"), 2, 9,
+                null, 5L);
+        Message<String> m = Envelopes.toMessage("p", record, null);
+        assertThat(record.headerReads.get()).as("headers not read while building").isZero();
+        assertThat(m.headers()).containsOnly(Map.entry("tenant", "a")).isSameAs(m.headers());
+        assertThatThrownBy(() -> m.headers().put("x", "y")).isInstanceOf(UnsupportedOperationException.class);
+        assertThat(m.tag()).isNull();
+        assertThat(record.headerReads.get()).as("headers read once for the application's headers").isEqualTo(1);
+        assertThat(m.id()).isEqualTo("abc").isSameAs(m.id());
+        assertThat(record.headerReads.get()).isEqualTo(2);
+        assertThat(m.timestamp()).as("no envelope time: the broker's").isEqualTo(Instant.ofEpochMilli(5L));
+        assertThat(m.toBuilder().build().headers()).containsOnly(Map.entry("tenant", "a"));
+
+        CountingRecord plain = new CountingRecord(Map.of(), -1, -1, null, -1);
+        Envelopes.toMessage("p", plain, null);
+        assertThat(plain.headerReads.get()).as("no position: the id is made while building, from the headers first")
+                .isEqualTo(1);
+    }
+
+    /** A record that counts how often its key and its headers are read. */
     private static final class CountingRecord implements InboundRecord {
         final AtomicInteger keyReads = new AtomicInteger();
+        final AtomicInteger headerReads = new AtomicInteger();
         private final Map<String, String> headers;
         private final int partition;
         private final long offset;
@@ -81,7 +105,7 @@ class ReceivedMessageTest {
         @Override public int partition() { return partition; }
         @Override public long offset() { return offset; }
         @Override public String key() { keyReads.incrementAndGet(); return key; }
-        @Override public Map<String, String> headers() { return headers; }
+        @Override public Map<String, String> headers() { headerReads.incrementAndGet(); return headers; }
         @Override public byte[] payload() { return new byte[0]; }
         @Override public int deliveryCount() { return 1; }
         @Override public String nativeId() { return null; }

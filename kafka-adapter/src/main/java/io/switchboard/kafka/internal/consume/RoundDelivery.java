@@ -32,19 +32,24 @@ final class RoundDelivery {
         this.attached = attached;
     }
 
-    /** Hands fetched records over, to each attachment while fewer than its maxInFlight are unsettled. */
+    /**
+     * Hands fetched records over, to each attachment while fewer than its maxInFlight are unsettled. The room is read
+     * again when the round's runs out: a handler that runs on this thread settles each record before the next, so a
+     * poll larger than maxInFlight (a shared consumer polls up to 500) is handed over whole, without pausing its
+     * partitions and polling again for the rest.
+     */
     void deliver() {
         if (commitBeforeDelivery) {
             deliverCommittedFirst();
             return;
         }
         for (Attachment attachment : attached.values()) {
-            int budget = attachment.spec.maxInFlight() - attachment.inFlight.get();
+            int budget = room(attachment);
             if (attachment.stopped || budget <= 0) {
                 continue;
             }
             for (PartitionState state : attachment.owned) {
-                while (budget > 0 && state.hasFetched()) {
+                while (state.hasFetched() && (budget > 0 || (budget = room(attachment)) > 0)) {
                     ConsumerRecord<byte[], byte[]> fetched = state.nextFetched();
                     if (attachment.tags != null && !attachment.tags.matches(fetched)) {
                         state.filtered(fetched.offset());
@@ -62,6 +67,11 @@ final class RoundDelivery {
                 }
             }
         }
+    }
+
+    /** How many more records the attachment may have unsettled now. */
+    private static int room(Attachment attachment) {
+        return attachment.spec.maxInFlight() - attachment.inFlight.get();
     }
 
     /** At-most-once: commits the records' offsets (one commit for every attachment's), then hands them over; a failed commit drops them. */

@@ -68,6 +68,16 @@ public final class KafkaRecords {
     private static final ConcurrentHashMap<String, ConcurrentHashMap<String, Header>> CACHE = new ConcurrentHashMap<>();
 
     /**
+     * The constant headers last looked up, by the hashes of name and value (both strings cache theirs): a publisher
+     * hands over the same name and value strings on every message, so a hit is two loads and two identity compares
+     * instead of two lookups in {@link #CACHE}. Written without a lock; an entry is immutable, so a reader sees a whole
+     * one or an older one.
+     */
+    private static final Recent[] RECENT = new Recent[64];
+
+    private record Recent(String name, String value, Header header) {}
+
+    /**
      * One outbound header. The constant envelope attributes reuse one immutable {@link RecordHeader}
      * per name and value (Kafka only reads a header while serializing it), so a publish encodes
      * and allocates only the headers that change per message.
@@ -76,16 +86,21 @@ public final class KafkaRecords {
         if (!CONSTANT_HEADERS.contains(name)) {
             return new RecordHeader(name, value.getBytes(StandardCharsets.UTF_8));
         }
+        int slot = (31 * name.hashCode() + value.hashCode()) & (RECENT.length - 1);
+        Recent recent = RECENT[slot];
+        if (recent != null && recent.name == name && recent.value == value) {
+            return recent.header;
+        }
         ConcurrentHashMap<String, Header> byValue = CACHE.computeIfAbsent(name, n -> new ConcurrentHashMap<>());
-        Header cached = byValue.get(value);
-        if (cached != null) {
-            return cached;
+        Header header = byValue.get(value);
+        if (header == null) {
+            header = new RecordHeader(name, value.getBytes(StandardCharsets.UTF_8));
+            if (byValue.size() < MAX_CACHED) {
+                byValue.putIfAbsent(value, header);
+            }
         }
-        Header made = new RecordHeader(name, value.getBytes(StandardCharsets.UTF_8));
-        if (byValue.size() < MAX_CACHED) {
-            byValue.putIfAbsent(value, made);
-        }
-        return made;
+        RECENT[slot] = new Recent(name, value, header);
+        return header;
     }
 
     /**

@@ -74,4 +74,21 @@ class KafkaRecordsTest {
         assertThat(tenant.headers().toArray()).hasSize(1);
         assertThat(new String(tenant.headers().lastHeader("tenant").value(), StandardCharsets.UTF_8)).isEqualTo("acme");
     }
+
+    @org.junit.jupiter.api.Test
+    @DisplayName("a constant header is one object for every record with that name and value, and never another value's")
+    void constantHeadersShared() {
+        String source = new String("orders-service"); // not interned: a value as configuration hands it over
+        String other = new String("billing-service");
+        Header first = KafkaRecords.header(Envelope.SOURCE, source);
+        assertThat(KafkaRecords.header(Envelope.SOURCE, source)).isSameAs(first);
+        assertThat(KafkaRecords.header(Envelope.SOURCE, new String("orders-service"))).isSameAs(first); // equal text
+        Header second = KafkaRecords.header(Envelope.SOURCE, other);
+        assertThat(new String(second.value(), StandardCharsets.UTF_8)).isEqualTo("billing-service");
+        assertThat(new String(KafkaRecords.header(Envelope.SOURCE, source).value(), StandardCharsets.UTF_8))
+                .isEqualTo("orders-service");
+        assertThat(KafkaRecords.header(Envelope.TYPE, source).key()).isEqualTo(Envelope.TYPE); // same value, other name
+        Header perMessage = KafkaRecords.header("tenant", "acme");
+        assertThat(KafkaRecords.header("tenant", "acme")).isNotSameAs(perMessage);
+    }
 }
