@@ -1,6 +1,9 @@
 """Sums bench/scripts/seed-ab.sh's runs: each run's rate and CPU, then per topic count the means of native, old and
 new, sdk/native ratios of the means and per repetition, and client CPU over broker CPU a message (a ratio of two
-figures of one run, which a change of the machine's speed moves less).
+figures of one run, which a change of the machine's speed moves less), and the rate that CPU predicts: these runs are
+CPU-bound (the two cores busy), so at equal broker CPU a message the rates stand as the total CPU a message, which is
+(1 + native's client/broker) / (1 + this mode's client/broker) of native's, with the machine's speed of each run
+divided out.
     python3 bench/scripts/seed-ab-summary.py OUT/ab-16 OUT/ab-64 ..."""
 import csv, glob, os, sys, collections, statistics
 def mean(v): return sum(v) / len(v)
@@ -30,6 +33,8 @@ for base in sys.argv[1:]:
         per = ", ".join(f"{s[k][3] / n[k][3]:.2f}" for k in reps)
         cpu = mean([s[k][4] for k in reps]) / mean([n[k][4] for k in reps])
         norm = mean([s[k][4] / s[k][5] for k in reps]) / mean([n[k][4] / n[k][5] for k in reps])
+        bound = [(1 + n[k][4] / n[k][5]) / (1 + s[k][4] / s[k][5]) for k in reps]
         print(f"{c:6s} ({len(reps)}) mean {mean([s[k][3] for k in reps])/1000:7.1f}k  /native {rate:.3f} (per rep {per})"
-              f"  client CPU /native {cpu:.3f}  client/broker CPU /native {norm:.3f}")
+              f"  client CPU /native {cpu:.3f}  client/broker CPU /native {norm:.3f}"
+              f"  rate from CPU /native {mean(bound):.3f} (per rep {', '.join(f'{b:.2f}' for b in bound)})")
     print()

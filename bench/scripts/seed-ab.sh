@@ -2,14 +2,15 @@
 # A/B/C of seed 001 on Kafka, one JVM per run: per repetition and topic count, one run each of native (NEW_JAR),
 # sdk-none with OLD_JAR ("old") and sdk-none with NEW_JAR ("new"), the order rotating between repetitions; the
 # bench's temporary directories (and so the Kafka child's log) on tmpfs. WORKLOADS holds w<topics>.yaml for native and
-# w<topics>-off.yaml for the SDK (bench/results/2026-11-30-kafka-tmpfs/series/ has them).
+# w<topics>-off.yaml for the SDK (bench/results/2026-11-30-kafka-tmpfs/series/ has them). Without OLD_JAR, an A/B of
+# native and new, native first on odd repetitions and second on even ones.
 #
-#   OLD_JAR=old.jar NEW_JAR=new.jar WORKLOADS=dir bench/scripts/seed-ab.sh OUT FIRST_REP LAST_REP TOPICS...
+#   [OLD_JAR=old.jar] NEW_JAR=new.jar WORKLOADS=dir bench/scripts/seed-ab.sh OUT FIRST_REP LAST_REP TOPICS...
 #
 # OUT/ab-<topics>/<rep>-<native|old|new>-<topics>/ holds each run's results; bench/scripts/seed-ab-summary.py sums them.
 set -uo pipefail
-if [ $# -lt 4 ] || [ -z "${OLD_JAR:-}" ] || [ -z "${NEW_JAR:-}" ] || [ -z "${WORKLOADS:-}" ]; then
-    sed -n '2,9p' "$0" >&2
+if [ $# -lt 4 ] || [ -z "${NEW_JAR:-}" ] || [ -z "${WORKLOADS:-}" ]; then
+    sed -n '2,10p' "$0" >&2
     exit 2
 fi
 out=$1 first=$2 last=$3
@@ -18,7 +19,11 @@ for rep in $(seq "$first" "$last"); do
     for t in "$@"; do
         dir=$out/ab-$t
         mkdir -p "$dir"
-        case $((rep % 3)) in 1) order="native old new" ;; 2) order="old new native" ;; 0) order="new native old" ;; esac
+        if [ -z "${OLD_JAR:-}" ]; then
+            case $((rep % 2)) in 1) order="native new" ;; 0) order="new native" ;; esac
+        else
+            case $((rep % 3)) in 1) order="native old new" ;; 2) order="old new native" ;; 0) order="new native old" ;; esac
+        fi
         for c in $order; do
             case $c in
                 native) mode=native wl=$WORKLOADS/w$t.yaml jar=$NEW_JAR ;;
