@@ -70,8 +70,9 @@ public final class KafkaRecords {
     /**
      * The constant headers last looked up, by the hashes of name and value (both strings cache theirs): a publisher
      * hands over the same name and value strings on every message, so a hit is two loads and two identity compares
-     * instead of two lookups in {@link #CACHE}. Written without a lock; an entry is immutable, so a reader sees a whole
-     * one or an older one.
+     * (inside {@code equals}) instead of two lookups in {@link #CACHE}, and an equal string from elsewhere hits too, so
+     * no entry is made a message. Written without a lock; an entry is immutable, so a reader sees a whole one or an
+     * older one.
      */
     private static final Recent[] RECENT = new Recent[64];
 
@@ -88,7 +89,7 @@ public final class KafkaRecords {
         }
         int slot = (31 * name.hashCode() + value.hashCode()) & (RECENT.length - 1);
         Recent recent = RECENT[slot];
-        if (recent != null && recent.name == name && recent.value == value) {
+        if (recent != null && recent.name.equals(name) && recent.value.equals(value)) { // the same strings: identity
             return recent.header;
         }
         ConcurrentHashMap<String, Header> byValue = CACHE.computeIfAbsent(name, n -> new ConcurrentHashMap<>());
