@@ -266,7 +266,8 @@ public final class DefaultPublisher<T> implements Publisher<T> {
             // no id on the wire: the consumer's id is the record's position, written when asked
             return PublishReceipt.atPosition(destination, instance, broker, r.partition(), r.offset());
         }
-        return headers.isShared() ? new PublishReceipt(headers.id(), destination, instance, broker, r.partition(), r.offset())
+        // by identity: the headers were made on the sender's thread and are not read here (a cache miss a message)
+        return headers == shared ? new PublishReceipt(headers.id(), destination, instance, broker, r.partition(), r.offset())
                 : PublishReceipt.withIdFrom(headers, destination, instance, broker, r.partition(), r.offset());
     }
 

@@ -208,11 +208,10 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
         if (m != null) {
             m.endToEnd(sent, record.brokerTimestamp(), timed ? WallClock.micros(start) : 0L);
         }
-        String traceparent = record.headers().get(Envelope.TRACEPARENT);
         if (spec.delivery() == Delivery.AT_MOST_ONCE) {
             Outcome outcome = Outcome.ACK;
             try {
-                invoke(message, context(record, 1, 1, traceparent), record);
+                invoke(message, context(record, 1, 1), record);
             } catch (Exception e) {
                 outcome = Outcome.DROPPED;
                 log.warn("Handler failed on message {} from '{}' (at-most-once: not retried): {}", message.id(),
@@ -242,7 +241,7 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
         int attempt = BrokerRetry.failedBefore(record) + Math.max(1, record.deliveryCount());
         while (true) {
             try {
-                invoke(message, context(record, attempt, retry.maxAttempts(), traceparent), record);
+                invoke(message, context(record, attempt, retry.maxAttempts()), record);
                 ConsumeRecorder.handled(m, Outcome.ACK, start);
                 if (dedup) {
                     store.complete(scope, id);
@@ -300,9 +299,10 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
         }
     }
 
-    private DeliveryContext context(InboundRecord record, int attempt, int maxAttempts, String traceparent) {
-        return new DeliveryContext(spec.destination(), spec.group(), settings.instance(), adapter.id(), record.partition(),
-                record.offset(), attempt, maxAttempts, traceparent, contextScope);
+    /** The handler's context; its traceparent is read from the record's headers only if asked for. */
+    private DeliveryContext context(InboundRecord record, int attempt, int maxAttempts) {
+        return DeliveryContext.received(spec.destination(), spec.group(), settings.instance(), adapter.id(), record.partition(),
+                record.offset(), attempt, maxAttempts, record, contextScope);
     }
 
     private void deadLetter(InboundRecord record, String id, Exception error, int attempt, String reason, boolean dedup) {

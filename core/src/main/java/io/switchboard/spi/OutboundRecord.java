@@ -203,5 +203,17 @@ public record OutboundRecord(
         default void ascii(String name, byte[] value) {
             text(name, new String(value, StandardCharsets.US_ASCII));
         }
+
+        /**
+         * A header whose value is the same on every message of the publisher (a CloudEvents attribute such as
+         * {@code ce_specversion}, {@code ce_source} or {@code ce_type}), handed over as the same strings each time: the
+         * adapter may encode it once and reuse it. By default it is passed on as text.
+         *
+         * @param name the header's envelope name
+         * @param value its value, not null
+         */
+        default void constant(String name, String value) {
+            text(name, value);
+        }
     }
 }

@@ -259,6 +259,11 @@ public final class EnvelopeHeaders extends AbstractMap<String, String> implement
                 writer.ascii(names[i], MessageIds.micros(micros));
             } else if (kind == COMPACT && idForm != ID_GIVEN) {
                 writer.ascii(names[i], MessageIds.compact(micros, idBytes()));
+            } else if (kind == CONSTANT && (set == null || set[i] == null)) {
+                String constant = layout.constants[i];
+                if (constant != null) { // none for a slot this message's payload leaves out (content type of bytes)
+                    writer.constant(names[i], constant);
+                }
             } else {
                 String v = value(i);
                 if (v != null) {

@@ -3,6 +3,7 @@ package io.switchboard.internal.envelope;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.switchboard.DeliveryContext;
 import io.switchboard.Envelope;
 import io.switchboard.Message;
 import io.switchboard.spi.InboundRecord;
@@ -81,6 +82,39 @@ class ReceivedMessageTest {
         Envelopes.toMessage("p", plain, null);
         assertThat(plain.headerReads.get()).as("no position: the id is made while building, from the headers first")
                 .isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("the delivery context reads the traceparent from the record's headers only when asked for, then once")
+    void lazyTraceparent() {
+        String trace = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+        CountingRecord record = new CountingRecord(Map.of(Envelope.TRACEPARENT, trace), 2, 9, null, 5L);
+        DeliveryContext c = DeliveryContext.received("orders", "billing", "main", "kafka", 2, 9, 1, 3, record, null);
+        assertThat(record.headerReads.get()).as("headers not read while building").isZero();
+        assertThat(c.destination()).isEqualTo("orders");
+        assertThat(c.partition()).isEqualTo(2);
+        assertThat(c.offset()).isEqualTo(9);
+        assertThat(c.isLastAttempt()).isFalse();
+        assertThat(record.headerReads.get()).isZero();
+        assertThat(c.traceparent()).isEqualTo(trace);
+        assertThat(c.traceparent()).isEqualTo(trace);
+        assertThat(record.headerReads.get()).as("read once").isEqualTo(1);
+        DeliveryContext eager = new DeliveryContext("orders", "billing", "main", "kafka", 2, 9, 1, 3, trace, null);
+        assertThat(c).isEqualTo(eager).hasSameHashCodeAs(eager).hasToString(eager.toString());
+        assertThat(eager.toString()).isEqualTo("DeliveryContext[destination=orders, group=billing, instance=main, "
+                + "brokerId=kafka, partition=2, offset=9, attempt=1, maxAttempts=3, traceparent=" + trace
+                + ", idempotencyScope=null]");
+        assertThat(c.withIdempotencyScope("s")).isNotEqualTo(c).extracting(DeliveryContext::traceparent).isEqualTo(trace);
+
+        CountingRecord none = new CountingRecord(Map.of(), 2, 10, null, 5L);
+        DeliveryContext untraced = DeliveryContext.received("orders", "billing", "main", "kafka", 2, 10, 1, 3, none, "s");
+        DeliveryContext scoped = untraced.withIdempotencyScope("t");
+        assertThat(none.headerReads.get()).as("a copy with another scope reads nothing either").isZero();
+        assertThat(scoped.traceparent()).isNull();
+        assertThat(untraced.traceparent()).isNull();
+        assertThat(untraced.traceparent()).isNull();
+        assertThat(none.headerReads.get()).as("an absent traceparent is looked up once per context").isEqualTo(2);
+        assertThat(untraced).isEqualTo(new DeliveryContext("orders", "billing", "main", "kafka", 2, 10, 1, 3, null, "s"));
     }
 
     /** A record that counts how often its key and its headers are read. */

@@ -58,6 +58,11 @@ public final class KafkaRecords {
         public void ascii(String name, byte[] value) {
             headers.add(new RecordHeader(name, value));
         }
+
+        @Override
+        public void constant(String name, String value) {
+            headers.add(cached(name, value));
+        }
     }
 
     /** Envelope attributes whose values are the same on every message of a publisher. */
@@ -87,6 +92,11 @@ public final class KafkaRecords {
         if (!CONSTANT_HEADERS.contains(name)) {
             return new RecordHeader(name, value.getBytes(StandardCharsets.UTF_8));
         }
+        return cached(name, value);
+    }
+
+    /** The one immutable header for a constant {@code name} and {@code value} (the recent table, then the cache). */
+    private static Header cached(String name, String value) {
         int slot = (31 * name.hashCode() + value.hashCode()) & (RECENT.length - 1);
         Recent recent = RECENT[slot];
         if (recent != null && recent.name.equals(name) && recent.value.equals(value)) { // the same strings: identity

@@ -58,6 +58,14 @@ class KafkaRecordsTest {
         }
         assertThat(names).containsExactly(Envelope.SPEC_VERSION, Envelope.ID, Envelope.SOURCE, Envelope.TYPE);
         assertThat(bytes).isEqualTo(78);
+        // core hands the envelope's constants over as such: the same header objects on the next record, a new id
+        Header[] next = KafkaRecords.toKafka(coreRecord(format, Message.of(new byte[] {2}))).headers().toArray();
+        Header[] first = kafka.headers().toArray();
+        assertThat(next[0]).isSameAs(first[0]);
+        assertThat(next[2]).isSameAs(first[2]);
+        assertThat(next[3]).isSameAs(first[3]);
+        assertThat(next[1]).isNotSameAs(first[1]);
+        assertThat(next[1].value()).isNotEqualTo(first[1].value());
     }
 
     @org.junit.jupiter.api.Test
