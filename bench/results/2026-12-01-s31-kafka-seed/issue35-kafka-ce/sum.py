@@ -1,6 +1,9 @@
-import csv, glob, os, collections
+# Usage: python3 sum.py [DIR]: DIR holds one folder a run, REP-CONFIG (1-native, 2-old, ...), with results.csv;
+# by default this session's folder. Session 32's A/B (bench/results/2026-12-01-s32-kafka-512/ab) is summed by it too.
+import csv, glob, os, collections, sys
+root = sys.argv[1] if len(sys.argv) > 1 else 'bench/results/2026-12-01-s31-kafka-seed/issue35-kafka-ce'
 rows = collections.defaultdict(dict)
-for f in glob.glob('bench/results/2026-12-01-s31-kafka-seed/issue35-kafka-ce/*/results.csv'):
+for f in glob.glob(root + '/*/results.csv'):
     rep, cfg = os.path.basename(os.path.dirname(f)).split('-')
     for r in csv.DictReader(open(f)):
         size = [v for k, v in r.items() if 'messageSize' in (v or '') or k == 'variant']
