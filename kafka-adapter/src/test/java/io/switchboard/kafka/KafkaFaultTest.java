@@ -165,6 +165,9 @@ class KafkaFaultTest {
                 "kafka.heartbeat.interval.ms", "1000");
         Map<String, String> childProperties = new LinkedHashMap<>(membership);
         childProperties.put("kafka.bootstrap.servers", restartable.bootstrapServers());
+        // the child is a new JVM on C1 only, started while other modules' brokers may keep both cores busy: its first
+        // admin call gets 30 s, not the 5 s default, to find the broker (not the behaviour under test)
+        childProperties.put("kafka.connect-timeout", "30s");
         try (Switchboard sb = FaultStream.switchboard(restartable.bootstrapServers(), membership)) {
             sb.provisioning().ensureDestination(DestinationSpec.of(topic, PARTITIONS));
             ChildConsumer child = ChildConsumer.start("kafka", childProperties, topic, group, dir.resolve("handled.txt"),

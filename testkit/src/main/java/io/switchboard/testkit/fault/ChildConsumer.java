@@ -139,11 +139,12 @@ public final class ChildConsumer {
             Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(50))
                     .until(() -> Files.exists(ready) || !process.isAlive());
         } catch (ConditionTimeoutException e) {
-            throw new IllegalStateException("Child consumer not ready within " + timeout + "; its output: " + logFile, e);
+            throw new IllegalStateException("Child consumer not ready within " + timeout + "; its output ("
+                    + logFile + ") ends with:\n" + outputTail(), e);
         }
         if (!Files.exists(ready)) {
             throw new IllegalStateException("Child consumer exited with " + process.exitValue() + " before it was "
-                    + "ready; its output: " + logFile);
+                    + "ready; its output (" + logFile + ") ends with:\n" + outputTail());
         }
     }
 
@@ -169,7 +170,8 @@ public final class ChildConsumer {
                     + "; its output: " + logFile, e);
         }
         if (!Files.exists(held)) {
-            throw new IllegalStateException("Child consumer exited with " + process.exitValue() + "; its output: " + logFile);
+            throw new IllegalStateException("Child consumer exited with " + process.exitValue() + "; its output ("
+                    + logFile + ") ends with:\n" + outputTail());
         }
     }
 
@@ -207,6 +209,16 @@ public final class ChildConsumer {
             return end < 0 ? List.of() : List.of(text.substring(0, end).split("\n"));
         } catch (IOException e) {
             throw new UncheckedIOException("Could not read " + out, e);
+        }
+    }
+
+    /** {@return the last lines of the child's output, for a failure's message: the test's temp dir is gone after it} */
+    private String outputTail() {
+        try {
+            List<String> lines = Files.readAllLines(logFile, StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
+        } catch (IOException | UncheckedIOException e) {
+            return "(could not read it: " + e + ")";
         }
     }
 
