@@ -12,7 +12,7 @@ import statistics
 import sys
 
 PAIRS = [("sdk-none", "native"), ("sdk", "native-ce"), ("sdk-none", "native-batch"), ("sdk", "native-batch-ce"),
-         ("sdk-none", "spring"), ("sdk-none", "spring-ce")]
+         ("sdk-none", "spring"), ("sdk-none", "spring-ce"), ("sdk-none", "native-as-none"), ("native-as-none", "native")]
 
 
 def mean(values):

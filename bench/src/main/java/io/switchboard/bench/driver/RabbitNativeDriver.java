@@ -185,6 +185,14 @@ final class RabbitNativeDriver extends NativeDriver {
         }
     }
 
+    /**
+     * {@code -Dbench.rabbitmq.native-as-none=true}: the plain native run ({@code native}) writes the properties and
+     * the header the SDK's envelope {@code none} writes (a {@code message-id}, a {@code timestamp}, the key as {@code
+     * cloudEvents_subject}) and publishes as {@code mandatory}, so that a pair tells what those cost on the wire and in
+     * the server from what the SDK's code costs (issue 35's RabbitMQ latency row).
+     */
+    static final boolean AS_NONE = Boolean.getBoolean("bench.rabbitmq.native-as-none");
+
     /** The envelope's header names as the SDK's AMQP mapping writes them: {@code ce_x} as {@code cloudEvents_x}. */
     private static final String AMQP_SPEC_VERSION = "cloudEvents_specversion";
     static final String AMQP_ID = "cloudEvents_id";
@@ -224,6 +232,8 @@ final class RabbitNativeDriver extends NativeDriver {
         private final ConcurrentNavigableMap<Long, SendCallback> pending;
         private final java.util.concurrent.Semaphore window;
         private final NativeEnvelope ce = envelope ? new NativeEnvelope() : null;
+        /** {@link #AS_NONE}: the plain run writes what the SDK's envelope {@code none} writes (a diagnostic). */
+        private final NativeEnvelope asNone = !envelope && AS_NONE ? new NativeEnvelope() : null;
         private int roundRobin;
 
         RabbitProducer(Channel channel, String topic, int partitionCount, ConcurrentNavigableMap<Long, SendCallback> pending) {
@@ -246,10 +256,14 @@ final class RabbitNativeDriver extends NativeDriver {
                 String id = ce.nextId();
                 builder.headers(envelopeHeaders(ce, id, key, sendMicros)).messageId(id)
                         .timestamp(timestamp(sendMicros));
+            } else if (asNone != null) {
+                // the SDK's envelope none: the id as message-id alone, the time as timestamp alone, the key as a header
+                builder.headers(key == null ? null : Map.of(AMQP_SUBJECT, key)).messageId(asNone.nextId())
+                        .timestamp(timestamp(sendMicros));
             }
             AMQP.BasicProperties properties = builder.build();
             // the SDK publishes with confirms as mandatory (an unroutable record fails); envelope runs do the same
-            boolean mandatory = ce != null && pending != null;
+            boolean mandatory = (ce != null || asNone != null) && pending != null;
             try {
                 if (pending != null) {
                     window.acquire();
