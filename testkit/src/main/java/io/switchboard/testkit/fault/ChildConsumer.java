@@ -140,11 +140,11 @@ public final class ChildConsumer {
                     .until(() -> Files.exists(ready) || !process.isAlive());
         } catch (ConditionTimeoutException e) {
             throw new IllegalStateException("Child consumer not ready within " + timeout + "; its output ("
-                    + logFile + ") ends with:\n" + outputTail(), e);
+                    + logFile + ") ends with:\n" + ExitCheck.tail(logFile), e);
         }
         if (!Files.exists(ready)) {
             throw new IllegalStateException("Child consumer exited with " + process.exitValue() + " before it was "
-                    + "ready; its output (" + logFile + ") ends with:\n" + outputTail());
+                    + "ready; its output (" + logFile + ") ends with:\n" + ExitCheck.tail(logFile));
         }
     }
 
@@ -167,11 +167,11 @@ public final class ChildConsumer {
                     .until(() -> Files.exists(held) || !process.isAlive());
         } catch (ConditionTimeoutException e) {
             throw new IllegalStateException("Child consumer did not stop in a transaction within " + timeout
-                    + "; its output: " + logFile, e);
+                    + "; its output (" + logFile + ") ends with:\n" + ExitCheck.tail(logFile), e);
         }
         if (!Files.exists(held)) {
             throw new IllegalStateException("Child consumer exited with " + process.exitValue() + "; its output ("
-                    + logFile + ") ends with:\n" + outputTail());
+                    + logFile + ") ends with:\n" + ExitCheck.tail(logFile));
         }
     }
 
@@ -209,16 +209,6 @@ public final class ChildConsumer {
             return end < 0 ? List.of() : List.of(text.substring(0, end).split("\n"));
         } catch (IOException e) {
             throw new UncheckedIOException("Could not read " + out, e);
-        }
-    }
-
-    /** {@return the last lines of the child's output, for a failure's message: the test's temp dir is gone after it} */
-    private String outputTail() {
-        try {
-            List<String> lines = Files.readAllLines(logFile, StandardCharsets.UTF_8);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
-        } catch (IOException | UncheckedIOException e) {
-            return "(could not read it: " + e + ")";
         }
     }
 

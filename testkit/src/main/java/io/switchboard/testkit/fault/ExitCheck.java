@@ -97,7 +97,8 @@ public final class ExitCheck {
         }
     }
 
-    private static String tail(Path log) {
+    /** {@return the last 40 lines of a child JVM's output, for a failure's message (a test's temp dir is gone after it)} */
+    static String tail(Path log) {
         try {
             List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
