@@ -11,7 +11,9 @@ import javax.management.remote.JMXServiceURL;
 /**
  * Prints the batching figures of every kafka-clients producer and consumer in a running JVM (their JMX metrics), summed
  * over the clients for rates and averaged over them for averages: what a produce or fetch request carries, how often
- * they go, how long records wait. Compares two bench modes run one JVM each at the same point.
+ * they go, how long records wait. Compares two bench modes run one JVM each at the same point. In a broker's JVM (the
+ * bench's Kafka child) it prints the broker's counts instead: requests by type ({@code RequestsPerSec}'s {@code Count},
+ * summed over versions), messages and bytes in and out, produce and fetch requests; two readings give the rates.
  *
  *   java bench/scripts/KafkaClientMetrics.java PID
  */
@@ -48,6 +50,16 @@ public class KafkaClientMetrics {
                 collect(server, "kafka.consumer:type=" + group.getKey() + ",client-id=*", "consumer", group.getValue(),
                         figures);
             }
+            for (ObjectName name : server.queryNames(new ObjectName("kafka.network:type=RequestMetrics,name=RequestsPerSec,*"), null)) {
+                add(figures, "broker requests " + name.getKeyProperty("request") + " Count", server.getAttribute(name, "Count"));
+            }
+            for (String meter : new String[] {"MessagesInPerSec", "BytesInPerSec", "BytesOutPerSec", "TotalProduceRequestsPerSec",
+                    "TotalFetchRequestsPerSec"}) {
+                for (ObjectName name : server.queryNames(new ObjectName("kafka.server:type=BrokerTopicMetrics,name=" + meter), null)) {
+                    add(figures, "broker all-topics " + meter + " Count", server.getAttribute(name, "Count"));
+                }
+            }
+            System.out.printf("%-48s %d%n", "read-at-epoch-ms", System.currentTimeMillis());
             figures.forEach((name, f) -> System.out.printf("%-48s clients %4d  sum %14.2f  mean %12.3f%n", name,
                     (int) f[1], f[0], f[1] == 0 ? 0 : f[0] / f[1]));
         }
@@ -64,13 +76,16 @@ public class KafkaClientMetrics {
                 } catch (Exception e) {
                     continue; // not every client has every figure
                 }
-                if (value instanceof Number n && !Double.isNaN(n.doubleValue()) && !Double.isInfinite(n.doubleValue())) {
-                    double[] f = figures.computeIfAbsent(side + " " + name.getKeyProperty("type") + " " + attribute,
-                            k -> new double[2]);
-                    f[0] += n.doubleValue();
-                    f[1]++;
-                }
+                add(figures, side + " " + name.getKeyProperty("type") + " " + attribute, value);
             }
+        }
+    }
+
+    private static void add(Map<String, double[]> figures, String key, Object value) {
+        if (value instanceof Number n && !Double.isNaN(n.doubleValue()) && !Double.isInfinite(n.doubleValue())) {
+            double[] f = figures.computeIfAbsent(key, k -> new double[2]);
+            f[0] += n.doubleValue();
+            f[1]++;
         }
     }
 }

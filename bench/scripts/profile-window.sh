@@ -10,7 +10,10 @@
 # OUT/collapsed.txt holds the stacks (one line per stack, thread first), OUT/out the run's results;
 # bench/scripts/profile-threads.py compares two such profiles per message.
 # PROBE=kafka-metrics instead reads every kafka-clients producer's and consumer's batching figures over JMX at the
-# start and 20 s later (bench/scripts/KafkaClientMetrics.java) into OUT/kafka-metrics-{1,2}.txt; no profiler needed.
+# start and 20 s later (bench/scripts/KafkaClientMetrics.java) into OUT/kafka-metrics-{1,2}.txt, and a broker child
+# JVM's request counts into OUT/kafka-metrics-{1,2}-<pid>.txt; no profiler needed.
+# THREADS=1 with it also writes each thread's CPU and wake-ups a second over those 20 s, of the bench's JVM and of its
+# brokers' child JVMs (bench/scripts/thread-switches.py), into OUT/threads-<pid>.txt.
 set -euo pipefail
 probe=${PROBE:-profile}
 if [ $# -lt 3 ] || { [ "$probe" = profile ] && [ -z "${ASYNC_PROFILER_LIB:-}" ]; }; then
@@ -23,6 +26,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 jar=${BENCH_JAR:-bench/target/switchboard-bench.jar}
 interval=${PROFILE_INTERVAL:-2ms}
 mkdir -p "$out"
+if [ "$probe" = kafka-metrics ]; then # compiled once here, not in the measured window
+    javac -d "$out/probe-classes" "$here/KafkaClientMetrics.java"
+fi
 java -Xmx2g ${PROFILE_JAVA_OPTS:-} -Dtls.server.mode=disabled -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints -jar "$jar" run "$workload" \
     "$@" --modes "$mode" --repeat 1 --jvm-warmup 20 --no-progress --out "$out/out" > "$out/log" 2>&1 &
 pid=$!
@@ -42,9 +48,21 @@ if ! $started; then
 fi
 sleep "${PROBE_DELAY:-35}"
 if [ "$probe" = kafka-metrics ]; then
-    java "$here/KafkaClientMetrics.java" "$pid" > "$out/kafka-metrics-1.txt"
+    java -cp "$out/probe-classes" KafkaClientMetrics "$pid" > "$out/kafka-metrics-1.txt"
+    children=$(pgrep -P "$pid" java || true)
+    for p in $children; do java -cp "$out/probe-classes" KafkaClientMetrics "$p" > "$out/kafka-metrics-1-$p.txt" 2>&1 || true; done
+    samplers=()
+    if [ "${THREADS:-0}" = 1 ]; then
+        for p in "$pid" $children; do
+            python3 "$here/thread-switches.py" "$p" 20 0 "pid $p ($(tr '\0' ' ' < /proc/$p/cmdline | cut -c1-200))" \
+                > "$out/threads-$p.txt" 2>&1 &
+            samplers+=($!)
+        done
+    fi
     sleep 20
-    java "$here/KafkaClientMetrics.java" "$pid" > "$out/kafka-metrics-2.txt"
+    java -cp "$out/probe-classes" KafkaClientMetrics "$pid" > "$out/kafka-metrics-2.txt"
+    for p in $children; do java -cp "$out/probe-classes" KafkaClientMetrics "$p" > "$out/kafka-metrics-2-$p.txt" 2>&1 || true; done
+    for s in "${samplers[@]}"; do wait "$s" || true; done
 else
     echo "profiling pid $pid from $(date +%T) for 30 s"
     java "$here/AttachAgent.java" "$pid" "$ASYNC_PROFILER_LIB" "start,event=cpu,interval=$interval,threads"
@@ -52,4 +70,5 @@ else
     java "$here/AttachAgent.java" "$pid" "$ASYNC_PROFILER_LIB" "stop,threads,file=$out/collapsed.txt,collapsed"
 fi
 wait "$pid"
+rm -rf "$out/probe-classes"
 grep "msg/s" "$out/log" | head -1
