@@ -29,11 +29,14 @@ row() { # OUT MODES WORKLOAD OPTIONS...
     --native-envelope --none-envelope --native-batch
 
 # Afterwards, with MORE=1 (runs of one mode spread wider than the gaps): three more repetitions of the none pairs of
-# RabbitMQ (rabbit-more/) and, with MORE=2, of RocketMQ (rocket-more/).
+# RabbitMQ (rabbit-more/), with MORE=2 of RocketMQ (rocket-more/), with MORE=3 of Kafka (kafka-more/).
 if [ "${MORE:-0}" = 1 ]; then
     row rabbit-more native,sdk-none $R/k1k-off.yaml --brokers rabbitmq --none-envelope
 fi
 if [ "${MORE:-0}" = 2 ]; then
     row rocket-more native-batch,sdk-none $R/k1k-off.yaml --brokers rocketmq --brokers-in-child --none-envelope --native-batch
+fi
+if [ "${MORE:-0}" = 3 ]; then
+    row kafka-more native,sdk-none $R/sizes-off.yaml --brokers kafka --brokers-in-child --none-envelope
 fi
 echo done $(date +%T)
