@@ -52,12 +52,17 @@ def threads(path):
 
 def run(d):
     found = [f for f in (os.path.join(d, "out", "results.csv"), os.path.join(d, "results.csv")) if os.path.exists(f)]
+    if not found:
+        sys.exit("%s: no results.csv there or in out/ (not a profile-window.sh run, or it did not finish)" % d)
     r = list(csv.DictReader(open(found[0])))[-1]
     rate = min(float(r["publish_msg_s"]), float(r["consume_msg_s"]))
     info = {"rate": rate, "broker": {}, "client": readings(os.path.join(d, "kafka-metrics-2.txt")), "threads": {}}
     for f1 in glob.glob(os.path.join(d, "kafka-metrics-1-*.txt")):
         pid = f1.rsplit("-", 1)[1][:-4]
         a, b = readings(f1), readings(os.path.join(d, "kafka-metrics-2-%s.txt" % pid))
+        if "time" not in a or "time" not in b:  # the JVM did not answer (the file holds why): no broker figures
+            print("%s: no reading of pid %s (see %s)" % (d, pid, f1), file=sys.stderr)
+            continue
         seconds = b["time"] - a["time"]
         info["broker"] = {k: (b[k] - a.get(k, 0)) / seconds for k in b if k.startswith("broker")}
         info["broker_pid"] = pid

@@ -12,8 +12,8 @@ MSG_PER_S 0 prints the figures per second instead, to divide by a rate known onl
 import collections
 import os
 import re
-import sys
 import subprocess
+import sys
 import time
 
 TICK_US = 1_000_000 / os.sysconf("SC_CLK_TCK")
