@@ -22,13 +22,16 @@ public class KafkaClientMetrics {
     /** Producer figures (kafka.producer:type=producer-metrics). */
     private static final String[] PRODUCER = {"record-send-rate", "request-rate", "records-per-request-avg",
             "batch-size-avg", "record-queue-time-avg", "request-latency-avg", "bufferpool-wait-ratio", "io-ratio",
-            "outgoing-byte-rate", "requests-in-flight", "record-size-avg"};
+            "outgoing-byte-rate", "requests-in-flight", "record-size-avg", "select-rate", "io-wait-ratio", "batch-size-max",
+            "record-queue-time-max", "request-size-avg", "request-total", "record-send-total"};
     /** Consumer figures (fetch manager, coordinator and network). */
     private static final Map<String, String[]> CONSUMER = Map.of(
             "consumer-fetch-manager-metrics", new String[] {"fetch-rate", "records-per-request-avg", "fetch-size-avg",
-                    "records-consumed-rate", "fetch-latency-avg"},
+                    "records-consumed-rate", "fetch-latency-avg", "bytes-consumed-rate", "fetch-total",
+                    "records-consumed-total"},
             "consumer-coordinator-metrics", new String[] {"commit-rate", "commit-latency-avg"},
-            "consumer-metrics", new String[] {"request-rate", "io-ratio", "network-io-rate"});
+            "consumer-metrics", new String[] {"request-rate", "io-ratio", "network-io-rate", "select-rate", "io-wait-ratio",
+                    "poll-idle-ratio-avg", "time-between-poll-avg"});
 
     public static void main(String[] args) throws Exception {
         if (args.length != 1) {

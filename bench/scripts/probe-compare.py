@@ -3,7 +3,8 @@
 the same point): the run's rate, the Kafka broker's requests by type a second and per 1,000 messages (from its child
 JVM's two readings), kafka-clients' batching figures, and each thread group's CPU per message in the client's JVM and
 in the broker's (thread-switches.py's figures a second, divided by the rate the broker took messages in over the same
-window).
+window), and the client's CPU a message over the broker's: the broker does the same work a message in every mode, so
+its CPU a message is a yardstick of how fast the machine ran in that run (runs of one mode here swing 40 % in it).
 
     python3 bench/scripts/probe-compare.py OUT/native OUT/sdk-none [...]
 """
@@ -57,6 +58,11 @@ def run(d):
     r = list(csv.DictReader(open(found[0])))[-1]
     rate = min(float(r["publish_msg_s"]), float(r["consume_msg_s"]))
     info = {"rate": rate, "broker": {}, "client": readings(os.path.join(d, "kafka-metrics-2.txt")), "threads": {}}
+    first = readings(os.path.join(d, "kafka-metrics-1.txt"))
+    if "time" in first and "time" in info["client"]:  # kafka-clients' cumulative totals as rates over the probe's window
+        seconds = info["client"]["time"] - first["time"]
+        for k in [k for k in info["client"] if k.endswith("-total")]:
+            info["client"][k + " a second over the window"] = (info["client"].pop(k) - first.get(k, 0)) / seconds
     for f1 in glob.glob(os.path.join(d, "kafka-metrics-1-*.txt")):
         pid = f1.rsplit("-", 1)[1][:-4]
         a, b = readings(f1), readings(os.path.join(d, "kafka-metrics-2-%s.txt" % pid))
@@ -99,6 +105,19 @@ def main(dirs):
         for g, v in sorted(groups.items(), key=lambda kv: -max(kv[1])):
             if max(v) >= 0.005:
                 print("  %-60s" % g[:60] + "".join("%16.3f" % x for x in v))
+    print("the broker's CPU as a yardstick of the run's machine speed (its work a message is the same in every mode):")
+    calibrated = [calibration(r, i) for r, i in zip(runs, ins)]
+    for label, index, form in (("client / broker CPU a message", 0, "%16.3f"), ("broker's cores busy", 1, "%16.3f")):
+        print("  %-60s" % label + "".join(form % c[index] if c else "%16s" % "-" for c in calibrated))
+
+
+def calibration(r, messages_in):
+    """(client CPU / broker CPU a message, the broker's CPU in cores), or None without both JVMs' thread figures."""
+    client, broker = r["threads"].get("client"), r["threads"].get("broker")
+    if not client or not broker or not messages_in:
+        return None
+    client_cpu, broker_cpu = client.get("all", sum(client.values())), broker.get("all", sum(broker.values()))
+    return client_cpu / broker_cpu, broker_cpu / 1e6
 
 
 if __name__ == "__main__":

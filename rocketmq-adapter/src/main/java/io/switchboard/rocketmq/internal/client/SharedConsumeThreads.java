@@ -58,6 +58,8 @@ public final class SharedConsumeThreads implements AutoCloseable {
             TimeUnit.SECONDS, new SynchronousQueue<>(), DaemonThreads.numbered("switchboard-rocketmq-consume"));
     private final ScheduledThreadPoolExecutor timer =
             new ScheduledThreadPoolExecutor(1, DaemonThreads.named("switchboard-rocketmq-timer"));
+    /** Subscriptions of this adapter still looking up their retry topic's route ({@code RocketMqConsumer} paces by it). */
+    private final java.util.concurrent.atomic.AtomicInteger routeWaits = new java.util.concurrent.atomic.AtomicInteger();
 
     public SharedConsumeThreads() {
         timer.setRemoveOnCancelPolicy(true);
@@ -132,6 +134,11 @@ public final class SharedConsumeThreads implements AutoCloseable {
         } catch (ReflectiveOperationException e) {
             log.warn("RocketMQ consumer's periodic {} failed", method.getName(), e);
         }
+    }
+
+    /** How many of this adapter's subscriptions are looking up their retry topic's route: count one in, and out when done. */
+    public java.util.concurrent.atomic.AtomicInteger routeWaits() {
+        return routeWaits;
     }
 
     /** Stops both thread pools; call once every consumer of the adapter is shut down. */

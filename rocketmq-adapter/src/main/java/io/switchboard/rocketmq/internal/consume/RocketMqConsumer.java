@@ -50,6 +50,8 @@ public final class RocketMqConsumer implements RawConsumer {
     private static final Logger log = LoggerFactory.getLogger(RocketMqConsumer.class);
     private static final int MAX_BATCH = 32;
     private static final long ROUTE_POLL_MILLIS = 20;
+    /** Per subscription still looking: the adapter's retry-route lookups stay a few hundred a second in a burst. */
+    private static final long ROUTE_POLL_SPACING_MILLIS = 3;
 
     private final ConsumerSpec spec;
     private final RocketMqSettings settings;
@@ -178,7 +180,9 @@ public final class RocketMqConsumer implements RawConsumer {
             return CompletableFuture.completedFuture(null);
         }
         CompletableFuture<Void> routed = new CompletableFuture<>();
-        awaitRetryTopicRoute(routed, System.nanoTime() + settings.adminTimeout().toNanos());
+        sharedThreads.routeWaits().incrementAndGet();
+        routed.whenComplete((done, error) -> sharedThreads.routeWaits().decrementAndGet());
+        awaitRetryTopicRoute(routed, System.nanoTime() + settings.adminTimeout().toNanos(), true);
         return routed;
     }
 
@@ -195,9 +199,13 @@ public final class RocketMqConsumer implements RawConsumer {
      * such a subscription for the whole {@code rocketmq.admin-timeout} (10 s), then logged a
      * false warning. Looked up every {@value #ROUTE_POLL_MILLIS} ms on the adapter's timer, not on
      * the thread that starts the subscription: the start's stage (so {@code ready()}) completes
-     * when it is found, and a burst of starts waits for the broker in parallel.
+     * when it is found, and a burst of starts waits for the broker in parallel. While many look,
+     * each looks {@value #ROUTE_POLL_SPACING_MILLIS} ms apart per subscription looking: a lookup holds the
+     * client instance's name-server lock for a round trip, which every consumer's start needs
+     * too, and 200 subscriptions looking every 20 ms kept it held (their starts waited on it). The
+     * starting thread only reads what {@code consumer.start()} found, and leaves the lookups to the timer.
      */
-    private void awaitRetryTopicRoute(CompletableFuture<Void> routed, long deadline) {
+    private void awaitRetryTopicRoute(CompletableFuture<Void> routed, long deadline, boolean starting) {
         String retryTopic = MixAll.getRetryTopic(group);
         try {
             MQClientInstance client = consumer.getDefaultMQPushConsumerImpl().getmQClientFactory();
@@ -205,7 +213,8 @@ public final class RocketMqConsumer implements RawConsumer {
                     consumer.getDefaultMQPushConsumerImpl().getRebalanceImpl().getTopicSubscribeInfoTable();
             if (closed.get()) {
                 routed.complete(null);
-            } else if (subscribed.containsKey(retryTopic) || client.updateTopicRouteInfoFromNameServer(retryTopic)) {
+            } else if (subscribed.containsKey(retryTopic)
+                    || (!starting && client.updateTopicRouteInfoFromNameServer(retryTopic))) {
                 client.rebalanceImmediately();
                 routed.complete(null);
             } else if (System.nanoTime() - deadline > 0) {
@@ -213,7 +222,8 @@ public final class RocketMqConsumer implements RawConsumer {
                         + "again once the client refreshes its routes", retryTopic, group);
                 routed.complete(null);
             } else {
-                sharedThreads.later(() -> awaitRetryTopicRoute(routed, deadline), ROUTE_POLL_MILLIS);
+                sharedThreads.later(() -> awaitRetryTopicRoute(routed, deadline, false),
+                        Math.max(ROUTE_POLL_MILLIS, sharedThreads.routeWaits().get() * ROUTE_POLL_SPACING_MILLIS));
             }
         } catch (RuntimeException e) {
             log.warn("Could not look up the route of retry topic {} of group '{}': {}; records returned to the broker "
