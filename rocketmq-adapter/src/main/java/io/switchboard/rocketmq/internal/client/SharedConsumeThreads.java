@@ -8,6 +8,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.impl.consumer.ConsumeMessageConcurrentlyService;
 import org.apache.rocketmq.client.impl.consumer.ConsumeMessageOrderlyService;
@@ -59,7 +60,7 @@ public final class SharedConsumeThreads implements AutoCloseable {
     private final ScheduledThreadPoolExecutor timer =
             new ScheduledThreadPoolExecutor(1, DaemonThreads.named("switchboard-rocketmq-timer"));
     /** Subscriptions of this adapter still looking up their retry topic's route ({@code RocketMqConsumer} paces by it). */
-    private final java.util.concurrent.atomic.AtomicInteger routeWaits = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger routeWaits = new AtomicInteger();
 
     public SharedConsumeThreads() {
         timer.setRemoveOnCancelPolicy(true);
@@ -137,11 +138,10 @@ public final class SharedConsumeThreads implements AutoCloseable {
     }
 
     /** How many of this adapter's subscriptions are looking up their retry topic's route: count one in, and out when done. */
-    public java.util.concurrent.atomic.AtomicInteger routeWaits() {
+    public AtomicInteger routeWaits() {
         return routeWaits;
     }
 
-    /** Stops both thread pools; call once every consumer of the adapter is shut down. */
     /**
      * Runs {@code task} on the pool after {@code delayMillis} (the timer only times it); when this adapter has closed,
      * on the timer's thread or the caller's at once, so that a task that completes a stage always runs.
@@ -160,6 +160,7 @@ public final class SharedConsumeThreads implements AutoCloseable {
         }
     }
 
+    /** Stops both thread pools; call once every consumer of the adapter is shut down. */
     @Override
     public void close() {
         timer.shutdownNow();
