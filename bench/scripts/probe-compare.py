@@ -111,13 +111,20 @@ def main(dirs):
         print("  %-60s" % label + "".join(form % c[index] if c else "%16s" % "-" for c in calibrated))
 
 
+def cpu_totals(r):
+    """(the client JVM's CPU us a second, the broker's), or None without both JVMs' thread figures."""
+    client, broker = r["threads"].get("client"), r["threads"].get("broker")
+    if not client or not broker:
+        return None
+    return client.get("all", sum(client.values())), broker.get("all", sum(broker.values()))
+
+
 def calibration(r, messages_in):
     """(client CPU / broker CPU a message, the broker's CPU in cores), or None without both JVMs' thread figures."""
-    client, broker = r["threads"].get("client"), r["threads"].get("broker")
-    if not client or not broker or not messages_in:
+    totals = cpu_totals(r)
+    if not totals or not messages_in:
         return None
-    client_cpu, broker_cpu = client.get("all", sum(client.values())), broker.get("all", sum(broker.values()))
-    return client_cpu / broker_cpu, broker_cpu / 1e6
+    return totals[0] / totals[1], totals[1] / 1e6
 
 
 if __name__ == "__main__":

@@ -27,10 +27,10 @@ FIGURES = [("msg/s", "%10.0f"), ("client us", "%10.3f"), ("broker us", "%10.3f")
 def figures(directory):
     r = probe.run(directory)
     messages_in = r["broker"].get("broker all-topics MessagesInPerSec Count", 0)
-    client, broker = r["threads"].get("client"), r["threads"].get("broker")
-    if not messages_in or not client or not broker:
+    totals = probe.cpu_totals(r)
+    if not messages_in or not totals:
         sys.exit("%s: no broker reading or thread figures (was it run with PROBE=kafka-metrics THREADS=1?)" % directory)
-    client_cpu, broker_cpu = client.get("all", sum(client.values())), broker.get("all", sum(broker.values()))
+    client_cpu, broker_cpu = totals
     per_k = lambda name: r["broker"].get("broker requests %s Count" % name, 0) * 1000 / messages_in
     window = " a second over the window"
     fetches = r["client"].get("consumer consumer-fetch-manager-metrics fetch-total" + window, 0)
