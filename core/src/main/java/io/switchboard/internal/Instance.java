@@ -245,6 +245,7 @@ public final class Instance implements BrokerInstance, AutoCloseable {
         // dead-letter destination once no round waits and the subscription is ready (its publisher waits for it)
         CompletableFuture<Void> started;
         try {
+            adapter.provisioner().consumerExpected(spec);
             started = provisioning.submit(destinations, List.of(dlq), start, subscription.ready());
         } catch (RuntimeException e) {
             subscription.failedToStart(e);

@@ -28,6 +28,17 @@ public interface Provisioner {
     }
 
     /**
+     * Notes that a consumer of {@code spec} will be created and started soon: a subscription queued for the instance's
+     * next provisioning round. An adapter that makes something for each consumer group (a retry topic, for example)
+     * can then make a whole burst's in one batch when the first of them starts, instead of one at a time. Called only
+     * while auto-provisioning is on; never blocks; the default does nothing.
+     *
+     * @param spec the consumer's destination, group and settings
+     */
+    default void consumerExpected(ConsumerSpec spec) {
+    }
+
+    /**
      * Deletes the destination and what the adapter created for it (queues, groups) if present.
      *
      * @param name the destination's name

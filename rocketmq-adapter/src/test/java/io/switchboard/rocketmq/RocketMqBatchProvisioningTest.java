@@ -13,13 +13,16 @@ import io.switchboard.testkit.rocketmq.EmbeddedRocketMq;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
+import org.apache.rocketmq.common.MixAll;
 import org.apache.rocketmq.remoting.protocol.route.QueueData;
 import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
+import org.apache.rocketmq.remoting.protocol.subscription.SubscriptionGroupConfig;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,7 +32,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code ensureDestinations} on the shared embedded RocketMQ: a batch of new topics with different queue counts is
  * created (one list request per broker, one wait for every route), each with its own queues; a second call and a
- * batch mixing existing and new topics change nothing that exists.
+ * batch mixing existing and new topics change nothing that exists. A burst of subscriptions has its consumer groups
+ * and their retry topics made ahead, in a batch, without overwriting a group that exists.
  */
 @DisplayName("RocketMQ batch provisioning")
 class RocketMqBatchProvisioningTest {
@@ -117,6 +121,48 @@ class RocketMqBatchProvisioningTest {
             assertThat(readQueues(spec.name())).as("read queues of new " + spec.name()).isEqualTo(spec.partitions());
         }
         assertConsumed(fresh.get(fresh.size() - 1).name());
+    }
+
+    @Test
+    @DisplayName("makes a burst of subscriptions' groups and retry topics ahead, so they consume on a broker that makes "
+            + "no group itself, and leaves an existing group's settings")
+    void makesGroupsAndRetryTopicsAhead() throws Exception {
+        String broker = EmbeddedRocketMq.shared().brokerAddress();
+        List<DestinationSpec> specs = specs(0, 20);
+        List<String> topics = specs.stream().map(DestinationSpec::name).toList();
+        sb.provisioning().ensureDestinations(specs);
+        String preset = topics.get(0);
+        SubscriptionGroupConfig existing = new SubscriptionGroupConfig();
+        existing.setGroupName("g_" + preset);
+        existing.setRetryMaxTimes(5);
+        admin.createAndUpdateSubscriptionGroupConfig(broker, existing);
+        Properties refuse = new Properties();
+        refuse.setProperty("autoCreateSubscriptionGroup", "false");
+        admin.updateBrokerConfig(broker, refuse);
+        Set<String> received = ConcurrentHashMap.newKeySet();
+        List<Subscription> subscriptions = new ArrayList<>();
+        try (Switchboard burst = newSwitchboard()) {
+            for (String topic : topics) { // the first starts at once, the rest in the next round, as one batch
+                subscriptions.add(burst.subscriber(topic, Codec.utf8()).group("g").delivery(Delivery.AT_LEAST_ONCE)
+                        .subscribe((m, c) -> received.add(m.payload())));
+            }
+            for (Subscription subscription : subscriptions) {
+                subscription.ready().toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            }
+            for (String topic : topics) {
+                assertThat(admin.examineSubscriptionGroupConfig(broker, "g_" + topic)).as("group of " + topic).isNotNull();
+                assertThat(readQueues(MixAll.getRetryTopic("g_" + topic))).as("retry topic of " + topic).isEqualTo(1);
+            }
+            assertThat(admin.examineSubscriptionGroupConfig(broker, "g_" + preset).getRetryMaxTimes())
+                    .as("retryMaxTimes of the group that existed").isEqualTo(5);
+            try (Publisher<String> publisher = burst.publisher(topics.get(topics.size() - 1), Codec.utf8()).build()) {
+                publisher.publish("last").toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            }
+            await().atMost(WAIT).until(() -> received.contains("last"));
+        } finally {
+            refuse.setProperty("autoCreateSubscriptionGroup", "true");
+            admin.updateBrokerConfig(broker, refuse);
+        }
     }
 
     /** Topics {@code from} to {@code to} (excluded) of this test, with 1 to 4 queues. */

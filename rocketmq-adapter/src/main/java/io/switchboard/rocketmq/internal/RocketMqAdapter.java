@@ -49,6 +49,8 @@ public final class RocketMqAdapter implements BrokerAdapter {
     private final Semaphore sendWindow;
     private final RocketMqControlSupport control;
     private final RocketMqProvisioner provisioner;
+    /** {@code switchboard.auto-provision}: consumer groups and their retry topics are made ahead too. */
+    private final boolean autoProvision;
     private final Set<RawConsumer> consumers = ConcurrentHashMap.newKeySet();
     private final Set<String> groupsOnSharedClient = ConcurrentHashMap.newKeySet();
     private final String clientName;
@@ -72,7 +74,8 @@ public final class RocketMqAdapter implements BrokerAdapter {
         this.consumerClientName = Producers.instanceName(settings.instanceName());
         this.producers = new Producers(settings, clientName, TransactionHandlers.slot(settings.instanceName()));
         this.sendWindow = new Semaphore(settings.maxPendingSends());
-        this.provisioner = new RocketMqProvisioner(producers, settings);
+        this.provisioner = new RocketMqProvisioner(producers, settings, this::groupOf);
+        this.autoProvision = config.getBoolean("switchboard.auto-provision", true);
         this.control = new RocketMqControlSupport(producers, settings, clientName, provisioner);
         this.capabilities = Capabilities.builder(ID)
                 .nativeExactlyOnce(false)
@@ -135,13 +138,15 @@ public final class RocketMqAdapter implements BrokerAdapter {
     @Override
     public RawConsumer createConsumer(ConsumerSpec spec) {
         // Subscription properties (consume mode and threads, for example) override the instance's.
-        RocketMqSettings own = spec.properties().isEmpty() ? settings : RocketMqSettings.from(config.with(spec.properties()));
-        String group = RocketMqNames.consumerGroup(spec.group(), spec.destination(), own.groupPerDestination());
+        RocketMqSettings own = settingsOf(spec);
+        String group = groupOf(spec);
         // RocketMQ runs one consumer per group in a client instance: the first member of a group runs
         // in the consumers' shared one, a second member of the same group in this adapter in one of its own.
         boolean shared = groupsOnSharedClient.add(group);
         String client = shared ? consumerClientName : Producers.instanceName(settings.instanceName());
-        RocketMqConsumer consumer = new RocketMqConsumer(spec, group, client, own, producers, consumeThreads, closed -> {
+        // a clustering group has a retry topic: with auto-provisioning, made in a batch with the other groups before it starts
+        Runnable makeGroup = !spec.broadcast() && autoProvision ? () -> provisioner.ensureGroup(group) : () -> { };
+        RocketMqConsumer consumer = new RocketMqConsumer(spec, group, client, own, producers, consumeThreads, makeGroup, closed -> {
             consumers.remove(closed);
             if (shared) {
                 groupsOnSharedClient.remove(group);
@@ -149,6 +154,16 @@ public final class RocketMqAdapter implements BrokerAdapter {
         });
         consumers.add(consumer);
         return consumer;
+    }
+
+    /** The instance's settings with the subscription's properties (consume mode and threads, for example) over them. */
+    private RocketMqSettings settingsOf(ConsumerSpec spec) {
+        return spec.properties().isEmpty() ? settings : RocketMqSettings.from(config.with(spec.properties()));
+    }
+
+    /** The RocketMQ consumer group of a subscription. */
+    private String groupOf(ConsumerSpec spec) {
+        return RocketMqNames.consumerGroup(spec.group(), spec.destination(), settingsOf(spec).groupPerDestination());
     }
 
     /** The adapter's producers (tests look at their client instance). */

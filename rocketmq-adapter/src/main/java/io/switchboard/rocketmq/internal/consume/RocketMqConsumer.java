@@ -65,16 +65,20 @@ public final class RocketMqConsumer implements RawConsumer {
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Consumer<RawConsumer> onClose;
+    private final Runnable makeGroup;
 
     /**
      * @param clientName the RocketMQ client instance to run in: the one the adapter's consumers share
      *     (never its producers'), or a name of its own when the adapter already runs a consumer of the
      *     same group
      * @param sharedThreads the adapter's timer (retry-route lookups) and consume threads (used with rocketmq.share-consume-threads)
+     * @param makeGroup run before the consumer starts: makes its group and retry topic where the adapter provisions
+     *     (best effort, never throws), or does nothing
      */
     public RocketMqConsumer(ConsumerSpec spec, String group, String clientName, RocketMqSettings settings, Producers producers,
-            SharedConsumeThreads sharedThreads, Consumer<RawConsumer> onClose) {
+            SharedConsumeThreads sharedThreads, Runnable makeGroup, Consumer<RawConsumer> onClose) {
         this.spec = spec;
+        this.makeGroup = makeGroup;
         this.group = group;
         this.clientName = clientName;
         this.onClose = onClose;
@@ -161,6 +165,7 @@ public final class RocketMqConsumer implements RawConsumer {
                 positionAtEnd(broadcastOffsets);
             }
             consumer.subscribe(spec.destination(), spec.filter() == null ? "*" : spec.filter());
+            makeGroup.run();
             consumer.start();
             PushConsumerShutdown.endIdlePopThread(consumer);
             if (settings.shareConsumeThreads()) {

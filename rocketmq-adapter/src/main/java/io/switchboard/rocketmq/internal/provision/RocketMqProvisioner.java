@@ -3,17 +3,22 @@ package io.switchboard.rocketmq.internal.provision;
 import io.switchboard.SwitchboardException;
 import io.switchboard.rocketmq.internal.RocketMqSettings;
 import io.switchboard.rocketmq.internal.client.Producers;
+import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.DestinationSpec;
 import io.switchboard.spi.Provisioner;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.rocketmq.client.impl.MQClientAPIImpl;
 import org.apache.rocketmq.common.MixAll;
@@ -21,6 +26,7 @@ import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.common.constant.PermName;
 import org.apache.rocketmq.remoting.protocol.body.ClusterInfo;
 import org.apache.rocketmq.remoting.protocol.route.BrokerData;
+import org.apache.rocketmq.remoting.protocol.subscription.SubscriptionGroupConfig;
 import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,6 +38,10 @@ import org.slf4j.LoggerFactory;
  * A batch of topics ({@link #ensureDestinations}) takes a fixed number of admin round trips, not
  * one series per topic. Deleting a topic also deletes the consumer groups this adapter named after
  * it and their retry topics.
+ *
+ * <p>It also makes consumer groups and their retry topics ({@link #consumerExpected}, {@link #ensureGroup}) before their
+ * consumers start, all groups expected by then in one batch, so that neither waits for the broker to make them one at
+ * a time at each consumer's first heartbeat.
  */
 public final class RocketMqProvisioner implements Provisioner {
 
@@ -40,11 +50,22 @@ public final class RocketMqProvisioner implements Provisioner {
     private final Producers producers;
     private final RocketMqSettings settings;
     private final TopicAdmin topics;
+    private final Function<ConsumerSpec, String> groupOf;
     /** Topics this provisioner created or found: ensured again without a round trip (deleting one forgets it). */
     private final Set<String> ensured = ConcurrentHashMap.newKeySet();
     private volatile boolean replicationChecked;
+    /** Consumer groups a consumer was created for, not yet made: the next {@link #ensureGroup} makes them all. */
+    private final Set<String> groupsExpected = ConcurrentHashMap.newKeySet();
+    /** Consumer groups made or found (or given up on), with their retry topics; deleting a topic forgets its groups. */
+    private final Set<String> groupsMade = ConcurrentHashMap.newKeySet();
+    /** Held while a batch of groups is made: a consumer whose group is in it waits for it rather than making it again. */
+    private final ReentrantLock groupBatch = new ReentrantLock();
 
-    public RocketMqProvisioner(Producers producers, RocketMqSettings settings) {
+    /**
+     * @param groupOf the RocketMQ consumer group of a subscription (for {@link #consumerExpected})
+     */
+    public RocketMqProvisioner(Producers producers, RocketMqSettings settings, Function<ConsumerSpec, String> groupOf) {
+        this.groupOf = groupOf;
         this.producers = producers;
         this.settings = settings;
         this.topics = new TopicAdmin(producers, settings);
@@ -116,6 +137,93 @@ public final class RocketMqProvisioner implements Provisioner {
                 .collect(Collectors.joining(", ")) + (more > 0 ? " and " + more + " more" : "");
     }
 
+    /** A clustering subscription's group (one with a retry topic) goes into the next batch {@link #ensureGroup} makes. */
+    @Override
+    public void consumerExpected(ConsumerSpec spec) {
+        if (!spec.broadcast()) {
+            String group = groupOf.apply(spec);
+            if (!groupsMade.contains(group)) {
+                groupsExpected.add(group);
+            }
+        }
+    }
+
+    /**
+     * Makes {@code group} and its retry topic ({@code %RETRY%<group>}) on every master broker, together with every group
+     * expected so far ({@link #consumerExpected}), unless made already; returns once the name server serves the retry topics' routes. Called
+     * before the group's consumer starts: that start then finds the retry topic's route at once, and the broker's
+     * heartbeat handling finds group and topic made, where it would otherwise make (and write to disk) each of them
+     * one at a time for a burst of new groups, while every consumer of the burst waited to see its retry topic.
+     *
+     * <p>Best effort, as the broker makes both anyway at the consumer's first heartbeat (what this adapter relied on
+     * before): a failure (no admin rights, an older broker) is logged and the consumer starts as it would have. Groups
+     * that exist are left as they are (their settings are not overwritten). Waits at most three admin time-outs for a
+     * batch under way, then goes on without it.
+     */
+    public void ensureGroup(String group) {
+        if (groupsMade.contains(group)) {
+            return;
+        }
+        try {
+            if (!groupBatch.tryLock(3 * timeoutMillis(), TimeUnit.MILLISECONDS)) {
+                log.debug("A batch of RocketMQ consumer groups is still being made after {} ms; group '{}' is left to the "
+                        + "broker", 3 * timeoutMillis(), group);
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        try {
+            if (groupsMade.contains(group)) {
+                return;
+            }
+            Set<String> batch = new LinkedHashSet<>(groupsExpected);
+            batch.add(group);
+            try {
+                makeGroups(batch);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Exception e) {
+                log.info("Could not make RocketMQ consumer {} and their retry topics ahead of their consumers (name server "
+                        + "{}): {}; the broker makes each at its consumer's first heartbeat instead", TopicAdmin.named(batch, "group", "groups"),
+                        settings.nameServer(), e.toString());
+            }
+            groupsMade.addAll(batch);
+            groupsExpected.removeAll(batch);
+        } finally {
+            groupBatch.unlock();
+        }
+    }
+
+    /** One group list per master, one request per broker with the missing groups, one with their retry topics, one wait. */
+    private void makeGroups(Set<String> groups) throws Exception {
+        List<BrokerData> brokers = topics.groups();
+        for (BrokerData broker : brokers) {
+            String master = broker.getBrokerAddrs().get(MixAll.MASTER_ID);
+            Set<String> existing = api().getAllSubscriptionGroup(master, timeoutMillis()).getSubscriptionGroupTable().keySet();
+            List<SubscriptionGroupConfig> missing = groups.stream().filter(g -> !existing.contains(g)).map(g -> {
+                SubscriptionGroupConfig config = new SubscriptionGroupConfig();
+                config.setGroupName(g);
+                return config;
+            }).toList();
+            if (!missing.isEmpty()) {
+                api().createSubscriptionGroupList(master, missing, timeoutMillis());
+            }
+        }
+        Set<String> retryTopics = groups.stream().map(MixAll::getRetryTopic).collect(Collectors.toCollection(LinkedHashSet::new));
+        retryTopics.removeAll(topics.known(retryTopics));
+        if (retryTopics.isEmpty()) {
+            return;
+        }
+        // as the broker makes it at a consumer's heartbeat: one queue (a new group's retryQueueNums), read and write
+        topics.create(brokers, retryTopics.stream().map(t -> new TopicConfig(t, 1, 1, PermName.PERM_READ | PermName.PERM_WRITE))
+                .toList());
+        topics.awaitRoutes(retryTopics, brokers.size());
+        log.debug("Made {} RocketMQ consumer group(s) and {} retry topic(s) ahead of their consumers", groups.size(),
+                retryTopics.size());
+    }
+
     @Override
     public void deleteDestination(String name) {
         ensured.remove(name);
@@ -148,6 +256,7 @@ public final class RocketMqProvisioner implements Provisioner {
     }
 
     private void deleteGroup(String group, TopicRouteData route) throws Exception {
+        groupsMade.remove(group);
         String retryTopic = MixAll.getRetryTopic(group);
         for (BrokerData broker : route.getBrokerDatas()) {
             String master = broker.getBrokerAddrs().get(MixAll.MASTER_ID);

@@ -208,9 +208,14 @@ final class TopicAdmin {
 
     /** {@code topic 'a'}, or {@code topics 'a', 'b'} (the first few, then how many more). */
     static String named(Collection<String> topics) {
-        String names = topics.stream().limit(NAMED).map(t -> "'" + t + "'").collect(Collectors.joining(", "));
-        return (topics.size() == 1 ? "topic " : "topics ") + names
-                + (topics.size() > NAMED ? " and " + (topics.size() - NAMED) + " more" : "");
+        return named(topics, "topic", "topics");
+    }
+
+    /** {@code <one> 'a'}, or {@code <many> 'a', 'b'} (the first few, then how many more). */
+    static String named(Collection<String> names, String one, String many) {
+        String listed = names.stream().limit(NAMED).map(t -> "'" + t + "'").collect(Collectors.joining(", "));
+        return (names.size() == 1 ? one : many) + " " + listed
+                + (names.size() > NAMED ? " and " + (names.size() - NAMED) + " more" : "");
     }
 
     private MQClientAPIImpl api() {
