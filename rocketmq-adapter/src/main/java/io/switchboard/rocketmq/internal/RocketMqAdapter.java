@@ -49,8 +49,6 @@ public final class RocketMqAdapter implements BrokerAdapter {
     private final Semaphore sendWindow;
     private final RocketMqControlSupport control;
     private final RocketMqProvisioner provisioner;
-    /** {@code switchboard.auto-provision}: consumer groups and their retry topics are made ahead too. */
-    private final boolean autoProvision;
     private final Set<RawConsumer> consumers = ConcurrentHashMap.newKeySet();
     private final Set<String> groupsOnSharedClient = ConcurrentHashMap.newKeySet();
     private final String clientName;
@@ -75,7 +73,6 @@ public final class RocketMqAdapter implements BrokerAdapter {
         this.producers = new Producers(settings, clientName, TransactionHandlers.slot(settings.instanceName()));
         this.sendWindow = new Semaphore(settings.maxPendingSends());
         this.provisioner = new RocketMqProvisioner(producers, settings, this::groupOf);
-        this.autoProvision = config.getBoolean("switchboard.auto-provision", true);
         this.control = new RocketMqControlSupport(producers, settings, clientName, provisioner);
         this.capabilities = Capabilities.builder(ID)
                 .nativeExactlyOnce(false)
@@ -144,9 +141,9 @@ public final class RocketMqAdapter implements BrokerAdapter {
         // in the consumers' shared one, a second member of the same group in this adapter in one of its own.
         boolean shared = groupsOnSharedClient.add(group);
         String client = shared ? consumerClientName : Producers.instanceName(settings.instanceName());
-        // a clustering group has a retry topic: with auto-provisioning, made in a batch with the other groups before it starts
-        Runnable makeGroup = !spec.broadcast() && autoProvision ? () -> provisioner.ensureGroup(group) : () -> { };
-        RocketMqConsumer consumer = new RocketMqConsumer(spec, group, client, own, producers, consumeThreads, makeGroup, closed -> {
+        // a group core announced (auto-provisioning) is made with its retry topic, in a batch, before its consumer starts
+        RocketMqConsumer consumer = new RocketMqConsumer(spec, group, client, own, producers, consumeThreads,
+                () -> provisioner.ensureGroup(group), closed -> {
             consumers.remove(closed);
             if (shared) {
                 groupsOnSharedClient.remove(group);

@@ -155,14 +155,17 @@ public final class RocketMqProvisioner implements Provisioner {
      * heartbeat handling finds group and topic made, where it would otherwise make (and write to disk) each of them
      * one at a time for a burst of new groups, while every consumer of the burst waited to see its retry topic.
      *
+     * <p>Only for a group {@link #consumerExpected} noted, which core calls only while it auto-provisions
+     * ({@code switchboard.auto-provision}); a consumer core did not announce (or a broadcast one) starts as before.
+     *
      * <p>Best effort, as the broker makes both anyway at the consumer's first heartbeat (what this adapter relied on
      * before): a failure (no admin rights, an older broker) is logged and the consumer starts as it would have. Groups
      * that exist are left as they are (their settings are not overwritten). Waits at most three admin time-outs for a
      * batch under way, then goes on without it.
      */
     public void ensureGroup(String group) {
-        if (groupsMade.contains(group)) {
-            return;
+        if (!groupsExpected.contains(group)) {
+            return; // made already, or not expected: core notes only subscriptions it provisions for
         }
         try {
             if (!groupBatch.tryLock(3 * timeoutMillis(), TimeUnit.MILLISECONDS)) {
