@@ -28,6 +28,23 @@ public interface Provisioner {
     }
 
     /**
+     * Creates the destinations as {@link #ensureDestinations} does, but may return before the broker takes writes on
+     * them; the returned wait returns once it does, and throws what {@link #ensureDestinations} would have. Core's
+     * provisioning round starts its subscriptions between the two (so that a consumer's group join and offset lookups
+     * overlap the broker's work of bringing new partitions online) and completes its publishers only after the wait. A
+     * broker whose destinations take writes as soon as they exist keeps the default: everything is done at once and the
+     * wait returns at once.
+     *
+     * @param specs the destinations, in no particular order
+     * @return waits (on the calling thread, bounded by the adapter's admin time-out) until the destinations take writes
+     * @throws io.switchboard.SwitchboardException when the broker refuses one, naming it
+     */
+    default Runnable createDestinations(java.util.List<DestinationSpec> specs) {
+        ensureDestinations(specs);
+        return () -> { };
+    }
+
+    /**
      * Notes that a consumer of {@code spec} will be created and started soon: a subscription queued for the instance's
      * next provisioning round. An adapter that makes something for each consumer group (a retry topic, for example)
      * can then make a whole burst's in one batch when the first of them starts, instead of one at a time. Called only

@@ -24,8 +24,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Provisions one broker instance's destinations off the application's thread, many at a time. A publisher or
  * subscription asks for its destinations with {@link #submit}; what is asked while a round is under way goes into the
- * next round, which makes every destination it holds with one {@link Provisioner#ensureDestinations} call (one admin
- * round trip where the broker can) and then runs each request's follow-up (a subscription's start), begun in the order asked.
+ * next round, which makes every destination it holds with one {@link Provisioner#createDestinations} call (one admin
+ * round trip where the broker can), runs each request's follow-up (a subscription's start), begun in the order asked,
+ * while the broker brings the new destinations online, and completes the round's requests once they take writes.
  * So an application that makes hundreds of subscriptions in a loop waits for none of them, and the broker sees a few
  * batched calls instead of one per destination. Deferred destinations (dead-letter ones) are made, again in one call,
  * when no request waits: they delay no round and do not load the broker while it makes one.
@@ -59,6 +60,13 @@ public final class ProvisionQueue implements AutoCloseable {
     private final Function<String, DestinationSpec> specs;
     /** Destinations made or found by this queue. */
     private final Set<String> ensured = ConcurrentHashMap.newKeySet();
+    /** Destinations created by a round that still waits for them to take writes, with that wait. */
+    private final Map<String, CompletableFuture<Void>> writing = new ConcurrentHashMap<>();
+    /** The rounds' threads that wait for their destinations to take writes while the worker goes on. */
+    private final Set<Thread> waiters = ConcurrentHashMap.newKeySet();
+    private static final Runnable NOTHING = () -> { };
+    /** When the last round's wait for writes ended; guarded by {@link #lock}. */
+    private long writesDoneAt = System.nanoTime();
     private final Object lock = new Object();
     /** Requests not yet taken by the worker; guarded by {@link #lock}. */
     private final ArrayDeque<Request> waiting = new ArrayDeque<>();
@@ -214,10 +222,53 @@ public final class ProvisionQueue implements AutoCloseable {
     }
 
     private void ensure(List<String> destinations) {
-        List<DestinationSpec> missing = destinations.stream().filter(d -> !ensured.contains(d)).map(specs).toList();
-        if (!missing.isEmpty()) {
-            provisioner.ensureDestinations(missing);
-            missing.forEach(s -> ensured.add(s.name()));
+        create(destinations).run();
+    }
+
+    /**
+     * Creates the destinations not made yet; the returned wait returns once they take writes, and only then counts
+     * them as made (so that a request for one of them meanwhile waits for the next round rather than starting at once).
+     */
+    private Runnable create(List<String> destinations) {
+        List<CompletableFuture<Void>> earlier = destinations.stream().map(writing::get).filter(java.util.Objects::nonNull)
+                .distinct().toList();
+        List<DestinationSpec> missing = destinations.stream().filter(d -> !ensured.contains(d) && !writing.containsKey(d))
+                .map(specs).toList();
+        if (missing.isEmpty() && earlier.isEmpty()) {
+            return NOTHING;
+        }
+        Runnable wait = missing.isEmpty() ? NOTHING : provisioner.createDestinations(missing);
+        CompletableFuture<Void> writable = new CompletableFuture<>();
+        missing.forEach(s -> writing.put(s.name(), writable));
+        return () -> {
+            try {
+                wait.run();
+                missing.forEach(s -> ensured.add(s.name()));
+                writable.complete(null);
+                for (CompletableFuture<Void> other : earlier) { // created by a round whose wait is still under way
+                    awaitEarlier(other, destinations);
+                }
+            } catch (RuntimeException e) {
+                writable.completeExceptionally(e);
+                throw e;
+            } finally {
+                missing.forEach(s -> writing.remove(s.name(), writable));
+            }
+        };
+    }
+
+    private void awaitEarlier(CompletableFuture<Void> other, List<String> destinations) {
+        try {
+            other.get(START_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause : new SwitchboardException(e.getCause().toString(),
+                    e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new SwitchboardException("Broker instance '" + instance + "' did not make " + destinations
+                    + " writable within " + START_WAIT, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SwitchboardException("Interrupted while waiting for " + destinations + " to take writes", e);
         }
     }
 
@@ -229,16 +280,19 @@ public final class ProvisionQueue implements AutoCloseable {
             synchronized (lock) {
                 long idleUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(IDLE_SECONDS);
                 while (waiting.isEmpty() && !closed) {
-                    long left = (owed.isEmpty() ? idleUntil : settleUntil) - System.nanoTime();
-                    if (!owed.isEmpty() && (left <= 0 || owed.stream().allMatch(Request::isSettled))) {
+                    // the deferred destinations wait for the rounds' writes too, and settle from the last of them
+                    boolean writesPending = !waiters.isEmpty();
+                    long left = (owed.isEmpty() ? idleUntil : Math.max(settleUntil, writesDoneAt
+                            + TimeUnit.SECONDS.toNanos(SETTLE_SECONDS))) - System.nanoTime();
+                    if (!owed.isEmpty() && !writesPending && (left <= 0 || owed.stream().allMatch(Request::isSettled))) {
                         break;
                     }
-                    if (left <= 0) {
+                    if (left <= 0 && owed.isEmpty()) {
                         worker = null;
                         return;
                     }
                     try {
-                        lock.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                        lock.wait(writesPending ? 100 : Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
                     } catch (InterruptedException e) {
                         closed = true;
                     }
@@ -274,32 +328,83 @@ public final class ProvisionQueue implements AutoCloseable {
      */
     private List<Request> run(List<Request> round) {
         long began = System.nanoTime();
-        Map<Request, RuntimeException> failed = provisionEach(round, Request::destinations);
+        Created created = provisionEach(round, Request::destinations);
+        Map<Request, RuntimeException> failed = new HashMap<>(created.failed());
         List<Request> starts = new ArrayList<>();
         List<Request> made = new ArrayList<>();
         for (Request request : round) {
             RuntimeException error = failed.get(request);
             if (error != null) {
-                finish(request, error);
-                request.deferredDone().completeExceptionally(error);
-                forget(request.deferred(), request.deferredDone());
+                fail(request, error);
             } else {
                 (request.then() == null ? made : starts).add(request);
             }
         }
         long provisioned = System.nanoTime();
-        startAll(starts);
-        made.forEach(request -> finish(request, null)); // after the starts: a publisher's first send follows them
-        log.debug("Instance '{}': a round of {} request(s): destinations made in {} ms, {} subscription(s) started in {} "
-                + "ms", instance, round.size(), (provisioned - began) / 1_000_000, starts.size(),
-                (System.nanoTime() - provisioned) / 1_000_000);
+        // the subscriptions start while the broker brings the new destinations online (a consumer's join overlaps it);
+        // every request of the round completes once they take writes, a publisher's after the starts
+        CompletableFuture<Void> writable = new CompletableFuture<>();
+        startAll(starts, writable);
+        long started = System.nanoTime();
+        Runnable complete = () -> {
+            RuntimeException unwritable = errorOf(created.writable());
+            if (unwritable != null) {
+                starts.forEach(request -> failDeferred(request, unwritable)); // before their requests fail (below)
+            }
+            if (unwritable == null) {
+                writable.complete(null);
+            } else {
+                writable.completeExceptionally(unwritable);
+            }
+            for (Request request : made) {
+                if (unwritable != null) {
+                    fail(request, unwritable);
+                } else {
+                    finish(request, null);
+                }
+            }
+            log.debug("Instance '{}': a round of {} request(s): destinations created in {} ms, {} subscription(s) started "
+                    + "in {} ms, destinations writable {} ms after that", instance, round.size(),
+                    (provisioned - began) / 1_000_000, starts.size(), (started - provisioned) / 1_000_000,
+                    (System.nanoTime() - started) / 1_000_000);
+        };
+        if (created.writable() == NOTHING) {
+            complete.run();
+        } else {
+            // waited for off the worker, so that the next round's destinations are created meanwhile
+            Thread waiter = new Thread(() -> {
+                try {
+                    complete.run();
+                } finally {
+                    synchronized (lock) {
+                        writesDoneAt = System.nanoTime();
+                        waiters.remove(Thread.currentThread());
+                        lock.notifyAll();
+                    }
+                }
+            }, "switchboard-provision[" + instance + "]-writable");
+            waiter.setDaemon(true);
+            waiters.add(waiter);
+            waiter.start();
+        }
         return round.stream().filter(r -> !failed.containsKey(r)).toList();
+    }
+
+    /** Fails the request and its deferred destinations' waiters. */
+    private void fail(Request request, RuntimeException error) {
+        finish(request, error);
+        failDeferred(request, error);
+    }
+
+    private void failDeferred(Request request, RuntimeException error) {
+        request.deferredDone().completeExceptionally(error);
+        forget(request.deferred(), request.deferredDone());
     }
 
     /** Makes the deferred destinations of the requests, in one call; a failure is logged and fails their waiters. */
     private void makeDeferred(List<Request> owed) {
         long began = System.nanoTime();
-        Map<Request, RuntimeException> failed = provisionEach(owed, Request::deferred);
+        Map<Request, RuntimeException> failed = provisionFully(owed, Request::deferred);
         for (Request request : owed) {
             RuntimeException error = failed.get(request);
             if (error == null) {
@@ -316,17 +421,33 @@ public final class ProvisionQueue implements AutoCloseable {
     }
 
     /**
-     * Makes each request's part ({@code part}) with one call for all; when that fails, request by request, so that
-     * each gets its own error, until two in a row failed: then the rest get the batched call's error.
-     *
-     * @return the requests whose part could not be made, with the error
+     * What {@link #provisionEach} created: the requests whose part could not be made, with the error, and the wait
+     * until the rest take writes.
      */
-    private Map<Request, RuntimeException> provisionEach(List<Request> requests,
-            Function<Request, List<String>> part) {
+    private record Created(Map<Request, RuntimeException> failed, Runnable writable) {}
+
+    /** As {@link #provisionEach}, and waits until what it created takes writes (a failure then fails every request). */
+    private Map<Request, RuntimeException> provisionFully(List<Request> requests, Function<Request, List<String>> part) {
+        Created created = provisionEach(requests, part);
+        try {
+            created.writable().run();
+            return created.failed();
+        } catch (RuntimeException e) {
+            Map<Request, RuntimeException> failed = new HashMap<>();
+            requests.forEach(request -> failed.put(request, created.failed().getOrDefault(request, e)));
+            return failed;
+        }
+    }
+
+    /**
+     * Creates each request's part ({@code part}) with one call for all; when that fails, makes them request by
+     * request (each waited until it takes writes), so that each gets its own error, until two in a row failed: then
+     * the rest get the batched call's error.
+     */
+    private Created provisionEach(List<Request> requests, Function<Request, List<String>> part) {
         Map<Request, RuntimeException> failed = new HashMap<>();
         try {
-            ensure(requests.stream().flatMap(r -> part.apply(r).stream()).distinct().toList());
-            return failed;
+            return new Created(failed, create(requests.stream().flatMap(r -> part.apply(r).stream()).distinct().toList()));
         } catch (RuntimeException e) {
             log.debug("Provisioning {} request(s) at once on instance '{}' failed ({}); trying them one by one",
                     requests.size(), instance, e.toString());
@@ -344,15 +465,16 @@ public final class ProvisionQueue implements AutoCloseable {
                     failed.put(request, one);
                 }
             }
-            return failed;
+            return new Created(failed, NOTHING);
         }
     }
 
     /**
      * Runs the follow-ups (subscriptions' starts, which may wait on the broker) in the order asked, up to
-     * {@value #STARTERS} at once: the worker and short-lived helper threads take the next one in turn.
+     * {@value #STARTERS} at once: the worker and short-lived helper threads take the next one in turn. Each request
+     * completes when its start ended and {@code writable} completed (with the start's error, else {@code writable}'s).
      */
-    private void startAll(List<Request> starts) {
+    private void startAll(List<Request> starts, CompletableFuture<Void> writable) {
         AtomicInteger next = new AtomicInteger();
         Runnable drain = () -> {
             for (int i = next.getAndIncrement(); i < starts.size(); i = next.getAndIncrement()) {
@@ -361,13 +483,8 @@ public final class ProvisionQueue implements AutoCloseable {
                     finish(request, closedError(request));
                     continue;
                 }
-                RuntimeException error = null;
-                try {
-                    request.then().run();
-                } catch (RuntimeException e) {
-                    error = e;
-                }
-                finish(request, error);
+                RuntimeException startError = errorOf(request.then());
+                writable.whenComplete((ignored, unwritable) -> finish(request, startError != null ? startError : unwritable));
             }
         };
         List<Thread> helpers = new ArrayList<>();
@@ -380,13 +497,10 @@ public final class ProvisionQueue implements AutoCloseable {
         drain.run();
         long deadline = System.nanoTime() + START_WAIT.toNanos();
         for (Thread helper : helpers) {
-            try {
-                helper.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-            if (helper.isAlive()) {
+            if (!ended(helper, deadline)) {
+                if (Thread.currentThread().isInterrupted()) {
+                    return;
+                }
                 log.warn("A subscription's start on broker instance '{}' still runs after {}; going on with the next "
                         + "round", instance, START_WAIT);
             }
@@ -441,6 +555,36 @@ public final class ProvisionQueue implements AutoCloseable {
                 log.warn("Provisioning on broker instance '{}' still running {} after close; its requests fail as the "
                         + "adapter closes", instance, JOIN);
             }
+        }
+        long deadline = System.nanoTime() + JOIN.toNanos();
+        for (Thread waiter : List.copyOf(waiters)) {
+            if (!ended(waiter, deadline)) {
+                if (Thread.currentThread().isInterrupted()) {
+                    return;
+                }
+                log.warn("A provisioning round on broker instance '{}' still waits for its destinations {} after close; "
+                        + "its requests fail as the adapter closes", instance, JOIN);
+            }
+        }
+    }
+
+    /** Waits for the thread until the deadline ({@link System#nanoTime()}); {@return whether it ended} */
+    private static boolean ended(Thread thread, long deadline) {
+        try {
+            thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return !thread.isAlive();
+    }
+
+    /** Runs it; {@return what it threw, or null} */
+    private static RuntimeException errorOf(Runnable action) {
+        try {
+            action.run();
+            return null;
+        } catch (RuntimeException e) {
+            return e;
         }
     }
 }

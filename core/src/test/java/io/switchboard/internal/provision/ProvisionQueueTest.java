@@ -316,6 +316,107 @@ class ProvisionQueueTest {
         assertThat(sent).hasSize(1);
     }
 
+    /** Creates at once; the destinations take writes when the test releases {@code writable} (or never: {@code unwritable}). */
+    private static final class TwoStep implements Provisioner {
+        final List<String> events = new CopyOnWriteArrayList<>();
+        volatile CountDownLatch writable = new CountDownLatch(0);
+        volatile String unwritable;
+
+        @Override
+        public void ensureDestination(DestinationSpec spec) {
+            createDestinations(List.of(spec)).run();
+        }
+
+        @Override
+        public void ensureDestinations(List<DestinationSpec> specs) {
+            createDestinations(specs).run();
+        }
+
+        @Override
+        public Runnable createDestinations(List<DestinationSpec> specs) {
+            List<String> names = specs.stream().map(DestinationSpec::name).toList();
+            events.add("created " + names);
+            CountDownLatch latch = writable;
+            return () -> {
+                try {
+                    if (!latch.await(WAIT.toSeconds(), TimeUnit.SECONDS)) {
+                        throw new IllegalStateException("the test never let " + names + " take writes");
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                if (unwritable != null) {
+                    throw new SwitchboardException(unwritable + " " + names);
+                }
+                events.add("writable " + names);
+            };
+        }
+
+        @Override
+        public void deleteDestination(String name) {
+        }
+    }
+
+    /** A queue that provisioned once inline; what {@code twoStep} creates next takes writes when the test says. */
+    private static ProvisionQueue heldWrites(TwoStep twoStep, String instance) {
+        ProvisionQueue queue = new ProvisionQueue(instance, twoStep, d -> DestinationSpec.of(d, 1), false);
+        queue.submit(List.of("first"), null);
+        twoStep.writable = new CountDownLatch(1);
+        return queue;
+    }
+
+    @Test
+    @DisplayName("a round's subscriptions start once its destinations are created; every request completes once they take writes")
+    void startsBeforeWritable() throws Exception {
+        TwoStep twoStep = new TwoStep();
+        try (ProvisionQueue split = heldWrites(twoStep, "i2")) {
+            CompletableFuture<Void> subscription = split.submit(List.of("s1"), List.of("s1.dlq"),
+                    () -> twoStep.events.add("started s1"), null);
+            CompletableFuture<Void> publisher = split.submit(List.of("s1"), null);
+            await(() -> twoStep.events.contains("started s1"));
+            assertThat(twoStep.events).containsSubsequence("created [s1]", "started s1").doesNotContain("writable [s1]");
+            assertThat(subscription).as("the subscription's request waits for writes").isNotDone();
+            assertThat(publisher).as("the publisher's request waits for writes").isNotDone();
+            assertThat(split.submit(List.of("s1"), null)).as("s1 is not counted as made before it takes writes").isNotDone();
+            twoStep.writable.countDown();
+            assertThat(subscription).succeedsWithin(WAIT);
+            assertThat(publisher).succeedsWithin(WAIT);
+            assertThat(split.pending("s1.dlq")).satisfiesAnyOf(f -> assertThat(f).isNull(), f -> assertThat(f).succeedsWithin(WAIT));
+            assertThat(twoStep.events).containsSubsequence("created [s1]", "started s1", "writable [s1]")
+                    .contains("created [s1.dlq]", "writable [s1.dlq]");
+
+            twoStep.writable = new CountDownLatch(0);
+            twoStep.unwritable = "no leader for";
+            List<String> started = new CopyOnWriteArrayList<>();
+            CompletableFuture<Void> late = split.submit(List.of("s2"), List.of("s2.dlq"), () -> started.add("s2"), null);
+            CompletableFuture<Void> latePublisher = split.submit(List.of("s2"), null);
+            assertThat(late).as("a subscription whose destination never takes writes fails to start")
+                    .failsWithin(WAIT).withThrowableOfType(ExecutionException.class).withMessageContaining("no leader for");
+            assertThat(latePublisher).failsWithin(WAIT).withThrowableOfType(ExecutionException.class)
+                    .withMessageContaining("no leader for");
+            assertThat(started).containsExactly("s2");
+            assertThat(split.pending("s2.dlq")).satisfiesAnyOf(f -> assertThat(f).isNull(), f -> assertThat(f).isCompletedExceptionally());
+        }
+    }
+
+    @Test
+    @DisplayName("the next round's destinations are created while an earlier round waits for writes; one of its destinations is not created twice")
+    void nextRoundWhileWaitingForWrites() throws Exception {
+        TwoStep twoStep = new TwoStep();
+        try (ProvisionQueue split = heldWrites(twoStep, "i3")) {
+            CompletableFuture<Void> subscription = split.submit(List.of("s3"), () -> twoStep.events.add("started s3"));
+            await(() -> twoStep.events.contains("started s3"));
+            CompletableFuture<Void> other = split.submit(List.of("s4"), null);
+            CompletableFuture<Void> same = split.submit(List.of("s3"), null);
+            await(() -> twoStep.events.contains("created [s4]"));
+            assertThat(twoStep.events).as("created while [s3] waits for writes").doesNotContain("writable [s3]");
+            assertThat(List.of(subscription, other, same)).noneMatch(CompletableFuture::isDone);
+            twoStep.writable.countDown();
+            assertThat(CompletableFuture.allOf(subscription, other, same)).succeedsWithin(WAIT);
+            assertThat(twoStep.events).containsOnlyOnce("created [s3]").contains("writable [s3]", "writable [s4]");
+        }
+    }
+
     /** Provisions once inline, then holds the worker's first round so that what is asked next waits for the round after. */
     private CompletableFuture<Void> holdARound() throws InterruptedException {
         queue.submit(List.of("first"), null);

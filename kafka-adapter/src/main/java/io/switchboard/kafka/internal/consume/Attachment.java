@@ -47,6 +47,8 @@ public final class Attachment implements RawConsumer, KafkaInboundRecord.Settlem
     final List<PartitionState> owned = new ArrayList<>();
     /** Whether this is the only subscription its group consumer serves ({@link GroupConsumer} sets it). */
     boolean alone;
+    /** Whether an assignment since the attach took this subscription's topic into account ({@link GroupConsumer}). */
+    boolean assigned;
 
     Attachment(ConsumerSpec spec, GroupConsumer group, DeliveryPool pool, Consumer<AutoCloseable> onClosed) {
         this.spec = spec;

@@ -47,6 +47,8 @@ import org.slf4j.LoggerFactory;
 public final class GroupConsumer implements ConsumerRebalanceListener {
 
     private static final Logger log = LoggerFactory.getLogger(GroupConsumer.class);
+    /** The longest poll while a partition waits for its start position, so that readiness follows the lookup closely. */
+    private static final Duration POSITION_CHECK = Duration.ofMillis(20);
 
     private final String group;
     private final boolean shared;
@@ -72,6 +74,8 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
 
     // poll thread only
     private final Map<TopicPartition, PartitionState> partitions = new LinkedHashMap<>();
+    /** How many of {@link #partitions} had no start position at the last look. */
+    private int unpositioned;
     private final Map<String, Attachment> attached = new LinkedHashMap<>();
     private Set<String> subscribed = Set.of();
     private final RoundDelivery delivery;
@@ -220,7 +224,8 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
                 if (shared) {
                     pool.check();
                 }
-                poll(room ? Duration.ZERO : pollTimeout);
+                poll(room ? Duration.ZERO : unpositioned > 0 ? POSITION_CHECK : pollTimeout);
+                resolvePositions();
             }
             settle();
             commitOnLeaving();
@@ -316,7 +321,9 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
         for (PartitionState state : attachment.owned) {
             state.revoke();
             held.add(state.partition());
-            consumer.seek(state.partition(), state.committable());
+            if (state.positioned()) { // else nothing was fetched: the client's position is still where it starts
+                consumer.seek(state.partition(), state.committable());
+            }
         }
         attachment.owned.clear();
         if (!held.isEmpty()) {
@@ -368,16 +375,26 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
 
     // ---- rebalance callbacks: on the poll thread, inside poll() ----
 
+    /**
+     * Partitions are not waited for here (a blocked callback would hold the poll thread and every other subscription
+     * of the consumer): one whose leader has not answered the offset lookup yet (new topics, a broker still bringing
+     * them online) gets its start position after a later poll ({@link #resolvePositions}), and a subscription is ready
+     * once the assignment took its topic into account and every partition of it this member holds has its position.
+     */
     @Override
     public void onPartitionsAssigned(Collection<TopicPartition> assigned) {
         List<TopicPartition> unowned = new ArrayList<>();
+        boolean lookupPending = false;
         for (TopicPartition partition : assigned) {
             if (partitions.containsKey(partition)) {
                 continue;
             }
-            long[] position = new long[1];
-            OffsetCommitter.retryOnWakeup(() -> position[0] = consumer.position(partition));
-            PartitionState state = new PartitionState(partition, position[0]);
+            long position = lookupPending ? -1 : positionNow(partition); // the lookups of one answer come together
+            if (position < 0) {
+                lookupPending = true;
+                unpositioned++;
+            }
+            PartitionState state = new PartitionState(partition, position);
             partitions.put(partition, state);
             Attachment owner = attached.get(partition.topic());
             if (owner == null) {
@@ -389,10 +406,71 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
         if (!unowned.isEmpty()) {
             consumer.pause(unowned); // of a topic given up since: held until the rebalance takes it away
         }
-        log.debug("Consumer of group '{}' got partitions {}", group, assigned);
+        log.debug("Consumer of group '{}' got partitions {}{}", group, assigned, unpositioned > 0 ? " (" + unpositioned
+                + " still without a start position)" : "");
         for (Attachment attachment : attached.values()) {
-            attachment.ready.complete(null);
+            if (!attachment.assigned && (!attachment.owned.isEmpty() || known(attachment.topic()))) {
+                attachment.assigned = true;
+            }
         }
+        completeReady();
+    }
+
+    /** {@return the client's position of the partition, or -1 while its leader has not answered the lookup} */
+    private long positionNow(TopicPartition partition) {
+        long[] position = {-1};
+        try {
+            OffsetCommitter.retryOnWakeup(() -> position[0] = consumer.position(partition, Duration.ZERO));
+        } catch (org.apache.kafka.common.errors.TimeoutException e) {
+            return -1;
+        }
+        return position[0];
+    }
+
+    /** After a poll: the start positions the client learned meanwhile, then the subscriptions that became ready. */
+    private void resolvePositions() {
+        if (unpositioned == 0) {
+            return;
+        }
+        int left = 0;
+        for (PartitionState state : partitions.values()) {
+            if (!state.positioned()) {
+                long position = left > 0 ? -1 : positionNow(state.partition());
+                if (position >= 0) {
+                    state.position(position);
+                } else {
+                    left++;
+                }
+            }
+        }
+        unpositioned = left;
+        completeReady();
+    }
+
+    private void completeReady() {
+        for (Attachment attachment : attached.values()) {
+            if (attachment.assigned && !attachment.ready.isDone()
+                    && attachment.owned.stream().allMatch(PartitionState::positioned)) {
+                attachment.ready.complete(null);
+            }
+        }
+    }
+
+    /**
+     * Whether the client's metadata lists the topic, so that the assignment just made took it into account: a
+     * subscription whose topic was created moments ago can join before the broker lists it, and is ready only at a
+     * later rebalance, which the client begins as soon as its metadata lists the topic. A member that holds a partition
+     * of the topic is ready without asking; one that holds none (more members than partitions) asks here, from the
+     * client's cache, without waiting for the broker.
+     */
+    private boolean known(String topic) {
+        boolean[] known = new boolean[1];
+        try {
+            OffsetCommitter.retryOnWakeup(() -> known[0] = !consumer.partitionsFor(topic, Duration.ZERO).isEmpty());
+        } catch (org.apache.kafka.common.KafkaException e) {
+            return false; // not in the cache (a zero wait times out at once): not known yet
+        }
+        return known[0];
     }
 
     @Override

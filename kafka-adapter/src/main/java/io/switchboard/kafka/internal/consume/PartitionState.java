@@ -23,11 +23,29 @@ final class PartitionState {
     private final Map<Long, Integer> deliveries = new HashMap<>();
     private long committed;
     private long committable;
+    private boolean positioned;
 
+    /**
+     * @param position where the member starts reading the partition, or -1 while the client does not know yet (its
+     *     leader has not answered the offset lookup): then {@link #position(long)} or the first records fetched set it
+     */
     PartitionState(TopicPartition partition, long position) {
         this.partition = partition;
         this.committed = position;
         this.committable = position;
+        this.positioned = position >= 0;
+    }
+
+    /** {@return whether the start position is known} Until it is, nothing is committed and nothing needs a rewind. */
+    boolean positioned() {
+        return positioned;
+    }
+
+    /** The client learned where the member starts reading the partition (no record of it was fetched yet). */
+    void position(long position) {
+        committed = position;
+        committable = position;
+        positioned = true;
     }
 
     TopicPartition partition() {
@@ -36,6 +54,9 @@ final class PartitionState {
 
     void fetched(List<ConsumerRecord<byte[], byte[]>> records) {
         if (!records.isEmpty()) {
+            if (!positioned) {
+                position(records.get(0).offset()); // nothing before it can be delivered any more
+            }
             fetched.addLast(records);
         }
     }

@@ -192,10 +192,21 @@ public final class KafkaProvisioner implements Provisioner, AutoCloseable {
      */
     @Override
     public void ensureDestinations(List<DestinationSpec> specs) {
+        createDestinations(specs).run();
+    }
+
+    /**
+     * As {@link #ensureDestinations}, returning once Kafka has created the new topics: the returned wait (bounded by
+     * {@code kafka.admin-timeout} from the creation) returns once every partition has a leader and is online on it.
+     * Between the two a consumer can already subscribe (its group join and metadata overlap the broker's work; its
+     * offset lookups wait for the leaders as a plain consumer's do), while a producer's first records must wait
+     * (KAFKA-15591, see {@link PartitionsOnline}).
+     */
+    @Override
+    public Runnable createDestinations(List<DestinationSpec> specs) {
         List<DestinationSpec> missing = specs.stream().filter(s -> !ensured.contains(s.name())).distinct().toList();
-        if (missing.size() <= 1) {
-            missing.forEach(this::ensureDestination);
-            return;
+        if (missing.isEmpty()) {
+            return () -> { };
         }
         requireReachable();
         Map<String, KafkaFuture<Void>> created = admin().createTopics(missing.stream().map(this::newTopic).toList()).values();
@@ -208,9 +219,12 @@ public final class KafkaProvisioner implements Provisioner, AutoCloseable {
                 ensureDestination(spec); // exists (perhaps still being deleted) or refused: the single path tells
             }
         }
-        if (!made.isEmpty()) {
-            Set<String> late = PartitionsOnline.await(admin(), made, this::describeKnown, timeout,
-                    System.nanoTime() + timeout.toNanos());
+        if (made.isEmpty()) {
+            return () -> { };
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        return () -> {
+            Set<String> late = PartitionsOnline.await(admin(), made, this::describeKnown, timeout, deadline);
             if (!late.isEmpty()) {
                 throw new SwitchboardException("Timed out after " + timeout + " waiting for Kafka topics " + late + " (of "
                         + made.size() + " created) to have a leader for every partition, online on it; check the brokers' "
@@ -218,7 +232,7 @@ public final class KafkaProvisioner implements Provisioner, AutoCloseable {
             }
             made.forEach(this::warnIfUnderReplicated);
             ensured.addAll(made);
-        }
+        };
     }
 
     private NewTopic newTopic(DestinationSpec spec) {
