@@ -28,7 +28,8 @@ final class DestinationCost {
     private static final long DEADLINE_SECONDS = 300;
 
     /** What one run measured: {@code callSeconds} is the time spent inside {@code subscribe()} and {@code build()}. */
-    record Figures(int threads, long heapBytes, double readySeconds, double callSeconds, double roundTripSeconds,
+    record Figures(int threads, long heapBytes, double readySeconds, double readyCpuSeconds, double callSeconds,
+            double roundTripSeconds,
             Map<String, Long> threadNames) {}
 
     private DestinationCost() {
@@ -43,6 +44,7 @@ final class DestinationCost {
             List<CompletableFuture<Void>> ready = new ArrayList<>();
             List<Publisher<String>> publishers = new ArrayList<>();
             long start = System.nanoTime();
+            double cpuAtStart = cpuSeconds();
             long inCalls = 0;
             for (int i = 0; i < n; i++) {
                 String destination = prefix + "_" + i;
@@ -60,6 +62,7 @@ final class DestinationCost {
             }
             CompletableFuture.allOf(ready.toArray(CompletableFuture[]::new)).get(DEADLINE_SECONDS, TimeUnit.SECONDS);
             double readySeconds = (System.nanoTime() - start) / 1e9;
+            double readyCpuSeconds = cpuSeconds() - cpuAtStart;
             long sent = System.nanoTime();
             List<CompletableFuture<?>> receipts = new ArrayList<>();
             for (int i = 0; i < n; i++) {
@@ -73,8 +76,15 @@ final class DestinationCost {
             List<Thread> started = before.started();
             Map<String, Long> names = started.stream().collect(Collectors.groupingBy(
                     t -> t.getName().replace(prefix, "<dest>").replaceAll("\\d+", "#"), TreeMap::new, Collectors.counting()));
-            return new Figures(started.size(), heapAfterGc(), readySeconds, inCalls / 1e9, roundTripSeconds, names);
+            return new Figures(started.size(), heapAfterGc(), readySeconds, readyCpuSeconds, inCalls / 1e9, roundTripSeconds,
+                    names);
         }
+    }
+
+    /** {@return the CPU this JVM (the client: the broker runs elsewhere or is left out) has used so far, in seconds} */
+    static double cpuSeconds() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime()
+                / 1e9;
     }
 
     private static long heapAfterGc() throws InterruptedException {

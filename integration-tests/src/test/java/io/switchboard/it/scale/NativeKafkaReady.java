@@ -27,7 +27,7 @@ final class NativeKafkaReady {
     private static final long DEADLINE_MILLIS = 300_000;
 
     /** What one run measured, in seconds from the start: the topics created, every partition assigned, every position known. */
-    record Figures(double createSeconds, double assignedSeconds, double readySeconds) {}
+    record Figures(double createSeconds, double assignedSeconds, double readySeconds, double cpuSeconds) {}
 
     private NativeKafkaReady() {
     }
@@ -38,6 +38,7 @@ final class NativeKafkaReady {
             topics.add(prefix + "_native_" + i);
         }
         long start = System.nanoTime();
+        double cpuAtStart = DestinationCost.cpuSeconds();
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             admin.createTopics(topics.stream().map(t -> new NewTopic(t, Optional.of(partitions), Optional.empty())).toList())
                     .all().get(DEADLINE_MILLIS, TimeUnit.MILLISECONDS);
@@ -65,6 +66,6 @@ final class NativeKafkaReady {
                 consumer.position(partition, Duration.ofMillis(DEADLINE_MILLIS));
             }
         }
-        return new Figures(created, assigned, (System.nanoTime() - start) / 1e9);
+        return new Figures(created, assigned, (System.nanoTime() - start) / 1e9, DestinationCost.cpuSeconds() - cpuAtStart);
     }
 }
