@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Timeout;
  * flock /tmp/switchboard-mvn.lock mvn -B -o -pl core,testkit,kafka-adapter,rabbit-adapter,rocketmq-adapter,integration-tests \
  *     test -Dtest=ManyDestinationsTest -Dsurefire.failIfNoSpecifiedTests=false -Dsurefire.excludedGroups=none \
  *     [-Dmany.brokers=kafka,rocketmq,rabbitmq] [-Dmany.destinations=200] [-Dmany.groups=shared,per-destination] \
- *     [-Dmany.properties=kafka.group.protocol=consumer,...] [-Dmany.kafka-in-child=true]
+ *     [-Dmany.properties=kafka.group.protocol=consumer,...] [-Dmany.kafka-in-child=true] [-Dmany.repeat=1]
  * </pre>
  *
  * <p>With {@code -Dmany.kafka-in-child=true} Kafka runs as a one-node cluster in a JVM of its own (testkit's
@@ -78,7 +78,9 @@ class ManyDestinationsTest {
     void printsTheFigures() throws Exception {
         int many = Integer.getInteger("many.destinations", 200);
         List<String> brokers = list("many.brokers", "kafka,rocketmq,rabbitmq");
-        List<String> layouts = list("many.groups", "shared");
+        // -Dmany.repeat=N measures each layout N times in this JVM (the later runs with the client's code compiled)
+        List<String> layouts = java.util.Collections.nCopies(Integer.getInteger("many.repeat", 1),
+                list("many.groups", "shared")).stream().flatMap(List::stream).toList();
         List<String> lines = new ArrayList<>();
         for (String broker : brokers) {
             for (String layout : layouts) {
