@@ -221,6 +221,27 @@ class KafkaSharedConsumerTest {
                 .containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L);
     }
 
+    @Test
+    @DisplayName("a subscription started before its topic exists is ready only once the topic is created and read from its start positions")
+    void readyWaitsForItsTopic() {
+        String group = "later-" + System.nanoTime();
+        Map<String, String> properties = Map.of("kafka.consumer.allow.auto.create.topics", "false",
+                "kafka.consumer.auto.offset.reset", "latest");
+        start(spec(topic("other"), group, 10, properties), new CopyOnWriteArrayList<>()); // the shared consumer runs already
+        String later = KafkaTestSupport.topic("later");
+        List<InboundRecord> delivered = new CopyOnWriteArrayList<>();
+        RawConsumer consumer = adapter.createConsumer(spec(later, group, 10, properties));
+        consumers.add(consumer);
+        assertThat(consumer.handleOnDeliveryThreads(1)).isTrue();
+        CompletableFuture<Void> ready = consumer.start(new CollectingListener(delivered)).toCompletableFuture();
+        await("readiness while the topic does not exist").during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3))
+                .until(() -> !ready.isDone());
+        adapter.provisioner().ensureDestination(DestinationSpec.of(later, 2));
+        assertThat(ready).succeedsWithin(TIMEOUT);
+        publish(later, 4); // reading from the latest offset: what is published after ready() is read, nothing before
+        await().atMost(TIMEOUT).until(() -> delivered.size() == 4);
+    }
+
     /** Starts a subscription as core does for concurrency 1 (one serial queue), recording each record's thread. */
     private void startWithQueue(String topic, String group, List<InboundRecord> records, List<String> threads) {
         RawConsumer consumer = adapter.createConsumer(spec(topic, group, 100, Map.of()));

@@ -76,6 +76,8 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
     private final Map<TopicPartition, PartitionState> partitions = new LinkedHashMap<>();
     /** How many of {@link #partitions} had no start position at the last look. */
     private int unpositioned;
+    /** Where {@link #resolvePositions} begins its next pass among the partitions still without a start position. */
+    private int positionCursor;
     private final Map<String, Attachment> attached = new LinkedHashMap<>();
     private Set<String> subscribed = Set.of();
     private final RoundDelivery delivery;
@@ -427,23 +429,34 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
         return position[0];
     }
 
-    /** After a poll: the start positions the client learned meanwhile, then the subscriptions that became ready. */
+    /**
+     * After a poll: the start positions the client learned meanwhile, then the subscriptions that became ready. The
+     * client answers the lookups of one leader together, so a pass stops at its third partition still without one
+     * (each such question costs an exception), and the next pass begins after it: no partition that stays unanswered
+     * keeps the others from being asked.
+     */
     private void resolvePositions() {
         if (unpositioned == 0) {
             return;
         }
-        int left = 0;
+        List<PartitionState> waiting = new ArrayList<>();
         for (PartitionState state : partitions.values()) {
             if (!state.positioned()) {
-                long position = left > 0 ? -1 : positionNow(state.partition());
-                if (position >= 0) {
-                    state.position(position);
-                } else {
-                    left++;
-                }
+                waiting.add(state);
             }
         }
-        unpositioned = left;
+        int misses = 0;
+        for (int i = 0; i < waiting.size() && misses < 3; i++) {
+            int at = (positionCursor + i) % waiting.size();
+            long position = positionNow(waiting.get(at).partition());
+            if (position >= 0) {
+                waiting.get(at).position(position);
+            } else {
+                misses++;
+                positionCursor = at + 1;
+            }
+        }
+        unpositioned = (int) waiting.stream().filter(state -> !state.positioned()).count();
         completeReady();
     }
 

@@ -43,6 +43,31 @@ class PartitionStateTest {
     }
 
     @Test
+    @DisplayName("without a start position nothing is committed; the client's position or the first records fetched set it")
+    void startPositionLearnedLater() {
+        PartitionState looked = new PartitionState(new TopicPartition("t", 0), -1);
+        assertThat(looked.positioned()).isFalse();
+        assertThat(looked.commitNeeded()).isEqualTo(-1);
+        looked.commitFailed();
+        assertThat(looked.commitNeeded()).as("no offset to send again").isEqualTo(-1);
+        looked.position(7);
+        assertThat(looked.positioned()).isTrue();
+        assertThat(looked.committable()).isEqualTo(7);
+        assertThat(looked.commitNeeded()).as("nothing acked yet").isEqualTo(-1);
+
+        PartitionState fetched = new PartitionState(new TopicPartition("t", 1), -1);
+        fetched.fetched(List.of());
+        assertThat(fetched.positioned()).as("an empty list says nothing").isFalse();
+        fetched.fetched(records(12, 14));
+        assertThat(fetched.positioned()).isTrue();
+        assertThat(fetched.committable()).as("the first record fetched: nothing before it is delivered").isEqualTo(12);
+        KafkaInboundRecord first = next(fetched);
+        first.ack();
+        fetched.delivered(first);
+        assertThat(fetched.commitNeeded()).isEqualTo(13);
+    }
+
+    @Test
     @DisplayName("a record acked before it is registered moves the offset at once; a pending one holds later acks back")
     void committableOnlyPastAckedRecords() {
         PartitionState state = new PartitionState(new TopicPartition("t", 0), 0);
