@@ -348,20 +348,13 @@ public final class ProvisionQueue implements AutoCloseable {
         long started = System.nanoTime();
         Runnable complete = () -> {
             RuntimeException unwritable = errorOf(created.writable());
-            if (unwritable != null) {
-                starts.forEach(request -> failDeferred(request, unwritable)); // before their requests fail (below)
-            }
             if (unwritable == null) {
                 writable.complete(null);
+                made.forEach(request -> finish(request, null));
             } else {
+                starts.forEach(request -> failDeferred(request, unwritable)); // before completing fails their requests
                 writable.completeExceptionally(unwritable);
-            }
-            for (Request request : made) {
-                if (unwritable != null) {
-                    fail(request, unwritable);
-                } else {
-                    finish(request, null);
-                }
+                made.forEach(request -> fail(request, unwritable));
             }
             log.debug("Instance '{}': a round of {} request(s): destinations created in {} ms, {} subscription(s) started "
                     + "in {} ms, destinations writable {} ms after that", instance, round.size(),
