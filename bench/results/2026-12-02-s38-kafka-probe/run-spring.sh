@@ -8,7 +8,7 @@
 cd /work/main
 OUT=${OUT:-/tmp/w/s38/spring}
 export BENCH_JAR=${BENCH_JAR:-/tmp/w/s38/bench.jar}
-wl=bench/results/2026-12-02-s35-kafka-probe/k1k-probe.yaml
+wl=${WL:-bench/results/2026-12-02-s35-kafka-probe/k1k-probe.yaml} # WL: another workload of the same point
 for rep in ${REPS:-1 2}; do
     case $((rep % 2)) in 1) order="spring sdk-none" ;; 0) order="sdk-none spring" ;; esac
     for mode in $order; do
