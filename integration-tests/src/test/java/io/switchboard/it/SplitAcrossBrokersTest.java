@@ -84,7 +84,11 @@ class SplitAcrossBrokersTest extends RoutingTestSupport {
             brokerBefore.put("k" + (i % 200), before.get(i).instance());
             brokerAfter.put("k" + ((2500 + i) % 200), after.get(i).instance());
         }
-        await().atMost(TIMEOUT).until(() -> handled.values().stream().mapToLong(l -> l.stream().distinct().count()).sum() == 5000);
+        await().atMost(TIMEOUT).until(() -> handled.values().stream().mapToLong(l -> {
+            synchronized (l) { // the handlers add to these lists meanwhile
+                return l.stream().distinct().count();
+            }
+        }).sum() == 5000);
 
         int moved = 0;
         long movedReorders = 0;
