@@ -27,8 +27,16 @@ public final class KafkaRecords {
 
     /** The record as {@link #toKafka(OutboundRecord)} maps it, for another topic (a delay topic). */
     public static ProducerRecord<byte[], byte[]> toKafka(OutboundRecord record, String topic) {
-        byte[] key = record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
-        ProducerRecord<byte[], byte[]> kafka = new ProducerRecord<>(topic, null, null, key, record.payload());
+        return withHeaders(record, new ProducerRecord<>(topic, null, null, key(record), record.payload()));
+    }
+
+    /** The record's key as the Kafka record's: UTF-8 bytes, or null. */
+    public static byte[] key(OutboundRecord record) {
+        return record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Writes {@code record}'s headers into {@code kafka}, a record made from it that has not been sent; returns it. */
+    public static <R extends ProducerRecord<byte[], byte[]>> R withHeaders(OutboundRecord record, R kafka) {
         // core hands its envelope fields over without entry objects, and the generated id and time as bytes; the
         // envelope 'none' without trace or application headers has none to hand over
         if (!record.headers().isEmpty()) {

@@ -2,7 +2,6 @@ package io.switchboard.kafka.internal.publish;
 
 import io.switchboard.SwitchboardClosedException;
 import io.switchboard.kafka.internal.delay.DelayTopics;
-import io.switchboard.kafka.internal.mapping.KafkaRecords;
 import io.switchboard.spi.OutboundRecord;
 import io.switchboard.spi.RawPublisher;
 import io.switchboard.spi.SendResult;
@@ -48,8 +47,12 @@ public final class KafkaPublisher implements RawPublisher {
             return;
         }
         try {
-            lease.producer().send(record.deliverAtEpochMillis() == 0 ? KafkaRecords.toKafka(record) : delays.toKafka(record),
-                    new SendCallback(record.destination(), done));
+            if (record.deliverAtEpochMillis() == 0) {
+                CallbackRecord kafka = CallbackRecord.of(record, done);
+                lease.producer().send(kafka, kafka);
+            } else {
+                lease.producer().send(delays.toKafka(record), new SendCallback(record.destination(), done));
+            }
         } catch (RuntimeException e) {
             done.accept(null, SendFuture.translate(e, record.destination()));
         }
