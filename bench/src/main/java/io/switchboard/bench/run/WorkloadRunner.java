@@ -17,7 +17,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
@@ -252,7 +251,7 @@ public final class WorkloadRunner {
         private final long startNanos;
         private final long measureStartNanos;
         private final long measureEndNanos;
-        private final Semaphore window;
+        private final SendWindow window;
 
         Sender(List<BenchProducer> mine, double rate, long quota, long startNanos, long measureStartNanos, long measureEndNanos) {
             this.mine = mine;
@@ -261,7 +260,7 @@ public final class WorkloadRunner {
             this.startNanos = startNanos;
             this.measureStartNanos = measureStartNanos;
             this.measureEndNanos = measureEndNanos;
-            this.window = new Semaphore(workload.synchronous() ? 1 : workload.maxOutstanding());
+            this.window = new SendWindow(workload.synchronous() ? 1 : workload.maxOutstanding());
         }
 
         @Override
@@ -302,7 +301,7 @@ public final class WorkloadRunner {
 
         private boolean acquire() {
             try {
-                return window.tryAcquire(ACK_STALL.toMillis(), TimeUnit.MILLISECONDS);
+                return window.acquire(ACK_STALL.toMillis());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return false;
