@@ -12,8 +12,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * One record sent to its own topic, and the producer callback of that send: one object where a record and a
  * {@link SendCallback} were two. The producer reads the record while {@code send} serializes it and then holds only
  * the callback, so the record's key and value bytes stay reachable until the acknowledgement (a window's worth of
- * small arrays); in exchange the I/O thread follows one reference fewer for each acknowledgement, on the path that
- * seed 001's many-topics run found the adapter's cost over plain kafka-clients in (bench/README.md, session 40).
+ * small arrays); in exchange a send allocates one object fewer on the sender's thread. The I/O thread follows as many
+ * references for each acknowledgement as before (this object, then core's pending publish), which is where seed 001's
+ * many-topics run found the adapter's remaining cost over plain kafka-clients (bench/README.md, session 40).
  * Callbacks run on the producer's I/O thread, holding no lock, and do nothing else.
  */
 final class CallbackRecord extends ProducerRecord<byte[], byte[]> implements Callback {
