@@ -23,6 +23,9 @@ import io.switchboard.spi.BrokerConfig;
  *       {@code kafka.replication-factor} (of provisioned topics; default the broker's),
  *       {@code kafka.commit-interval} (how often acked offsets are committed, default 100ms),
  *       {@code kafka.poll-timeout} (100ms), {@code kafka.close-timeout} (30s),
+ *       {@code kafka.fetch-linger} (2ms) and {@code kafka.fetch-linger-records} (16: after a poll that brought at
+ *       least that many records, the next poll waits until the linger has passed, so that fetches carry more records
+ *       at full speed; 0ms polls again at once),
  *       {@code kafka.share-consumer} (true: the subscriptions of one group with the same delivery and client
  *       settings share one {@code KafkaConsumer} and poll thread; false: a client and a thread per subscription),
  *       {@code kafka.admin-timeout} (30s), {@code kafka.connect-timeout} (5s: a broker must answer at the

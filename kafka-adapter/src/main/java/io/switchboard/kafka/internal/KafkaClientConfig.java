@@ -2,6 +2,7 @@ package io.switchboard.kafka.internal;
 
 import io.switchboard.ConfigurationException;
 import io.switchboard.Delivery;
+import io.switchboard.kafka.internal.consume.GroupConsumers;
 import io.switchboard.spi.BrokerConfig;
 import java.time.Duration;
 import java.util.HashMap;
@@ -170,7 +171,11 @@ public final class KafkaClientConfig {
                 io.switchboard.spi.PerformanceSetting.other(ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
                         p.apply(consumer, ConsumerConfig.MAX_POLL_RECORDS_CONFIG), PREFIX + ConsumerConfig.MAX_POLL_RECORDS_CONFIG),
                 io.switchboard.spi.PerformanceSetting.other(ConsumerConfig.FETCH_MIN_BYTES_CONFIG,
-                        p.apply(consumer, ConsumerConfig.FETCH_MIN_BYTES_CONFIG), PREFIX + ConsumerConfig.FETCH_MIN_BYTES_CONFIG));
+                        p.apply(consumer, ConsumerConfig.FETCH_MIN_BYTES_CONFIG), PREFIX + ConsumerConfig.FETCH_MIN_BYTES_CONFIG),
+                io.switchboard.spi.PerformanceSetting.other(GroupConsumers.LINGER, duration(GroupConsumers.LINGER,
+                        GroupConsumers.DEFAULT_LINGER, Map.of()).toMillis() + "ms after polls of " + config.getInt(PREFIX
+                        + GroupConsumers.LINGER_RECORDS, GroupConsumers.DEFAULT_LINGER_RECORDS) + "+ records",
+                        PREFIX + GroupConsumers.LINGER));
     }
 
     public Map<String, Object> consumer(String group, Delivery delivery, boolean broadcast, int maxInFlight,

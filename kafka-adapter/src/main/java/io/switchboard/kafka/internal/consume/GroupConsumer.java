@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * processed. Attaching and detaching are commands the poll thread applies at the top of its loop, with one
  * {@code subscribe} of the union of the topics per round, so a burst of subscriptions costs one or a few rebalances.
  * Detaching commits the subscription's partitions and gives its topic up; the last one closes the client and ends
- * the thread.
+ * the thread. After a busy poll the next one lingers ({@link FetchLinger}), so that a busy consumer's fetches carry more.
  */
 public final class GroupConsumer implements ConsumerRebalanceListener {
 
@@ -74,13 +74,11 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
 
     // poll thread only
     private final Map<TopicPartition, PartitionState> partitions = new LinkedHashMap<>();
-    /** How many of {@link #partitions} had no start position at the last look. */
-    private int unpositioned;
-    /** Where {@link #resolvePositions} begins its next pass among the partitions still without a start position. */
-    private int positionCursor;
     private final Map<String, Attachment> attached = new LinkedHashMap<>();
     private Set<String> subscribed = Set.of();
     private final RoundDelivery delivery;
+    private final FetchLinger linger;
+    private final Readiness readiness;
 
     GroupConsumer(Settings settings, KafkaConsumer<byte[], byte[]> consumer, KafkaProvisioner admin, GroupConsumers registry,
             DeliveryPool pool) {
@@ -97,11 +95,13 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
         this.revokeDrain = settings.revokeDrain();
         this.committer = new OffsetCommitter(consumer, group, settings.commitInterval(), closeTimeout);
         this.delivery = new RoundDelivery(consumer, committer, settings.delivery() == Delivery.AT_MOST_ONCE, attached);
+        this.linger = settings.linger();
+        this.readiness = new Readiness(consumer, partitions, attached);
     }
 
     /** What a group consumer is made with. */
     record Settings(String group, Delivery delivery, boolean shared, boolean broadcast, String threadName,
-            Duration pollTimeout, Duration commitInterval, Duration closeTimeout, Duration revokeDrain) {}
+            Duration pollTimeout, Duration commitInterval, Duration closeTimeout, Duration revokeDrain, FetchLinger linger) {}
 
     boolean shared() {
         return shared;
@@ -226,8 +226,11 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
                 if (shared) {
                     pool.check();
                 }
-                poll(room ? Duration.ZERO : unpositioned > 0 ? POSITION_CHECK : pollTimeout);
-                resolvePositions();
+                if (!room) {
+                    linger.await();
+                }
+                poll(room ? Duration.ZERO : readiness.unpositioned() > 0 ? POSITION_CHECK : pollTimeout);
+                readiness.resolve();
             }
             settle();
             commitOnLeaving();
@@ -337,6 +340,9 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
     private void poll(Duration timeout) {
         try {
             ConsumerRecords<byte[], byte[]> records = consumer.poll(timeout);
+            if (!records.isEmpty()) {
+                linger.polled(records.count(), System.nanoTime());
+            }
             for (TopicPartition partition : records.partitions()) {
                 PartitionState state = partitions.get(partition);
                 if (state != null) {
@@ -377,12 +383,7 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
 
     // ---- rebalance callbacks: on the poll thread, inside poll() ----
 
-    /**
-     * Partitions are not waited for here (a blocked callback would hold the poll thread and every other subscription
-     * of the consumer): one whose leader has not answered the offset lookup yet (new topics, a broker still bringing
-     * them online) gets its start position after a later poll ({@link #resolvePositions}), and a subscription is ready
-     * once the assignment took its topic into account and every partition of it this member holds has its position.
-     */
+    /** New partitions get their start positions now or after a later poll ({@link Readiness}). */
     @Override
     public void onPartitionsAssigned(Collection<TopicPartition> assigned) {
         List<TopicPartition> unowned = new ArrayList<>();
@@ -391,11 +392,8 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
             if (partitions.containsKey(partition)) {
                 continue;
             }
-            long position = lookupPending ? -1 : positionNow(partition); // the lookups of one answer come together
-            if (position < 0) {
-                lookupPending = true;
-                unpositioned++;
-            }
+            long position = readiness.assigned(partition, !lookupPending); // the lookups of one answer come together
+            lookupPending |= position < 0;
             PartitionState state = new PartitionState(partition, position);
             partitions.put(partition, state);
             Attachment owner = attached.get(partition.topic());
@@ -408,82 +406,10 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
         if (!unowned.isEmpty()) {
             consumer.pause(unowned); // of a topic given up since: held until the rebalance takes it away
         }
+        int unpositioned = readiness.unpositioned();
         log.debug("Consumer of group '{}' got partitions {}{}", group, assigned, unpositioned > 0 ? " (" + unpositioned
                 + " still without a start position)" : "");
-        for (Attachment attachment : attached.values()) {
-            if (!attachment.assigned && (!attachment.owned.isEmpty() || known(attachment.topic()))) {
-                attachment.assigned = true;
-            }
-        }
-        completeReady();
-    }
-
-    /** {@return the client's position of the partition, or -1 while its leader has not answered the lookup} */
-    private long positionNow(TopicPartition partition) {
-        long[] position = {-1};
-        try {
-            OffsetCommitter.retryOnWakeup(() -> position[0] = consumer.position(partition, Duration.ZERO));
-        } catch (org.apache.kafka.common.errors.TimeoutException e) {
-            return -1;
-        }
-        return position[0];
-    }
-
-    /**
-     * After a poll: the start positions the client learned meanwhile, then the subscriptions that became ready. The
-     * client answers the lookups of one leader together, so a pass stops at its third partition still without one
-     * (each such question costs an exception), and the next pass begins after it: no partition that stays unanswered
-     * keeps the others from being asked.
-     */
-    private void resolvePositions() {
-        if (unpositioned == 0) {
-            return;
-        }
-        List<PartitionState> waiting = new ArrayList<>();
-        for (PartitionState state : partitions.values()) {
-            if (!state.positioned()) {
-                waiting.add(state);
-            }
-        }
-        int misses = 0;
-        for (int i = 0; i < waiting.size() && misses < 3; i++) {
-            int at = (positionCursor + i) % waiting.size();
-            long position = positionNow(waiting.get(at).partition());
-            if (position >= 0) {
-                waiting.get(at).position(position);
-            } else {
-                misses++;
-                positionCursor = at + 1;
-            }
-        }
-        unpositioned = (int) waiting.stream().filter(state -> !state.positioned()).count();
-        completeReady();
-    }
-
-    private void completeReady() {
-        for (Attachment attachment : attached.values()) {
-            if (attachment.assigned && !attachment.ready.isDone()
-                    && attachment.owned.stream().allMatch(PartitionState::positioned)) {
-                attachment.ready.complete(null);
-            }
-        }
-    }
-
-    /**
-     * Whether the client's metadata lists the topic, so that the assignment just made took it into account: a
-     * subscription whose topic was created moments ago can join before the broker lists it, and is ready only at a
-     * later rebalance, which the client begins as soon as its metadata lists the topic. A member that holds a partition
-     * of the topic is ready without asking; one that holds none (more members than partitions) asks here, from the
-     * client's cache, without waiting for the broker.
-     */
-    private boolean known(String topic) {
-        boolean[] known = new boolean[1];
-        try {
-            OffsetCommitter.retryOnWakeup(() -> known[0] = !consumer.partitionsFor(topic, Duration.ZERO).isEmpty());
-        } catch (org.apache.kafka.common.KafkaException e) {
-            return false; // not in the cache (a zero wait times out at once): not known yet
-        }
-        return known[0];
+        readiness.afterAssignment();
     }
 
     @Override

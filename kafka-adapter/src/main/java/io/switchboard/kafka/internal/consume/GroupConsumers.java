@@ -28,6 +28,14 @@ public final class GroupConsumers {
 
     /** The subscription or instance property that turns sharing off (a client and a thread per subscription). */
     public static final String SHARE = "share-consumer";
+    /** How long a busy consumer lets records gather on the broker before its next fetch ({@link FetchLinger}). */
+    public static final String LINGER = "fetch-linger";
+    /** How many records make a poll busy, so that the next one lingers. */
+    public static final String LINGER_RECORDS = "fetch-linger-records";
+    /** The default {@value #LINGER}: fetches of about 2 ms of records at full speed. */
+    public static final Duration DEFAULT_LINGER = Duration.ofMillis(2);
+    /** The default {@value #LINGER_RECORDS}. */
+    public static final int DEFAULT_LINGER_RECORDS = 16;
 
     private final KafkaClientConfig config;
     private final KafkaProvisioner admin;
@@ -57,10 +65,19 @@ public final class GroupConsumers {
         Duration commit = config.duration("commit-interval", Duration.ofMillis(100), spec.properties());
         Duration close = config.duration("close-timeout", Duration.ofSeconds(30), spec.properties());
         Duration drain = config.duration("revoke-drain-timeout", Duration.ofSeconds(5), spec.properties());
+        Duration linger = config.duration(LINGER, DEFAULT_LINGER, spec.properties());
+        int busy = config.brokerConfig().with(spec.properties()).getInt(KafkaClientConfig.PREFIX + LINGER_RECORDS, 1,
+                DEFAULT_LINGER_RECORDS);
+        if (linger.isNegative()) {
+            throw new ConfigurationException("Broker instance '" + config.brokerConfig().instanceName() + "' (kafka): "
+                    + KafkaClientConfig.PREFIX + LINGER + "=" + linger + " is negative; use a duration such as 2ms, or 0 "
+                    + "to poll again at once");
+        }
+        int maxPollRecords = Integer.parseInt(String.valueOf(clientConfig.get(ConsumerConfig.MAX_POLL_RECORDS_CONFIG)).trim());
         GroupConsumer chosen = null;
         List<GroupConsumer> slotsOfKey = null;
         if (share) {
-            slotsOfKey = shared.computeIfAbsent(List.of(spec.delivery(), clientConfig, poll, commit, close, drain), k -> new ArrayList<>());
+            slotsOfKey = shared.computeIfAbsent(List.of(spec.delivery(), clientConfig, poll, commit, close, drain, linger, busy), k -> new ArrayList<>());
             for (GroupConsumer candidate : slotsOfKey) {
                 if (!candidate.reserved.contains(spec.destination())) {
                     chosen = candidate;
@@ -71,7 +88,8 @@ public final class GroupConsumers {
         if (chosen == null) {
             String thread = share ? "group-" + spec.group() + "-" + (++slots) : spec.destination() + "-" + spec.group();
             chosen = new GroupConsumer(new GroupConsumer.Settings(spec.group(), spec.delivery(), share, spec.broadcast(),
-                    config.threadName(thread), poll, commit, close, drain), client(spec, clientConfig), admin, this, pool);
+                    config.threadName(thread), poll, commit, close, drain, new FetchLinger(linger, busy, maxPollRecords)),
+                    client(spec, clientConfig), admin, this, pool);
             if (share) {
                 slotsOfKey.add(chosen);
                 sharedLive++;
