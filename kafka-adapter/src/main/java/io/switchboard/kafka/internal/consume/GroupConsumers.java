@@ -73,7 +73,6 @@ public final class GroupConsumers {
                     + KafkaClientConfig.PREFIX + LINGER + "=" + linger + " is negative; use a duration such as 2ms, or 0 "
                     + "to poll again at once");
         }
-        int maxPollRecords = Integer.parseInt(String.valueOf(clientConfig.get(ConsumerConfig.MAX_POLL_RECORDS_CONFIG)).trim());
         GroupConsumer chosen = null;
         List<GroupConsumer> slotsOfKey = null;
         if (share) {
@@ -87,9 +86,11 @@ public final class GroupConsumers {
         }
         if (chosen == null) {
             String thread = share ? "group-" + spec.group() + "-" + (++slots) : spec.destination() + "-" + spec.group();
+            KafkaConsumer<byte[], byte[]> client = client(spec, clientConfig); // refuses bad client settings first
+            int maxPollRecords = Integer.parseInt(String.valueOf(clientConfig.get(ConsumerConfig.MAX_POLL_RECORDS_CONFIG)).trim());
             chosen = new GroupConsumer(new GroupConsumer.Settings(spec.group(), spec.delivery(), share, spec.broadcast(),
                     config.threadName(thread), poll, commit, close, drain, new FetchLinger(linger, busy, maxPollRecords)),
-                    client(spec, clientConfig), admin, this, pool);
+                    client, admin, this, pool);
             if (share) {
                 slotsOfKey.add(chosen);
                 sharedLive++;
