@@ -25,6 +25,7 @@ public final class BrokerConfig {
     private final String instanceName;
     private final String adapterId;
     private final Map<String, String> properties;
+    private final ClientEvents events;
 
     /**
      * Creates a configuration.
@@ -34,9 +35,27 @@ public final class BrokerConfig {
      * @param properties flat properties; copied
      */
     public BrokerConfig(String instanceName, String adapterId, Map<String, String> properties) {
+        this(instanceName, adapterId, properties, ClientEvents.NONE);
+    }
+
+    /**
+     * Creates a configuration whose adapter reports its client events to a sink.
+     *
+     * @param instanceName the name of the broker instance (defaults to the adapter id)
+     * @param adapterId the adapter id
+     * @param properties flat properties; copied
+     * @param events where the adapter reports rebalances, connection loss and the like
+     */
+    public BrokerConfig(String instanceName, String adapterId, Map<String, String> properties, ClientEvents events) {
         this.instanceName = Objects.requireNonNull(instanceName, "instanceName");
         this.adapterId = Objects.requireNonNull(adapterId, "adapterId");
         this.properties = Collections.unmodifiableMap(new LinkedHashMap<>(properties));
+        this.events = Objects.requireNonNull(events, "events");
+    }
+
+    /** {@return where the adapter reports its client events ({@link ClientEvents#NONE} when nothing listens)} */
+    public ClientEvents events() {
+        return events;
     }
 
     /** {@return the broker instance name, used in metrics tags and error messages} */
@@ -245,7 +264,7 @@ public final class BrokerConfig {
     public BrokerConfig with(Map<String, String> overrides) {
         Map<String, String> merged = new LinkedHashMap<>(properties);
         merged.putAll(overrides);
-        return new BrokerConfig(instanceName, adapterId, merged);
+        return new BrokerConfig(instanceName, adapterId, merged, events);
     }
 
     /**
