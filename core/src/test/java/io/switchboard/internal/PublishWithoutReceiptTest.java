@@ -76,7 +76,7 @@ class PublishWithoutReceiptTest {
     }
 
     private static double count(MeterRegistry meters, String outcome) {
-        return meters.get(Meters.PUBLISH).tag("outcome", outcome).functionTimer().count();
+        return meters.get(Meters.PUBLISH).tag("outcome", outcome).timer().count();
     }
 
     /** A publisher that implements only {@code publish(message)}, and refuses every message with {@code reason}. */

@@ -92,7 +92,7 @@ class EnvelopeNoneTest {
             }
             assertThat(received.stream().map(Message::key)).containsExactlyInAnyOrder("k0", "k1", "k2", "k3", "k4");
             assertThat(received.stream().map(Message::id).distinct()).hasSize(5);
-            assertThat(registry.get(Meters.CONSUME_LATENCY).functionTimer().count())
+            assertThat(registry.get(Meters.CONSUME_LATENCY).timer().count())
                     .as("one end-to-end sample per message, from the broker's time").isEqualTo(5);
         }
     }

@@ -306,13 +306,14 @@ public class SwitchboardProperties {
         }
 
         /**
-         * Latency meters: {@code lean} (count, total and max without a clock read per record; the default unless SLOs
-         * or the histogram are set), {@code micrometer} (Micrometer Timers, which SLOs, histograms and Spring Boot's
-         * {@code management.metrics.distribution.*} settings need) or {@code off} (counts only, no clock read).
+         * Latency meters: {@code micrometer} (the default: Micrometer Timers and the size DistributionSummary, which
+         * SLOs, histograms and Spring Boot's {@code management.metrics.distribution.*} settings apply to), {@code lean}
+         * (count, total and max without a clock read per record, exported as function timers: an opt-in for a saturated
+         * client) or {@code off} (counts only, no clock read).
          */
         private String timers;
 
-        /** {@return lean, micrometer or off, or null for the default} */
+        /** {@return micrometer, lean or off, or null for the default (micrometer)} */
         public String getTimers() {
             return timers;
         }

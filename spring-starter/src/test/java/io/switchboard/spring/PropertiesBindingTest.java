@@ -101,7 +101,7 @@ class PropertiesBindingTest {
 
     @Test
     @DisplayName("Boot's management.metrics.distribution for switchboard meters (or all) chooses Micrometer timers; "
-            + "switchboard.metrics.timers wins; lean otherwise")
+            + "switchboard.metrics.timers wins; the core default (micrometer) otherwise")
     void bootDistributionChoosesMicrometerTimers() {
         runner.withPropertyValues("management.metrics.distribution.percentiles-histogram.switchboard.publish=true")
                 .run(context -> assertThat(configOf(context)).containsEntry("switchboard.metrics.timers", "micrometer"));

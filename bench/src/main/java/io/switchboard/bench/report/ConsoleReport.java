@@ -1,5 +1,6 @@
 package io.switchboard.bench.report;
 
+import io.switchboard.bench.driver.BenchDriver;
 import io.switchboard.bench.measure.Percentiles;
 import io.switchboard.bench.run.RunResult;
 import io.switchboard.bench.workload.Study;
@@ -58,6 +59,8 @@ public final class ConsoleReport {
                 }
             }
         }
+        runs.stream().filter(r -> r.ok() && r.mode().startsWith(BenchDriver.SDK)).map(JsonReport::metricsTimers).distinct()
+                .forEach(timers -> out.println("   SDK meters: switchboard.metrics.timers=" + timers));
         Study study = first.study();
         if (study.present()) {
             out.println("   study:      " + study.source());

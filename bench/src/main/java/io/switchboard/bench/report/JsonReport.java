@@ -1,5 +1,6 @@
 package io.switchboard.bench.report;
 
+import io.switchboard.bench.driver.BenchDriver;
 import io.switchboard.bench.measure.Percentiles;
 import io.switchboard.bench.run.RunResult;
 import io.switchboard.bench.run.Sample;
@@ -77,6 +78,11 @@ public final class JsonReport {
         return m;
     }
 
+    /** {@return the SDK run's latency meters: its workload's switchboard.metrics.timers, or the default (micrometer)} */
+    static String metricsTimers(RunResult r) {
+        return r.workload().propertiesFor(r.broker()).getOrDefault("switchboard.metrics.timers", "micrometer");
+    }
+
     private static Map<String, Object> run(RunResult r) {
         Workload w = r.workload();
         Map<String, Object> run = new LinkedHashMap<>();
@@ -101,6 +107,9 @@ public final class JsonReport {
         config.put("keyDistribution", w.keyDistribution().name());
         config.put("synchronous", w.synchronous());
         config.put("brokerProperties", w.propertiesFor(r.broker()));
+        if (r.mode().startsWith(BenchDriver.SDK)) {
+            config.put("metricsTimers", metricsTimers(r));
+        }
         run.put("config", config);
         if (w.study().present()) {
             run.put("study", Map.of("source", w.study().source(), "figure", w.study().figure(),

@@ -12,9 +12,9 @@ public final class Meters {
 
     /** Timer: publish call to broker acknowledgement; tag {@code outcome} = success | failure. */
     public static final String PUBLISH = "switchboard.publish";
-    /** Distribution summary: encoded payload bytes published ({@code switchboard.metrics.timers=micrometer}). */
+    /** Distribution summary: encoded payload bytes published ({@code switchboard.metrics.timers=micrometer}, the default). */
     public static final String PUBLISH_SIZE = "switchboard.publish.size";
-    /** Function counter: encoded payload bytes published (lean meters, the default). */
+    /** Function counter: encoded payload bytes published ({@code switchboard.metrics.timers=lean} or {@code off}). */
     public static final String PUBLISH_BYTES = "switchboard.publish.bytes";
     /** Timer: envelope publish time to handler start (end-to-end latency). */
     public static final String CONSUME_LATENCY = "switchboard.consume.latency";
@@ -44,8 +44,8 @@ public final class Meters {
     }
 
     /**
-     * A latency meter: a {@link LeanTimer} by default, a Micrometer {@link Timer} ({@link #latencyTimer}) with
-     * {@code switchboard.metrics.timers=micrometer}, SLOs or a histogram.
+     * A latency meter: a Micrometer {@link Timer} ({@link #latencyTimer}) by default, a {@link LeanTimer} with
+     * {@code switchboard.metrics.timers=lean}, a {@link CountingMeter} with {@code off}.
      *
      * @param registered where the meters registered for it are added (for removal), or null when they stay
      */

@@ -37,9 +37,34 @@ class HistogramSettingTest {
     }
 
     @Test
-    @DisplayName("switchboard.metrics.timers: lean by default (count, total, max), micrometer on request; a conflict or typo refused")
+    @DisplayName("switchboard.metrics.timers: Micrometer Timers and the size DistributionSummary by default, read the Micrometer way")
+    void micrometerByDefault() {
+        Map<String, String> props = Map.of("memory.broker", "default-" + UUID.randomUUID());
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (Switchboard sb = Switchboard.builder().instance("main", "memory", props).meterRegistry(registry).build()) {
+            var publisher = sb.publisher("orders", Codec.bytes()).build();
+            for (int i = 0; i < 3; i++) {
+                publisher.publish(new byte[10 + i]).toCompletableFuture().orTimeout(30, TimeUnit.SECONDS).join();
+            }
+            java.util.Collection<Timer> timers = registry.find(Meters.PUBLISH).tag("broker", "memory").timers();
+            assertThat(timers).as("switchboard.publish as Micrometer Timers: outcome success and failure").hasSize(2);
+            Timer timer = registry.get(Meters.PUBLISH).tags("broker", "memory", "instance", "main", "destination", "orders",
+                    "outcome", "success").timer();
+            assertThat(timer.count()).isEqualTo(3);
+            assertThat(timer.totalTime(TimeUnit.NANOSECONDS)).isPositive();
+            assertThat(timer.max(TimeUnit.NANOSECONDS)).isPositive().isLessThanOrEqualTo(timer.totalTime(TimeUnit.NANOSECONDS));
+            assertThat(registry.get(Meters.PUBLISH_SIZE).tag("destination", "orders").summary().totalAmount())
+                    .isEqualTo(10 + 11 + 12);
+            assertThat(registry.find(Meters.PUBLISH).functionTimer()).as("no function timer").isNull();
+            assertThat(registry.find(Meters.PUBLISH + ".max").meter()).as("no separate max series").isNull();
+            assertThat(registry.find(Meters.PUBLISH_BYTES).meter()).as("no byte counter").isNull();
+        }
+    }
+
+    @Test
+    @DisplayName("switchboard.metrics.timers=lean on request (count, total, max as function timers); a conflict or typo refused")
     void timersSwitch() {
-        Map<String, String> props = Map.of("memory.broker", "lean-" + UUID.randomUUID());
+        Map<String, String> props = Map.of("memory.broker", "lean-" + UUID.randomUUID(), MetricsSettings.TIMERS, "lean");
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         try (Switchboard sb = Switchboard.builder().instance("main", "memory", props).meterRegistry(registry).build()) {
             var publisher = sb.publisher("orders", Codec.bytes()).build();

@@ -149,6 +149,10 @@ class KafkaAndRabbitApplicationTest {
         List<String> publishLines = body.lines().filter(l -> l.startsWith("switchboard_publish_seconds_count{")).toList();
         assertThat(publishLines).anySatisfy(l -> assertThat(l).contains("broker=\"kafka\"", "instance=\"kafka\"", TOPIC));
         assertThat(publishLines).anySatisfy(l -> assertThat(l).contains("broker=\"rabbitmq\"", "instance=\"rabbit\""));
+        // Micrometer Timers by default: Prometheus names as every Timer exports them, no renamed max series
+        assertThat(body).contains("switchboard_publish_seconds_max{", "switchboard_publish_seconds_sum{",
+                "switchboard_publish_size_bytes_count{");
+        assertThat(body).doesNotContain("switchboard_publish_max_seconds", "switchboard_publish_bytes_total");
     }
 
     @Test
