@@ -2,7 +2,7 @@
 # A/B/C of seed 001 on Kafka, one JVM per run: per repetition and topic count, one run each of native (NEW_JAR),
 # sdk-none with OLD_JAR ("old") and sdk-none with NEW_JAR ("new"), the order rotating between repetitions; the
 # bench's temporary directories (and so the Kafka child's log) on tmpfs. WORKLOADS holds w<topics>.yaml for native and
-# w<topics>-off.yaml for the SDK (bench/results/2026-11-30-kafka-tmpfs/series/ has them). Without OLD_JAR, an A/B of
+# w<topics>-off.yaml for the SDK (bench/results/2026-12-02-seed-001-kafka/workloads/ has them). Without OLD_JAR, an A/B of
 # native and new, native first on odd repetitions and second on even ones.
 #
 #   [OLD_JAR=old.jar] NEW_JAR=new.jar WORKLOADS=dir bench/scripts/seed-ab.sh OUT FIRST_REP LAST_REP TOPICS...
