@@ -8,7 +8,7 @@ import java.util.concurrent.locks.LockSupport;
  * One sender thread's window of unacknowledged sends. When the window is full the sender waits until a quarter of it
  * is free again (all of it for a window of one), and the thread acknowledging sends wakes it once, at that point.
  *
- * <p>A {@link java.util.concurrent.Semaphore}, used until session 40, woke the waiting sender at every
+ * <p>A {@link java.util.concurrent.Semaphore}, used before it, woke the waiting sender at every
  * acknowledgement: at full speed on two cores that was 18,000-36,000 wake-ups a second, each taking a core from the
  * client's I/O thread in the middle of its batch of callbacks, so one permit was freed, the sender sent one message and
  * waited again. The figure then measured that ping-pong as much as the client, and a driver whose callbacks take a

@@ -14,7 +14,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * the callback, so the record's key and value bytes stay reachable until the acknowledgement (a window's worth of
  * small arrays); in exchange a send allocates one object fewer on the sender's thread. The I/O thread follows as many
  * references for each acknowledgement as before (this object, then core's pending publish), which is where seed 001's
- * many-topics run found the adapter's remaining cost over plain kafka-clients (bench/README.md, session 40).
+ * many-topics run found the adapter's remaining cost over plain kafka-clients (bench/README.md).
  * Callbacks run on the producer's I/O thread, holding no lock, and do nothing else.
  */
 final class CallbackRecord extends ProducerRecord<byte[], byte[]> implements Callback {
