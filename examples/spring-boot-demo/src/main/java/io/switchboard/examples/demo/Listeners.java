@@ -13,10 +13,12 @@ public class Listeners {
     private final AtomicLong shipped = new AtomicLong();
 
     /** Bills an order. */
+    // tag::spring-listener[]
     @SwitchboardListener(destination = "orders", group = "billing", concurrency = "2")
     public void bill(Order order, DeliveryContext context) {
         billed.incrementAndGet();
     }
+    // end::spring-listener[]
 
     /** Ships an order. */
     @SwitchboardListener(destination = "orders", group = "shipping", concurrency = "2")

@@ -9,6 +9,7 @@ import java.util.concurrent.CompletionStage;
 import org.springframework.stereotype.Service;
 
 /** Places orders: one publish per order, keyed by customer. The code does not know which broker carries it. */
+// tag::spring-publisher[]
 @Service
 public class OrderService {
 
@@ -25,3 +26,4 @@ public class OrderService {
         return orders.publish(Message.of(customerId, order));
     }
 }
+// end::spring-publisher[]
