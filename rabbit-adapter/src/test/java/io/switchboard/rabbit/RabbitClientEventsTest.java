@@ -99,6 +99,33 @@ class RabbitClientEventsTest extends RabbitTestSupport {
         }
     }
 
+    @Test
+    @DisplayName("a memory alarm: the broker blocks the publishing connection, a back-pressure span that ends when it unblocks")
+    void blockedPublisher() throws Exception {
+        try (BrokerAdapter adapter = adapter(SERVER.uriWithCredentials())) {
+            String destination = scratch.name("blocked");
+            adapter.provisioner().ensureDestination(DestinationSpec.of(destination, 1));
+            RawConsumer consumer = adapter.createConsumer(new ConsumerSpec(destination, "g", false, Delivery.AT_LEAST_ONCE, 8,
+                    null, Map.of()));
+            join(consumer.start(listener()));
+            RawPublisher publisher = adapter.createPublisher(new PublisherSpec(destination, Delivery.AT_LEAST_ONCE, Map.of()));
+            join(publisher.send(record(destination, 0)));
+            List<CompletableFuture<SendResult>> sent = new ArrayList<>();
+            SERVER.withMemoryAlarm(() -> {
+                sent.add(publisher.send(record(destination, 1)).toCompletableFuture());
+                RecordingEvents.Event blocked = events.await(EventKinds.BACK_PRESSURE,
+                        e -> e.subject().equals(connectionName() + "-publish"), TIMEOUT);
+                assertThat(blocked.span()).isTrue();
+                assertThat(blocked.detail()).startsWith("the broker blocks publishers: ");
+                assertThat(blocked.closed()).as("still blocked").isFalse();
+            });
+            join(CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)));
+            events.await(EventKinds.BACK_PRESSURE, RecordingEvents.Event::closed, TIMEOUT);
+            consumer.close();
+        }
+        assertThat(events.of(EventKinds.BACK_PRESSURE)).as("one blocked spell").hasSize(1);
+    }
+
     private BrokerAdapter adapter(String uri) {
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put("rabbitmq.uri", uri);
