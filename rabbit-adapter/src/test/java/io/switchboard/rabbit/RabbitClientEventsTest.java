@@ -42,10 +42,7 @@ class RabbitClientEventsTest extends RabbitTestSupport {
         try (TcpProxy proxy = TcpProxy.start(SERVER.host(), SERVER.port());
                 BrokerAdapter adapter = adapter("amqp://guest:guest@127.0.0.1:" + proxy.port() + "/")) {
             String destination = scratch.name("lost");
-            adapter.provisioner().ensureDestination(DestinationSpec.of(destination, 1));
-            RawConsumer consumer = adapter.createConsumer(new ConsumerSpec(destination, "g", false, Delivery.AT_LEAST_ONCE, 8,
-                    null, Map.of()));
-            join(consumer.start(listener()));
+            RawConsumer consumer = consume(adapter, destination);
             RawPublisher publisher = adapter.createPublisher(new PublisherSpec(destination, Delivery.AT_LEAST_ONCE, Map.of()));
             join(publisher.send(record(destination, 0)));
             assertThat(events.all()).as("nothing happened yet").isEmpty();
@@ -79,10 +76,7 @@ class RabbitClientEventsTest extends RabbitTestSupport {
     void queueDeletedCancelsConsumer() throws Exception {
         try (BrokerAdapter adapter = adapter(SERVER.uriWithCredentials())) {
             String destination = scratch.name("cancel");
-            adapter.provisioner().ensureDestination(DestinationSpec.of(destination, 1));
-            RawConsumer consumer = adapter.createConsumer(new ConsumerSpec(destination, "g", false, Delivery.AT_LEAST_ONCE, 8,
-                    null, Map.of()));
-            join(consumer.start(listener()));
+            RawConsumer consumer = consume(adapter, destination);
             List<String> queues = SERVER.queuesOf(SERVER.virtualHost()).stream()
                     .filter(name -> name.equals(destination + ".g") || name.startsWith(destination + ".g.")).toList();
             assertThat(queues).as("the group's queue").isNotEmpty();
@@ -104,10 +98,7 @@ class RabbitClientEventsTest extends RabbitTestSupport {
     void blockedPublisher() throws Exception {
         try (BrokerAdapter adapter = adapter(SERVER.uriWithCredentials())) {
             String destination = scratch.name("blocked");
-            adapter.provisioner().ensureDestination(DestinationSpec.of(destination, 1));
-            RawConsumer consumer = adapter.createConsumer(new ConsumerSpec(destination, "g", false, Delivery.AT_LEAST_ONCE, 8,
-                    null, Map.of()));
-            join(consumer.start(listener()));
+            RawConsumer consumer = consume(adapter, destination);
             RawPublisher publisher = adapter.createPublisher(new PublisherSpec(destination, Delivery.AT_LEAST_ONCE, Map.of()));
             join(publisher.send(record(destination, 0)));
             List<CompletableFuture<SendResult>> sent = new ArrayList<>();
@@ -124,6 +115,15 @@ class RabbitClientEventsTest extends RabbitTestSupport {
             consumer.close();
         }
         assertThat(events.of(EventKinds.BACK_PRESSURE)).as("one blocked spell").hasSize(1);
+    }
+
+    /** Provisions the destination and starts group 'g' consuming it. */
+    private RawConsumer consume(BrokerAdapter adapter, String destination) throws Exception {
+        adapter.provisioner().ensureDestination(DestinationSpec.of(destination, 1));
+        RawConsumer consumer = adapter.createConsumer(new ConsumerSpec(destination, "g", false, Delivery.AT_LEAST_ONCE, 8,
+                null, Map.of()));
+        join(consumer.start(listener()));
+        return consumer;
     }
 
     private BrokerAdapter adapter(String uri) {
