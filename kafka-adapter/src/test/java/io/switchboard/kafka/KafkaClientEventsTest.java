@@ -13,6 +13,7 @@ import io.switchboard.spi.InboundRecord;
 import io.switchboard.spi.RawConsumer;
 import io.switchboard.testkit.CollectingListener;
 import io.switchboard.testkit.RecordingEvents;
+import io.switchboard.testkit.kafka.EmbeddedKafka;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -77,6 +78,30 @@ class KafkaClientEventsTest {
                 .startsWith("added [], removed " + topic + "[").endsWith("holds 0");
         a.close();
         assertThat(firstEvents.all()).as("every span ended").allMatch(RecordingEvents.Event::closed);
+    }
+
+    @Test
+    @DisplayName("the broker stopped and restarted: the consumer's loss of every connection is a span its reconnection ends")
+    void brokerRestart() {
+        try (EmbeddedKafka broker = EmbeddedKafka.builder().brokerProperty("num.network.threads", "2")
+                .brokerProperty("num.io.threads", "2").brokerProperty("background.threads", "2").start();
+                KafkaAdapter adapter = new KafkaAdapter(new BrokerConfig("restart", "kafka",
+                        Map.of("kafka.bootstrap.servers", broker.bootstrapServers()), firstEvents))) {
+            String topic = KafkaTestSupport.topic("restart");
+            String group = "events-" + topic;
+            adapter.provisioner().ensureDestination(DestinationSpec.of(topic, 1));
+            RawConsumer consumer = start(adapter, topic, group);
+            firstEvents.await(EventKinds.ASSIGNMENT, e -> e.detail().endsWith("holds 1"), TIMEOUT);
+            assertThat(firstEvents.of(EventKinds.CONNECTION_LOST)).as("connected").isEmpty();
+
+            broker.stop();
+            RecordingEvents.Event lost = firstEvents.await(EventKinds.CONNECTION_LOST, e -> e.subject().equals(group), TIMEOUT);
+            assertThat(lost.closed()).as("still lost while the broker is down").isFalse();
+            broker.restart();
+            firstEvents.await(EventKinds.CONNECTION_LOST, RecordingEvents.Event::closed, TIMEOUT);
+            assertThat(firstEvents.of(EventKinds.CONNECTION_LOST)).as("one loss").hasSize(1);
+            consumer.close();
+        }
     }
 
     private static int held(RecordingEvents.Event assignment) {

@@ -81,6 +81,7 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
     private final FetchLinger linger;
     private final Readiness readiness;
     private final RebalanceEvents rebalances;
+    private final ConnectionWatch connections;
 
     GroupConsumer(Settings settings, KafkaConsumer<byte[], byte[]> consumer, KafkaProvisioner admin, GroupConsumers registry,
             DeliveryPool pool) {
@@ -100,6 +101,7 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
         this.linger = settings.linger();
         this.readiness = new Readiness(consumer, partitions, attached);
         this.rebalances = new RebalanceEvents(settings.events(), group, consumer);
+        this.connections = new ConnectionWatch(consumer, settings.events(), group);
     }
 
     /** What a group consumer is made with. */
@@ -235,6 +237,7 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
                 }
                 poll(room ? Duration.ZERO : readiness.unpositioned() > 0 ? POSITION_CHECK : pollTimeout);
                 readiness.resolve();
+                connections.check();
             }
             settle();
             commitOnLeaving();
@@ -251,6 +254,7 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
             rebalances.leaving();
             closeClient(closeTimeout);
             rebalances.left();
+            connections.end();
             Command left;
             while ((left = commands.poll()) != null) {
                 if (left.done() != null) {
