@@ -81,7 +81,7 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
     private final FetchLinger linger;
     private final Readiness readiness;
     private final RebalanceEvents rebalances;
-    private final ConnectionWatch connections;
+    private final ClusterWatch cluster;
 
     GroupConsumer(Settings settings, KafkaConsumer<byte[], byte[]> consumer, KafkaProvisioner admin, GroupConsumers registry,
             DeliveryPool pool) {
@@ -101,7 +101,7 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
         this.linger = settings.linger();
         this.readiness = new Readiness(consumer, partitions, attached);
         this.rebalances = new RebalanceEvents(settings.events(), group, consumer);
-        this.connections = new ConnectionWatch(consumer, settings.events(), group);
+        this.cluster = new ClusterWatch(consumer, settings.events(), group);
     }
 
     /** What a group consumer is made with. */
@@ -237,7 +237,7 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
                 }
                 poll(room ? Duration.ZERO : readiness.unpositioned() > 0 ? POSITION_CHECK : pollTimeout);
                 readiness.resolve();
-                connections.check();
+                cluster.check();
             }
             settle();
             commitOnLeaving();
@@ -254,7 +254,7 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
             rebalances.leaving();
             closeClient(closeTimeout);
             rebalances.left();
-            connections.end();
+            cluster.end();
             Command left;
             while ((left = commands.poll()) != null) {
                 if (left.done() != null) {
@@ -422,6 +422,7 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
         log.debug("Consumer of group '{}' got partitions {}{}", group, assigned, unpositioned > 0 ? " (" + unpositioned
                 + " still without a start position)" : "");
         readiness.afterAssignment();
+        cluster.assigned();
         rebalances.assigned();
     }
 
