@@ -3,20 +3,27 @@ package io.switchboard.rocketmq;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.switchboard.Delivery;
+import io.switchboard.Envelope;
 import io.switchboard.rocketmq.internal.RocketMqAdapter;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.DestinationSpec;
 import io.switchboard.spi.EventKinds;
 import io.switchboard.spi.InboundRecord;
+import io.switchboard.spi.OutboundRecord;
+import io.switchboard.spi.PublisherSpec;
+import io.switchboard.spi.RawPublisher;
+import io.switchboard.spi.SendResult;
 import io.switchboard.spi.RawConsumer;
 import io.switchboard.testkit.CollectingListener;
 import io.switchboard.testkit.RecordingEvents;
 import io.switchboard.testkit.rocketmq.EmbeddedRocketMq;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
@@ -73,6 +80,27 @@ class RocketMqClientEventsTest {
         assertThat(firstEvents.all()).as("no retry topic reported").noneMatch(e -> e.detail().contains("%RETRY%"));
         b.close();
         a.close();
+        assertThat(firstEvents.all()).as("every span ended").allMatch(RecordingEvents.Event::closed);
+    }
+
+    @Test
+    @DisplayName("sends beyond rocketmq.max-pending-sends: a back-pressure span while they wait for room, ended once the answers free it")
+    void fullSendWindow() throws Exception {
+        first.provisioner().ensureDestination(DestinationSpec.of(topic, QUEUES));
+        try (RocketMqAdapter narrow = new RocketMqAdapter(new BrokerConfig("events-narrow", "rocketmq", Map.of(
+                "rocketmq.namesrv-addr", EmbeddedRocketMq.shared().nameServerAddress(),
+                "rocketmq.max-pending-sends", "1", "rocketmq.buffer-timeout", "60s"), firstEvents));
+                RawPublisher publisher = narrow.createPublisher(new PublisherSpec(topic, Delivery.AT_LEAST_ONCE, Map.of()))) {
+            List<CompletableFuture<SendResult>> sent = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                sent.add(publisher.send(new OutboundRecord(topic, null, Map.of(Envelope.ID, "id-" + i), new byte[] {(byte) i}, 0))
+                        .toCompletableFuture());
+            }
+            CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).join();
+            RecordingEvents.Event waited = firstEvents.await(EventKinds.BACK_PRESSURE, e -> e.subject().equals(topic), WAIT);
+            assertThat(waited.detail()).startsWith("1 sends in flight (rocketmq.max-pending-sends)");
+            firstEvents.await(EventKinds.BACK_PRESSURE, RecordingEvents.Event::closed, WAIT);
+        }
         assertThat(firstEvents.all()).as("every span ended").allMatch(RecordingEvents.Event::closed);
     }
 
