@@ -126,11 +126,34 @@ class RabbitClientEventsTest extends RabbitTestSupport {
         return consumer;
     }
 
-    private BrokerAdapter adapter(String uri) {
+    @Test
+    @DisplayName("publishes beyond rabbitmq.max-outstanding-confirms: a back-pressure span while they wait for confirms, ended once room is free")
+    void fullConfirmWindow() throws Exception {
+        try (BrokerAdapter adapter = adapter(SERVER.uriWithCredentials(), "rabbitmq.max-outstanding-confirms", "1")) {
+            String destination = scratch.name("window");
+            RawConsumer consumer = consume(adapter, destination);
+            RawPublisher publisher = adapter.createPublisher(new PublisherSpec(destination, Delivery.AT_LEAST_ONCE, Map.of()));
+            List<CompletableFuture<SendResult>> sent = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                sent.add(publisher.send(record(destination, i)).toCompletableFuture());
+            }
+            join(CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)));
+            RecordingEvents.Event waited = events.await(EventKinds.BACK_PRESSURE, e -> e.subject().equals(destination), TIMEOUT);
+            assertThat(waited.detail()).startsWith("1 records unconfirmed (rabbitmq.max-outstanding-confirms)");
+            events.await(EventKinds.BACK_PRESSURE, RecordingEvents.Event::closed, TIMEOUT);
+            consumer.close();
+        }
+        assertThat(events.all()).as("every span ended").allMatch(RecordingEvents.Event::closed);
+    }
+
+    private BrokerAdapter adapter(String uri, String... keyValues) {
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put("rabbitmq.uri", uri);
         properties.put("rabbitmq.connection-name", connectionName());
         properties.put("rabbitmq.recovery-interval", "300ms");
+        for (int i = 0; i < keyValues.length; i += 2) {
+            properties.put(keyValues[i], keyValues[i + 1]);
+        }
         return new RabbitAdapterFactory().create(new BrokerConfig("events", "rabbitmq", properties, events));
     }
 
