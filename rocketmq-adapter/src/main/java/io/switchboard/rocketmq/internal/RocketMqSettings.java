@@ -2,6 +2,7 @@ package io.switchboard.rocketmq.internal;
 
 import io.switchboard.ConfigurationException;
 import io.switchboard.spi.BrokerConfig;
+import io.switchboard.spi.ClientEvents;
 import io.switchboard.spi.ClusterCheck;
 import java.time.Duration;
 import org.apache.rocketmq.client.ClientConfig;
@@ -27,7 +28,8 @@ public record RocketMqSettings(
         Duration routeRefresh,
         ClusterCheck clusterCheck,
         boolean consumeThreadsConfigured,
-        boolean shareConsumeThreads) {
+        boolean shareConsumeThreads,
+        ClientEvents events) {
 
     public static final String NAME_SERVER = "rocketmq.namesrv-addr";
     static final String PRODUCER_GROUP = "rocketmq.producer-group";
@@ -78,7 +80,8 @@ public record RocketMqSettings(
                 config.getPositiveDuration(ROUTE_REFRESH, DEFAULT_ROUTE_REFRESH),
                 ClusterCheck.of(config),
                 config.get(CONSUME_THREADS) != null,
-                config.getBoolean(SHARE_CONSUME_THREADS, true));
+                config.getBoolean(SHARE_CONSUME_THREADS, true),
+                config.events());
     }
 
     /** {@code switchboard_<instance>}, with characters RocketMQ does not allow in group names replaced. */

@@ -213,6 +213,30 @@ public final class RabbitMqServer {
   }
 
   /**
+   * Raises a memory alarm on the local node for as long as {@code body} runs, so that the broker blocks
+   * publishing connections ({@code connection.blocked}); then sets the node's relative memory high watermark
+   * back to what it was, even when {@code body} fails. Only for a node whose watermark is relative (the
+   * default, 0.4); hold the broker lock: every publisher on the node is blocked meanwhile.
+   *
+   * @param body what runs while publishers are blocked
+   */
+  public void withMemoryAlarm(Runnable body) {
+    requireLocal("raise a memory alarm");
+    List<String> answer = Rabbitmqctl.run("eval", "vm_memory_monitor:get_vm_memory_high_watermark().");
+    String before = answer.isEmpty() ? "" : answer.get(answer.size() - 1).trim();
+    if (!before.matches("0?\\.[0-9]+|1(\\.0+)?")) {
+      throw new IllegalStateException("the node's memory high watermark is '" + before + "', not a fraction: this test "
+          + "only changes a relative watermark; set one (rabbitmqctl set_vm_memory_high_watermark 0.4) and run it again");
+    }
+    Rabbitmqctl.run("set_vm_memory_high_watermark", "0.00001");
+    try {
+      body.run();
+    } finally {
+      Rabbitmqctl.run("set_vm_memory_high_watermark", before);
+    }
+  }
+
+  /**
    * Makes the server close every client connection on this vhost ({@code rabbitmqctl}).
    *
    * @param reason the reason the clients are given

@@ -16,7 +16,6 @@ import io.switchboard.spi.RawPublisher;
 import io.switchboard.spi.SendResult;
 import io.switchboard.spi.TagFilter;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
@@ -51,7 +50,7 @@ public final class RabbitPublisher implements RawPublisher {
     private final boolean direct;
     private final SendResult[] results;
     private final PublishChannel[] channels;
-    private final Semaphore window;
+    private final ConfirmWindow window;
     private final int windowSize;
     private final long publishTimeoutNanos;
     private final AtomicInteger roundRobin = new AtomicInteger();
@@ -73,7 +72,7 @@ public final class RabbitPublisher implements RawPublisher {
                     settings.publishTimeout.toNanos());
         }
         this.windowSize = settings.maxOutstandingConfirms;
-        this.window = confirms ? new Semaphore(windowSize) : null;
+        this.window = confirms ? new ConfirmWindow(windowSize, adapter.clientEvents(), destination) : null;
         this.publishTimeoutNanos = settings.publishTimeout.toNanos();
     }
 
@@ -170,6 +169,9 @@ public final class RabbitPublisher implements RawPublisher {
                         + " ms (" + blocked + "): a memory or disk alarm on a node of the cluster; free memory or disk on "
                         + "the server, publish again once it clears, or raise rabbitmq.publish-timeout to wait longer";
             }
+            if (!room) {
+                window.waitBegins();
+            }
             if (!room && !window.tryAcquire(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                 return "RabbitMQ has not confirmed " + windowSize + " records published to '" + destination + "' within "
                         + millis() + " ms; publish more slowly, or raise rabbitmq.max-outstanding-confirms or "
@@ -208,6 +210,7 @@ public final class RabbitPublisher implements RawPublisher {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            window.end();
         }
         for (PublishChannel channel : channels) {
             channel.close();

@@ -129,7 +129,7 @@ public final class RocketMqConsumer implements RawConsumer {
         c.setConsumeMessageBatchMaxSize(Math.min(MAX_BATCH, spec.maxInFlight()));
         c.setPullBatchSize(MAX_BATCH);
         c.setPullThresholdForQueue(Math.max(2 * MAX_BATCH, Math.min(1000, spec.maxInFlight())));
-        c.setMessageQueueListener(new HeartbeatOnRebalance(c.getDefaultMQPushConsumerImpl()));
+        c.setMessageQueueListener(new HeartbeatOnRebalance(c.getDefaultMQPushConsumerImpl(), settings.events(), group));
         c.setAllocateMessageQueueStrategy(new DistinctClients(new AllocateMessageQueueAveragely()));
         // rebalanced here, so it always pulls: its POP consume service stays idle (PushConsumerShutdown.endIdlePopThread)
         c.setClientRebalance(true);

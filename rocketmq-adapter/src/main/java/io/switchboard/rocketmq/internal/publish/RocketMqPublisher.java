@@ -7,6 +7,8 @@ import io.switchboard.SwitchboardClosedException;
 import io.switchboard.rocketmq.internal.RocketMqSettings;
 import io.switchboard.rocketmq.internal.client.Producers;
 import io.switchboard.rocketmq.internal.mapping.MessageMapping;
+import io.switchboard.spi.ClientEvents;
+import io.switchboard.spi.EventKinds;
 import io.switchboard.spi.OutboundRecord;
 import io.switchboard.spi.PublisherSpec;
 import io.switchboard.spi.RawPublisher;
@@ -17,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
@@ -75,6 +78,8 @@ public final class RocketMqPublisher implements RawPublisher {
     /** Where a keyed at-most-once send's answer goes: its caller had {@link SendResult#UNKNOWN} at once. */
     private final BiConsumer<SendResult, Throwable> logLoss;
     private volatile boolean closed;
+    /** The back-pressure span while sends wait for room in the window, or null. */
+    private final AtomicReference<ClientEvents.Span> waiting = new AtomicReference<>();
 
     public RocketMqPublisher(Producers producers, RocketMqSettings settings, PublisherSpec spec, Semaphore window) {
         this.producers = producers;
@@ -385,6 +390,7 @@ public final class RocketMqPublisher implements RawPublisher {
         if (window.tryAcquire()) {
             return true;
         }
+        waitBegins();
         try {
             return window.tryAcquire(settings.bufferTimeout().toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
@@ -393,9 +399,36 @@ public final class RocketMqPublisher implements RawPublisher {
         }
     }
 
+    /**
+     * A send found the window full: opens the back-pressure span unless one is open. It stays open while sends keep
+     * waiting, and {@link #finished} ends it once an answer frees room that nobody waits for.
+     */
+    private void waitBegins() {
+        ClientEvents events = settings.events();
+        if (events == ClientEvents.NONE || waiting.get() != null) {
+            return;
+        }
+        try {
+            ClientEvents.Span span = events.begin(EventKinds.BACK_PRESSURE, destination, settings.maxPendingSends()
+                    + " sends in flight (" + RocketMqSettings.MAX_PENDING_SENDS + "): sends wait up to "
+                    + settings.bufferTimeout() + " for room");
+            if (!waiting.compareAndSet(null, span)) {
+                span.end();
+            }
+        } catch (RuntimeException e) {
+            log.debug("Reporting back-pressure on '{}' failed", destination, e);
+        }
+    }
+
     /** Frees the window permits of {@code sends} answered sends (a batch's at once). */
     private void finished(int sends) {
         window.release(sends);
+        if (waiting.get() != null && !window.hasQueuedThreads()) { // one read of a field that is null unless sends wait
+            ClientEvents.Span span = waiting.getAndSet(null);
+            if (span != null) {
+                span.end();
+            }
+        }
         if (pending.addAndGet(-sends) == 0 && closed) {
             synchronized (pending) {
                 pending.notifyAll();
@@ -427,6 +460,10 @@ public final class RocketMqPublisher implements RawPublisher {
         }
         if (transactions != null) {
             transactions.close();
+        }
+        ClientEvents.Span span = waiting.getAndSet(null);
+        if (span != null) {
+            span.end();
         }
         if (pending.get() > 0) {
             log.warn("RocketMQ publisher for '{}' closed with {} send(s) still unanswered; their futures complete when "
