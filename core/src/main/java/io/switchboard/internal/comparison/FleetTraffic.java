@@ -31,6 +31,8 @@ public final class FleetTraffic {
 
     private final int seconds;
     private final Map<String, List<Slice>> byReplica = new ConcurrentHashMap<>();
+    /** Per replica, instance and destination, the first second it shared traffic of. */
+    private final Map<String, Long> firstTraffic = new ConcurrentHashMap<>();
 
     public FleetTraffic(int seconds) {
         this.seconds = seconds;
@@ -134,6 +136,9 @@ public final class FleetTraffic {
             readHistogram(in, w.publishLatency);
             readHistogram(in, w.endToEnd);
             slices.add(new Slice(second, instance, destination, w));
+            if (w.published + w.publishFailed + w.consumed > 0) {
+                firstTraffic.merge(replica + '\u0000' + instance + '\u0000' + destination, second, Math::min);
+            }
         }
         int n2 = costs ? in.readInt() : 0;
         for (int i = 0; i < n2; i++) {
@@ -152,14 +157,29 @@ public final class FleetTraffic {
         }
     }
 
-    /** Adds the other replicas' traffic of {@code destination} (null: all) in seconds {@code from..to} into {@code out}. */
-    void addTo(Map<String, TrafficStats.Window> out, String destination, long from, long to) {
-        for (List<Slice> slices : byReplica.values()) {
+    /**
+     * Adds the other replicas' traffic of {@code destination} (null: all) in seconds {@code from..to} into {@code out},
+     * leaving out each replica's first {@code warmUp} seconds of traffic on an instance and destination.
+     */
+    void addTo(Map<String, TrafficStats.Window> out, String destination, long from, long to, long warmUp) {
+        for (Map.Entry<String, List<Slice>> replica : byReplica.entrySet()) {
+            List<Slice> slices = replica.getValue();
             synchronized (slices) {
                 for (Slice s : slices) {
                     TrafficStats.Window w = out.get(s.instance);
                     if (w == null || s.second < from || s.second > to) {
                         continue;
+                    }
+                    Long first = s.destination == null ? null
+                            : firstTraffic.get(replica.getKey() + '\u0000' + s.instance + '\u0000' + s.destination);
+                    if (first != null && warmUp > 0) {
+                        if (s.second < first + warmUp) {
+                            if (destination == null || destination.equals(s.destination)) {
+                                w.leftOut += s.window.published + s.window.consumed;
+                            }
+                            w.warmUpUntil = Math.max(w.warmUpUntil, first + warmUp - 1);
+                            continue;
+                        }
                     }
                     if (s.destination == null) { // the instance's client cost in that second
                         w.cpuNanos += s.window.cpuNanos;
@@ -169,6 +189,7 @@ public final class FleetTraffic {
                     }
                     w.costMessages += s.window.published + s.window.consumed;
                     if (destination == null || destination.equals(s.destination)) {
+                        w.fromSecond = Math.min(w.fromSecond, Math.max(from, first == null ? s.second : first + warmUp));
                         w.add(new long[] {s.window.published, s.window.publishFailed, s.window.consumed, s.window.handleFailed,
                             s.window.deadLetters, s.window.redeliveries}, s.window.publishLatency, s.window.endToEnd);
                     }
