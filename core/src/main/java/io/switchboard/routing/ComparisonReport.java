@@ -15,17 +15,23 @@ import java.util.Map;
  * The broker instances' figures over one window, and the verdict.
  *
  * <p>The verdict's rule: rates (messages per second) are shown, never judged, because the routing
- * weights decide them. A latency quantile q (p50, p99, p99.9 of publish and of end-to-end latency)
- * is judged between two instances only when each has at least {@code minSamples} samples and at
- * least 10 samples above the quantile (n(1-q) >= 10, so p99 needs 1,000 and p99.9 10,000). Its
- * 99% confidence interval is distribution-free, from the order statistics at ranks
- * nq +/- 2.576 sqrt(nq(1-q)); one instance is ahead when the two intervals do not overlap AND the
- * point estimates differ by at least {@code minDifference} (default 10%) of the larger one and by
- * at least 0.5 ms (below that: scheduling noise, and Kafka's millisecond record timestamps).
- * Error rate (failed publishes / publishes) and dead-letter rate (dead letters / consumed) are
- * judged by a two-proportion z-test at the 99% level (|z| > 2.576), each side with at least
- * {@code minSamples}, and a difference of at least 0.1 percentage point. Anything else is "no
- * significant difference"; too few samples is said as such, never judged.
+ * weights decide them. Each instance's first {@code switchboard.comparison.warm-up} seconds of traffic
+ * (5 s) are left out of its figures and the verdict, and said so. A latency quantile q (p50, p99, p99.9
+ * of publish and of end-to-end latency) is judged between two instances only when each has at least
+ * {@code minSamples} samples, at least 20 beyond the quantile (n(1-q) >= 20, so p99 needs 2,000 and
+ * p99.9 20,000) and samples in at least 5 seconds. Its 99% confidence interval is distribution-free,
+ * from the order statistics at ranks nq +/- 2.576 sqrt(phi nq(1-q)), where phi (at least 1) is how much
+ * more the samples beyond the quantile (beyond p99 for p99.9) cluster in the window's seconds than
+ * independent samples would (Pearson's dispersion of their count per second); one instance is ahead
+ * when the two intervals do not overlap AND the point estimates differ by at least {@code minDifference}
+ * (default 10%) of the larger one and by at least 0.5 ms (below that: scheduling noise, and Kafka's
+ * millisecond record timestamps). Error rate (failed publishes / publishes) and dead-letter rate (dead
+ * letters / consumed) are judged by a two-proportion z-test at the 99% level (|z| > 2.576), each side
+ * with at least {@code minSamples}, and a difference of at least 0.1 percentage point. Anything else is
+ * "no significant difference"; too few samples is said as such, never judged. A finding names the
+ * events during which at least half of the slower side's samples beyond the quantile were in flight,
+ * offers a setting as its cause only when it accounts for at least half of the difference, and says
+ * when the two instances carried loads more than 2x apart (docs/verdict.md).
  *
  * @param at when the report was made
  * @param window the window covered

@@ -397,6 +397,18 @@ final class Tails {
         return seconds;
     }
 
+    /** {@return {@code instance}'s publish or end-to-end histogram of each second of the window (null: no traffic)} */
+    List<Histogram> histograms(String instance, boolean e2e) {
+        TrafficStats.Window[] row = seconds().get(instance);
+        List<Histogram> out = new ArrayList<>(row == null ? 0 : row.length);
+        if (row != null) {
+            for (TrafficStats.Window w : row) {
+                out.add(histogram(w, e2e));
+            }
+        }
+        return out;
+    }
+
     private static Histogram histogram(TrafficStats.Window w, boolean e2e) {
         return w == null ? null : e2e ? w.endToEnd : w.publishLatency;
     }

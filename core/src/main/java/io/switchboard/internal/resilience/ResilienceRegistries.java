@@ -49,7 +49,10 @@ public final class ResilienceRegistries implements AutoCloseable {
         for (io.github.resilience4j.circuitbreaker.CircuitBreaker cb : circuitBreakers.getAllCircuitBreakers()) {
             io.github.resilience4j.circuitbreaker.CircuitBreaker.State now = cb.getState();
             io.github.resilience4j.circuitbreaker.CircuitBreaker.State before = breakerStates.put(cb.getName(), now);
-            if (before != null && before != now) {
+            if (before == null) {
+                before = io.github.resilience4j.circuitbreaker.CircuitBreaker.State.CLOSED; // every breaker starts closed
+            }
+            if (before != now) {
                 String name = cb.getName();
                 int slash = name.indexOf('/');
                 events(slash < 0 ? name : name.substring(0, slash)).instant(io.switchboard.spi.EventKinds.CIRCUIT_BREAKER, name,

@@ -101,6 +101,12 @@ public class DemoApplication {
     static int timedComparison(ConfigurableApplicationContext context, Duration duration) throws InterruptedException {
         Switchboard sb = context.getBean(Switchboard.class);
         LoadGenerator load = context.getBean(LoadGenerator.class);
+        // connections, the JIT, the replicas' Kafka groups settling: not the brokers' steady state, so not in the window
+        Duration warmUp = context.getEnvironment().getProperty("demo.warm-up", Duration.class, Duration.ofSeconds(10));
+        if (!warmUp.isZero()) {
+            System.out.printf("Warming up for %ds before the timed window (demo.warm-up)%n", warmUp.toSeconds());
+            Thread.sleep(warmUp.toMillis());
+        }
         System.out.printf("Comparing %s on the application's own traffic for %ds (route of 'orders': %s)%n",
                 sb.instances(), duration.toSeconds(), sb.routing().route("orders"));
         long end = System.nanoTime() + duration.toNanos();
