@@ -15,6 +15,7 @@ import io.switchboard.spi.BrokerAdapter;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.BrokerHealth;
 import io.switchboard.spi.Capabilities;
+import io.switchboard.spi.ClientEvents;
 import io.switchboard.spi.ClusterCheck;
 import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.ControlSupport;
@@ -290,6 +291,11 @@ public final class RabbitAdapter implements BrokerAdapter {
     /** See {@link RabbitConnections#awaitPublishing(long)}. */
     public String awaitPublishing(long deadlineNanos) throws InterruptedException {
         return connections.awaitPublishing(deadlineNanos);
+    }
+
+    /** {@return where the adapter reports its client events} */
+    public ClientEvents clientEvents() {
+        return settings.config.events();
     }
 
     public boolean isClosing() {

@@ -2,6 +2,7 @@ package io.switchboard.kafka.internal.consume;
 
 import io.switchboard.Delivery;
 import io.switchboard.kafka.internal.provision.KafkaProvisioner;
+import io.switchboard.spi.ClientEvents;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -79,6 +80,7 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
     private final RoundDelivery delivery;
     private final FetchLinger linger;
     private final Readiness readiness;
+    private final RebalanceEvents rebalances;
 
     GroupConsumer(Settings settings, KafkaConsumer<byte[], byte[]> consumer, KafkaProvisioner admin, GroupConsumers registry,
             DeliveryPool pool) {
@@ -97,11 +99,13 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
         this.delivery = new RoundDelivery(consumer, committer, settings.delivery() == Delivery.AT_MOST_ONCE, attached);
         this.linger = settings.linger();
         this.readiness = new Readiness(consumer, partitions, attached);
+        this.rebalances = new RebalanceEvents(settings.events(), group, consumer);
     }
 
     /** What a group consumer is made with. */
     record Settings(String group, Delivery delivery, boolean shared, boolean broadcast, String threadName,
-            Duration pollTimeout, Duration commitInterval, Duration closeTimeout, Duration revokeDrain, FetchLinger linger) {}
+            Duration pollTimeout, Duration commitInterval, Duration closeTimeout, Duration revokeDrain, FetchLinger linger,
+            ClientEvents events) {}
 
     boolean shared() {
         return shared;
@@ -244,7 +248,9 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
             ended = true;
             partitions.values().forEach(PartitionState::revoke);
             partitions.clear();
+            rebalances.leaving();
             closeClient(closeTimeout);
+            rebalances.left();
             Command left;
             while ((left = commands.poll()) != null) {
                 if (left.done() != null) {
@@ -294,8 +300,10 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
         Set<String> union = Set.copyOf(attached.keySet());
         if (union.isEmpty()) {
             if (!retired) {
+                rebalances.leaving();
                 consumer.unsubscribe();
                 subscribed = union;
+                rebalances.left();
             }
         } else if (!union.equals(subscribed)) {
             consumer.subscribe(union, this);
@@ -410,10 +418,14 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
         log.debug("Consumer of group '{}' got partitions {}{}", group, assigned, unpositioned > 0 ? " (" + unpositioned
                 + " still without a start position)" : "");
         readiness.afterAssignment();
+        rebalances.assigned();
     }
 
     @Override
     public void onPartitionsRevoked(Collection<TopicPartition> revoked) {
+        if (!revoked.isEmpty()) {
+            rebalances.revoked(revoked, false);
+        }
         settle();
         List<PartitionState> states = revoked.stream().map(partitions::get).filter(Objects::nonNull).toList();
         if (shared) {
@@ -439,6 +451,9 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
 
     @Override
     public void onPartitionsLost(Collection<TopicPartition> lost) {
+        if (!lost.isEmpty()) {
+            rebalances.revoked(lost, true);
+        }
         if (lost.stream().anyMatch(partitions::containsKey)) {
             log.warn("Consumer of group '{}' lost partitions {}; their unacked records will be delivered again", group, lost);
         } else {

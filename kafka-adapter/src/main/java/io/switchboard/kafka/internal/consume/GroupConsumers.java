@@ -89,7 +89,8 @@ public final class GroupConsumers {
             KafkaConsumer<byte[], byte[]> client = client(spec, clientConfig); // refuses bad client settings first
             int maxPollRecords = Integer.parseInt(String.valueOf(clientConfig.get(ConsumerConfig.MAX_POLL_RECORDS_CONFIG)).trim());
             chosen = new GroupConsumer(new GroupConsumer.Settings(spec.group(), spec.delivery(), share, spec.broadcast(),
-                    config.threadName(thread), poll, commit, close, drain, new FetchLinger(linger, busy, maxPollRecords)),
+                    config.threadName(thread), poll, commit, close, drain, new FetchLinger(linger, busy, maxPollRecords),
+                    config.brokerConfig().events()),
                     client, admin, this, pool);
             if (share) {
                 slotsOfKey.add(chosen);

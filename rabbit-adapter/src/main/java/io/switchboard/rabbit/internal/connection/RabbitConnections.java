@@ -5,6 +5,7 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.Recoverable;
 import com.rabbitmq.client.RecoveryListener;
+import com.rabbitmq.client.ShutdownSignalException;
 import com.rabbitmq.client.impl.recovery.RecordedBinding;
 import com.rabbitmq.client.impl.recovery.RecordedConsumer;
 import com.rabbitmq.client.impl.recovery.RecordedExchange;
@@ -16,6 +17,8 @@ import io.switchboard.rabbit.internal.AmqpErrors;
 import io.switchboard.rabbit.internal.RabbitAdapter;
 import io.switchboard.rabbit.internal.RabbitSettings;
 import io.switchboard.spi.BrokerHealth;
+import io.switchboard.spi.ClientEvents;
+import io.switchboard.spi.EventKinds;
 import io.switchboard.spi.DaemonThreads;
 import java.io.IOException;
 import java.time.Duration;
@@ -26,6 +29,7 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,10 +64,17 @@ public final class RabbitConnections {
     /** What publishers waiting for a block to clear ({@link #awaitPublishing}) wait on. */
     private final Object unblocked = new Object();
     private volatile boolean closing;
+    private final ClientEvents events;
+    /** The open connection-lost span of each connection (publishing, consuming), ended by its recovery. */
+    private final AtomicReference<ClientEvents.Span> publishLost = new AtomicReference<>();
+    private final AtomicReference<ClientEvents.Span> consumeLost = new AtomicReference<>();
+    /** The open back-pressure span while the broker blocks the publishing connection. */
+    private final AtomicReference<ClientEvents.Span> blockedSpan = new AtomicReference<>();
 
     public RabbitConnections(RabbitSettings settings, Runnable whileOpen) {
         this.settings = settings;
         this.whileOpen = whileOpen;
+        this.events = settings.config.events();
         String instance = settings.config.instanceName();
         this.factory = connectionFactory(settings, instance, threads);
         this.deliveries = new ThreadPoolExecutor(0, Integer.MAX_VALUE, DELIVERY_IDLE_SECONDS, TimeUnit.SECONDS,
@@ -129,6 +140,7 @@ public final class RabbitConnections {
             return;
         }
         publishingBlocked = null;
+        endSpan(blockedSpan);
         synchronized (unblocked) {
             unblocked.notifyAll();
         }
@@ -241,9 +253,11 @@ public final class RabbitConnections {
             }
             log.info("Connected to RabbitMQ at {} as '{}' (node at {}:{})", settings.printableUri(), name,
                     connection.getAddress().getHostAddress(), connection.getPort());
+            reportLossAndRecovery(connection, name, publishing ? publishLost : consumeLost);
             if (publishing) {
                 connection.addBlockedListener(reason -> {
                     publishingBlocked = reason;
+                    beginSpan(blockedSpan, EventKinds.BACK_PRESSURE, name, "the broker blocks publishers: " + reason);
                     log.warn("RabbitMQ at {} blocks publishers: {}", settings.printableUri(), reason);
                 }, () -> unblock("the broker unblocked the connection"));
                 // a recovered connection is a new one, not blocked until the broker says so: an unblock
@@ -264,6 +278,66 @@ public final class RabbitConnections {
                 consumeConnection = connection;
             }
             return connection;
+        }
+    }
+
+    /**
+     * Reports the connection's loss (a shutdown the application did not ask for) as a connection-lost span that its
+     * recovery ends. Both listeners run on amqp-client's threads: they only record.
+     */
+    private void reportLossAndRecovery(Connection connection, String name, AtomicReference<ClientEvents.Span> lost) {
+        if (events == ClientEvents.NONE) {
+            return;
+        }
+        connection.addShutdownListener(cause -> {
+            if (!closing && !cause.isInitiatedByApplication()) {
+                beginSpan(lost, EventKinds.CONNECTION_LOST, name, lossReason(cause));
+            }
+        });
+        ((Recoverable) connection).addRecoveryListener(new RecoveryListener() {
+            @Override
+            public void handleRecovery(Recoverable recovered) {
+                endSpan(lost);
+            }
+
+            @Override
+            public void handleRecoveryStarted(Recoverable recovering) {
+                // the span is open since the loss
+            }
+        });
+    }
+
+    private static String lossReason(ShutdownSignalException cause) {
+        try {
+            return AmqpErrors.describe(cause) + "; amqp-client recovers it";
+        } catch (RuntimeException e) {
+            return "lost; amqp-client recovers it";
+        }
+    }
+
+    /** Opens a span unless one is open; never throws into the client's thread. */
+    private void beginSpan(AtomicReference<ClientEvents.Span> open, String kind, String subject, String detail) {
+        if (events == ClientEvents.NONE || open.get() != null) {
+            return;
+        }
+        try {
+            ClientEvents.Span span = events.begin(kind, subject, detail);
+            if (!open.compareAndSet(null, span)) {
+                span.end();
+            }
+        } catch (RuntimeException e) {
+            log.debug("Reporting a {} event of '{}' failed", kind, subject, e);
+        }
+    }
+
+    private static void endSpan(AtomicReference<ClientEvents.Span> open) {
+        ClientEvents.Span span = open.getAndSet(null);
+        if (span != null) {
+            try {
+                span.end();
+            } catch (RuntimeException e) {
+                log.debug("Ending a client event failed", e);
+            }
         }
     }
 
@@ -321,6 +395,9 @@ public final class RabbitConnections {
         }
         closeQuietly(publishConnection);
         closeQuietly(consumeConnection);
+        endSpan(publishLost);
+        endSpan(consumeLost);
+        endSpan(blockedSpan);
         deliveries.shutdown();
     }
 

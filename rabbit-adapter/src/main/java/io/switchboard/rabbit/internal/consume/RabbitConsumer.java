@@ -12,7 +12,9 @@ import io.switchboard.rabbit.internal.AmqpErrors;
 import io.switchboard.rabbit.internal.RabbitAdapter;
 import io.switchboard.rabbit.internal.RabbitSettings;
 import io.switchboard.rabbit.internal.mapping.AmqpHeaders;
+import io.switchboard.spi.ClientEvents;
 import io.switchboard.spi.ConsumerSpec;
+import io.switchboard.spi.EventKinds;
 import io.switchboard.spi.RawConsumer;
 import io.switchboard.spi.RecordListener;
 import io.switchboard.spi.TagFilter;
@@ -205,6 +207,8 @@ public final class RabbitConsumer implements RawConsumer {
     private final class QueueConsumer extends DefaultConsumer {
         private final String queue;
         private final int partition;
+        /** Whether the broker confirmed this consumer once: a later confirmation is its recovery. Dispatch thread only. */
+        private boolean consumed;
 
         QueueConsumer(Channel channel, String queue, int partition) {
             super(channel);
@@ -226,7 +230,28 @@ public final class RabbitConsumer implements RawConsumer {
         }
 
         @Override
+        public void handleConsumeOk(String consumerTag) {
+            super.handleConsumeOk(consumerTag);
+            if (consumed) { // amqp-client registered it again after recovering the connection
+                report(EventKinds.CONSUMER_RECOVERED, "consumes again after the connection was recovered");
+            }
+            consumed = true;
+        }
+
+        private void report(String kind, String detail) {
+            ClientEvents events = adapter.clientEvents();
+            if (events != ClientEvents.NONE) {
+                try {
+                    events.instant(kind, queue, "group '" + spec.group() + "' of '" + spec.destination() + "': " + detail);
+                } catch (RuntimeException e) {
+                    log.debug("Reporting a {} event of queue '{}' failed", kind, queue, e);
+                }
+            }
+        }
+
+        @Override
         public void handleCancel(String consumerTag) {
+            report(EventKinds.CONSUMER_CANCELLED, "the broker cancelled the consumer (queue deleted, or its node went away)");
             fail("RabbitMQ cancelled the consumer of queue '" + queue + "' (the queue was deleted, or the node that hosts "
                     + "it went away), so messages of '" + spec.destination() + "' no longer reach group '" + spec.group()
                     + "'. Close this subscription and subscribe again to declare the queue anew");

@@ -12,6 +12,8 @@ import io.switchboard.PublishException;
 import io.switchboard.SwitchboardException;
 import io.switchboard.rabbit.internal.AmqpErrors;
 import io.switchboard.rabbit.internal.RabbitAdapter;
+import io.switchboard.spi.ClientEvents;
+import io.switchboard.spi.EventKinds;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -332,6 +334,18 @@ final class PublishChannel implements ReturnListener, ShutdownListener, Recovery
         expired.forEach(record -> record.fail(error));
     }
 
+    /** Reports that the records held back by a loss or a nack went out again (once per batch, never per record). */
+    private void retried(String detail) {
+        ClientEvents events = adapter.clientEvents();
+        if (events != ClientEvents.NONE) {
+            try {
+                events.instant(EventKinds.PUBLISH_RETRY, destination, detail);
+            } catch (RuntimeException e) {
+                log.debug("Reporting a publish retry for '{}' failed", destination, e);
+            }
+        }
+    }
+
     /** Under the lock: forgets a channel that is still open, without its listeners, and aborts it. */
     private void retire(Channel ch) {
         ch.removeShutdownListener(this);
@@ -388,8 +402,9 @@ final class PublishChannel implements ReturnListener, ShutdownListener, Recovery
                 failed.get(i).fail(errors.get(i));
             }
             if (published > 0) {
-                log.info("Published {} record(s) for '{}' again after {}", published, destination,
-                        recovered ? "the connection to RabbitMQ recovered" : "RabbitMQ nacked them");
+                String after = recovered ? "the connection to RabbitMQ recovered" : "RabbitMQ nacked them";
+                log.info("Published {} record(s) for '{}' again after {}", published, destination, after);
+                retried("published " + published + " record(s) again after " + after);
             }
         }
     }
