@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class GateAndComparisonTest extends RoutingTestSupport {
 
     /** Publishes keyed messages at about {@code perSecond} until stopped; returns the thread. */
-    private static Thread load(Publisher<String> p, int perSecond, AtomicBoolean stop) {
+    static Thread load(Publisher<String> p, int perSecond, AtomicBoolean stop) {
         Thread t = new Thread(() -> {
             long i = 0;
             long intervalNanos = 1_000_000_000L / perSecond;

@@ -220,8 +220,8 @@ public final class ComparisonEngine implements BrokerComparison {
             if (w == null) {
                 continue;
             }
-            long first = s.firstTraffic();
-            if (first == Long.MAX_VALUE) {
+            long first = firstTraffic(s.instance, s.destination);
+            if (s.firstTraffic() == Long.MAX_VALUE) {
                 continue; // no traffic yet
             }
             instanceFirst.merge(s.instance, first, Math::min);
@@ -245,9 +245,23 @@ public final class ComparisonEngine implements BrokerComparison {
             }
         }
         if (remote != null) {
-            remote.addTo(out, destination, from, to, warmUp);
+            remote.addTo(out, destination, from, to, warmUp, this::firstTraffic);
         }
         return out;
+    }
+
+    /**
+     * {@return the first second of traffic of {@code instance} and {@code destination}: this process's, or another
+     * replica's when it came first (a fleet warms an instance up once)}
+     */
+    private long firstTraffic(String instance, String destination) {
+        long first = Long.MAX_VALUE;
+        for (TrafficStats s : book.all()) {
+            if (s.instance.equals(instance) && s.destination.equals(destination)) {
+                first = Math.min(first, s.firstTraffic());
+            }
+        }
+        return remote == null ? first : Math.min(first, remote.firstTraffic(instance, destination));
     }
 
     /** {@return the seconds of each instance's first traffic left out of the judged window} */

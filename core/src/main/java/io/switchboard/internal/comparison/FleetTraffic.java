@@ -31,7 +31,7 @@ public final class FleetTraffic {
 
     private final int seconds;
     private final Map<String, List<Slice>> byReplica = new ConcurrentHashMap<>();
-    /** Per replica, instance and destination, the first second it shared traffic of. */
+    /** Per instance and destination, the first second any other replica shared traffic of. */
     private final Map<String, Long> firstTraffic = new ConcurrentHashMap<>();
 
     public FleetTraffic(int seconds) {
@@ -137,7 +137,7 @@ public final class FleetTraffic {
             readHistogram(in, w.endToEnd);
             slices.add(new Slice(second, instance, destination, w));
             if (w.published + w.publishFailed + w.consumed > 0) {
-                firstTraffic.merge(replica + '\u0000' + instance + '\u0000' + destination, second, Math::min);
+                firstTraffic.merge(instance + '\u0000' + destination, second, Math::min);
             }
         }
         int n2 = costs ? in.readInt() : 0;
@@ -157,21 +157,28 @@ public final class FleetTraffic {
         }
     }
 
+    /** {@return the first second another replica shared traffic of {@code instance} and {@code destination}, or Long.MAX_VALUE} */
+    long firstTraffic(String instance, String destination) {
+        return firstTraffic.getOrDefault(instance + '\u0000' + destination, Long.MAX_VALUE);
+    }
+
     /**
      * Adds the other replicas' traffic of {@code destination} (null: all) in seconds {@code from..to} into {@code out},
-     * leaving out each replica's first {@code warmUp} seconds of traffic on an instance and destination.
+     * leaving out the first {@code warmUp} seconds of an instance and destination's traffic in the fleet ({@code
+     * firstTraffic}: per instance and destination, the first second of any replica, this one's included). A replica
+     * that joins later is not warming the instance up: its first seconds (a rebalance's backlog) are judged.
      */
-    void addTo(Map<String, TrafficStats.Window> out, String destination, long from, long to, long warmUp) {
-        for (Map.Entry<String, List<Slice>> replica : byReplica.entrySet()) {
-            List<Slice> slices = replica.getValue();
+    void addTo(Map<String, TrafficStats.Window> out, String destination, long from, long to, long warmUp,
+            java.util.function.BiFunction<String, String, Long> firstTraffic) {
+        for (List<Slice> slices : byReplica.values()) {
             synchronized (slices) {
                 for (Slice s : slices) {
                     TrafficStats.Window w = out.get(s.instance);
                     if (w == null || s.second < from || s.second > to) {
                         continue;
                     }
-                    Long first = s.destination == null ? null
-                            : firstTraffic.get(replica.getKey() + '\u0000' + s.instance + '\u0000' + s.destination);
+                    Long first = s.destination == null ? null : firstTraffic.apply(s.instance, s.destination);
+                    first = first == null || first == Long.MAX_VALUE ? null : first;
                     if (first != null && warmUp > 0) {
                         if (s.second < first + warmUp) {
                             if (destination == null || destination.equals(s.destination)) {
