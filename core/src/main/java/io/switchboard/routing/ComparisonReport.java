@@ -421,6 +421,9 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
         for (String s : verdict.notes()) {
             b.append("  (fairness) ").append(s).append('\n');
         }
+        if (events.isEmpty()) {
+            b.append("  (events) none in the window\n");
+        }
         int shown = 0;
         for (Event e : events) {
             if (shown == EVENTS_IN_TABLE) {
