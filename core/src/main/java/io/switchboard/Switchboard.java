@@ -288,6 +288,7 @@ public final class Switchboard implements AutoCloseable, MeterBinder {
         }
         owned.closeAll();
         shared.resilience().close();
+        io.switchboard.internal.comparison.GcPauses.unregister(shared.events());
         SwitchboardAssembly.closeQuietly(instances.values());
     }
 

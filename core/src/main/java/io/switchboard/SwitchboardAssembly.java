@@ -3,6 +3,8 @@ package io.switchboard;
 import io.switchboard.internal.AdapterLoader;
 import io.switchboard.internal.Instance;
 import io.switchboard.internal.Shared;
+import io.switchboard.internal.comparison.GcPauses;
+import io.switchboard.internal.comparison.Timeline;
 import io.switchboard.internal.comparison.TrafficBook;
 import io.switchboard.internal.envelope.EnvelopeFormat;
 import io.switchboard.internal.idempotency.InMemoryIdempotencyStore;
@@ -78,13 +80,13 @@ final class SwitchboardAssembly {
         }
         boolean compare = common.getBoolean("switchboard.comparison.enabled", true);
         Shared shared = new Shared(b.observationRegistry, store,
-                compare ? new TrafficBook((int) window.toSeconds(), b.clock) : null);
+                compare ? new TrafficBook((int) window.toSeconds(), b.clock) : null, timeline(common, b));
         Map<String, Instance> made = new LinkedHashMap<>();
         try {
             for (Map.Entry<String, Definition> d : b.definitions.entrySet()) {
                 Map<String, String> merged = new LinkedHashMap<>(b.properties);
                 merged.putAll(d.getValue().properties());
-                BrokerConfig config = config(d.getKey(), d.getValue().broker(), merged);
+                BrokerConfig config = config(d.getKey(), d.getValue().broker(), merged, shared.events());
                 made.put(d.getKey(), new Instance(made.size(), config, AdapterLoader.find(config.adapterId()).create(config),
                         shared));
             }
@@ -112,8 +114,9 @@ final class SwitchboardAssembly {
                     + ", or instance(name, broker, properties) once per broker");
         }
         String name = b.instanceName == null ? b.brokerId : b.instanceName;
-        BrokerConfig config = config(name, b.brokerId, b.properties);
-        Shared shared = new Shared(b.observationRegistry, store, null);
+        Shared shared = new Shared(b.observationRegistry, store, null,
+                timeline(new BrokerConfig("common", "common", b.properties), b));
+        BrokerConfig config = config(name, b.brokerId, b.properties, shared.events());
         Map<String, Instance> one = new LinkedHashMap<>();
         one.put(name, new Instance(0, config, AdapterLoader.find(b.brokerId).create(config), shared));
         Switchboard sb = bound(new Switchboard(one, shared, null), b);
@@ -128,12 +131,30 @@ final class SwitchboardAssembly {
         return sb;
     }
 
-    private static BrokerConfig config(String name, String broker, Map<String, String> props) {
+    /**
+     * The instances' timeline: spans left open are closed after {@code switchboard.events.open-span-limit} (10 min), GC
+     * pauses of at least {@code switchboard.events.gc-pause-threshold} (100 ms; 0 turns them off) are put on it.
+     */
+    private static Timeline timeline(BrokerConfig common, Switchboard.Builder b) {
+        Timeline timeline = new Timeline(b.clock,
+                common.getPositiveDuration("switchboard.events.open-span-limit", Duration.ofMinutes(10)));
+        Duration gc = common.getDuration("switchboard.events.gc-pause-threshold", Duration.ofMillis(100));
+        if (gc.isNegative()) {
+            throw new ConfigurationException("Property 'switchboard.events.gc-pause-threshold' is " + gc
+                    + " but must be 0 (off) or more, such as 100ms");
+        }
+        if (!gc.isZero()) {
+            GcPauses.register(timeline, gc.toMillis());
+        }
+        return timeline;
+    }
+
+    private static BrokerConfig config(String name, String broker, Map<String, String> props, Timeline events) {
         if (broker == null || broker.isBlank()) {
             throw new ConfigurationException("Broker instance '" + name + "' has no broker id; use one of "
                     + AdapterLoader.availableIds());
         }
-        BrokerConfig config = new BrokerConfig(name, broker, props);
+        BrokerConfig config = new BrokerConfig(name, broker, props, events.register(name, broker));
         EnvelopeFormat.of(config); // a bad switchboard.envelope fails here, before the adapter connects
         return config;
     }

@@ -90,6 +90,8 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** The instance's client cost, or null when nothing compares instances. */
     private final ClientCost.Account cost;
+    /** Where a publish held back is reported. */
+    private final io.switchboard.spi.ClientEvents events;
 
     /** Wraps a raw publisher. */
     public DefaultPublisher(RawPublisher raw, PublisherSpec spec, Codec<T> codec, Capabilities capabilities,
@@ -99,6 +101,7 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         this.codec = codec;
         this.capabilities = capabilities;
         this.instance = config.instanceName();
+        this.events = config.events();
         EnvelopeFormat format = EnvelopeFormat.of(config);
         this.compact = format == EnvelopeFormat.COMPACT;
         this.full = format == EnvelopeFormat.CLOUDEVENTS_FULL;
@@ -276,11 +279,23 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         if (meters != null) { // one clock read for both recorders, none when they only count
             meters.published(start, timed ? System.nanoTime() : start, payloadBytes, error == null);
         }
+        if (error != null) {
+            backPressure(error);
+        }
         if (observation != null) {
             if (error != null) {
                 observation.error(error);
             }
             observation.stop();
+        }
+    }
+
+    /** Puts a publish the broker or a limit held back on the instance's timeline (coalesced there per second). */
+    private void backPressure(Throwable error) {
+        Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                ? error.getCause() : error;
+        if (cause instanceof io.switchboard.BackPressureException) {
+            events.instant(io.switchboard.spi.EventKinds.BACK_PRESSURE, destination, String.valueOf(cause.getMessage()));
         }
     }
 

@@ -15,17 +15,23 @@ import java.util.Map;
  * The broker instances' figures over one window, and the verdict.
  *
  * <p>The verdict's rule: rates (messages per second) are shown, never judged, because the routing
- * weights decide them. A latency quantile q (p50, p99, p99.9 of publish and of end-to-end latency)
- * is judged between two instances only when each has at least {@code minSamples} samples and at
- * least 10 samples above the quantile (n(1-q) >= 10, so p99 needs 1,000 and p99.9 10,000). Its
- * 99% confidence interval is distribution-free, from the order statistics at ranks
- * nq +/- 2.576 sqrt(nq(1-q)); one instance is ahead when the two intervals do not overlap AND the
- * point estimates differ by at least {@code minDifference} (default 10%) of the larger one and by
- * at least 0.5 ms (below that: scheduling noise, and Kafka's millisecond record timestamps).
- * Error rate (failed publishes / publishes) and dead-letter rate (dead letters / consumed) are
- * judged by a two-proportion z-test at the 99% level (|z| > 2.576), each side with at least
- * {@code minSamples}, and a difference of at least 0.1 percentage point. Anything else is "no
- * significant difference"; too few samples is said as such, never judged.
+ * weights decide them. Each instance's first {@code switchboard.comparison.warm-up} seconds of traffic
+ * (5 s) are left out of its figures and the verdict, and said so. A latency quantile q (p50, p99, p99.9
+ * of publish and of end-to-end latency) is judged between two instances only when each has at least
+ * {@code minSamples} samples, at least 20 beyond the quantile (n(1-q) >= 20, so p99 needs 2,000 and
+ * p99.9 20,000) and samples in at least 5 seconds. Its 99% confidence interval is distribution-free,
+ * from the order statistics at ranks nq +/- 2.576 sqrt(phi nq(1-q)), where phi (at least 1) is how much
+ * more the samples beyond the quantile (beyond p99 for p99.9) cluster in the window's seconds than
+ * independent samples would (Pearson's dispersion of their count per second); one instance is ahead
+ * when the two intervals do not overlap AND the point estimates differ by at least {@code minDifference}
+ * (default 10%) of the larger one and by at least 0.5 ms (below that: scheduling noise, and Kafka's
+ * millisecond record timestamps). Error rate (failed publishes / publishes) and dead-letter rate (dead
+ * letters / consumed) are judged by a two-proportion z-test at the 99% level (|z| > 2.576), each side
+ * with at least {@code minSamples}, and a difference of at least 0.1 percentage point. Anything else is
+ * "no significant difference"; too few samples is said as such, never judged. A finding names the
+ * events during which at least half of the slower side's samples beyond the quantile were in flight,
+ * offers a setting as its cause only when it accounts for at least half of the difference, and says
+ * when the two instances carried loads more than 2x apart (docs/verdict.md).
  *
  * @param at when the report was made
  * @param window the window covered
@@ -34,9 +40,80 @@ import java.util.Map;
  * @param verdict the verdict
  * @param scope whose traffic: {@code process} (no fleet), {@code replica <id>} (this replica of a
  *     fleet) or {@code fleet of N replicas} (every replica's histograms merged)
+ * @param events what happened to the instances in the window (rebalances, connection loss, route changes, GC pauses,
+ *     ...), oldest first per instance; this process's timeline, also in a fleet report
  */
 public record ComparisonReport(Instant at, Duration window, String destination, List<InstanceFigures> instances,
-        Verdict verdict, String scope) {
+        Verdict verdict, String scope, List<Event> events) {
+
+    /**
+     * Copies the events.
+     *
+     * @param at when the figures were taken
+     * @param window the span of time they cover
+     * @param destination the destination's name, or null for every destination
+     * @param instances the figures of each instance
+     * @param verdict the comparison's verdict
+     * @param scope whose traffic
+     * @param events what happened in the window
+     */
+    public ComparisonReport {
+        events = List.copyOf(events);
+    }
+
+    /**
+     * A report without events.
+     *
+     * @param at when the figures were taken
+     * @param window the span of time they cover
+     * @param destination the destination's name, or null for every destination
+     * @param instances the figures of each instance
+     * @param verdict the comparison's verdict
+     * @param scope whose traffic
+     */
+    public ComparisonReport(Instant at, Duration window, String destination, List<InstanceFigures> instances, Verdict verdict,
+            String scope) {
+        this(at, window, destination, instances, verdict, scope, List.of());
+    }
+
+    /**
+     * Something that happened to a broker instance's client (see {@link io.switchboard.spi.EventKinds}).
+     *
+     * @param instance the instance
+     * @param broker its adapter id
+     * @param kind the kind, e.g. {@code rebalance}
+     * @param subject what it happened to: a group, a destination, a replica
+     * @param detail a short detail, or an empty string
+     * @param start when it began
+     * @param end when it ended (= start for an instant; now, or start plus the open-span limit, for a span still open)
+     * @param open a span whose end was never reported
+     * @param span true for an event that lasts, false for an instant
+     * @param count how many times an instant happened within its second (1 for a span)
+     */
+    public record Event(String instance, String broker, String kind, String subject, String detail, Instant start,
+            Instant end, boolean open, boolean span, int count) {
+
+        /** {@return one line: time, instance, kind, subject and detail} */
+        public String text() {
+            StringBuilder b = new StringBuilder();
+            b.append(CLOCK.format(start));
+            if (span) {
+                b.append('-').append(CLOCK.format(end)).append(open ? " (still open)" : "");
+            }
+            b.append(' ').append(instance).append(": ").append(kind).append(' ').append(subject);
+            if (count > 1) {
+                b.append(" x").append(count);
+            }
+            if (!detail.isEmpty()) {
+                b.append(" (").append(detail).append(')');
+            }
+            return b.toString();
+        }
+    }
+
+    /** Times of events, to the millisecond, UTC. */
+    static final java.time.format.DateTimeFormatter CLOCK =
+            java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(java.time.ZoneOffset.UTC);
 
     /**
      * A report of this process's traffic.
@@ -192,10 +269,31 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
      *     sides' values and the like-for-like value; empty when no setting does
      */
     public record Finding(String figure, String ahead, String behind, double aheadValue, double behindValue, String text,
-            List<String> explanations) {
+            List<String> explanations, List<String> during, List<String> notes) {
 
         /**
-         * Copies the explanations.
+         * Copies the lists.
+         *
+         * @param figure the figure
+         * @param ahead the better instance
+         * @param behind the worse instance
+         * @param aheadValue the better value
+         * @param behindValue the worse value
+         * @param text one sentence
+         * @param explanations the settings that account for at least half of the difference ("because ...")
+         * @param during the events in whose spans at least half of the behind instance's samples beyond the quantile were
+         *     in flight, with the figure without them ("during ...")
+         * @param notes what else the reader must know: a setting that accounts for less than half of the difference (and
+         *     how much is unexplained), loads that differ by more than 2x
+         */
+        public Finding {
+            explanations = List.copyOf(explanations);
+            during = List.copyOf(during);
+            notes = List.copyOf(notes);
+        }
+
+        /**
+         * A finding with settings only.
          *
          * @param figure the figure
          * @param ahead the better instance
@@ -205,8 +303,9 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
          * @param text one sentence
          * @param explanations the settings that account for the difference
          */
-        public Finding {
-            explanations = List.copyOf(explanations);
+        public Finding(String figure, String ahead, String behind, double aheadValue, double behindValue, String text,
+                List<String> explanations) {
+            this(figure, ahead, behind, aheadValue, behindValue, text, explanations, List.of(), List.of());
         }
 
         /**
@@ -233,18 +332,34 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
      * @param settings one line per instance with the client settings that shape its figures (e.g.
      *     {@code a (kafka): linger.ms=5, batch.size=16384, acks=all}), empty when no adapter reports any
      */
-    public record Verdict(List<Finding> findings, List<String> notJudged, String summary, List<String> settings) {
+    public record Verdict(List<Finding> findings, List<String> notJudged, String summary, List<String> settings,
+            List<String> notes) {
 
         /**
-         * Copies the settings.
+         * Copies the lists.
+         *
+         * @param findings significant differences
+         * @param notJudged figures not judged, with why
+         * @param summary one line
+         * @param settings one line per instance with its settings
+         * @param notes the window's fairness: each instance's first seconds left out (warm-up), loads that differ by more
+         *     than 2x and the split that would compare them like for like
+         */
+        public Verdict {
+            settings = List.copyOf(settings);
+            notes = List.copyOf(notes);
+        }
+
+        /**
+         * A verdict without notes.
          *
          * @param findings significant differences
          * @param notJudged figures not judged, with why
          * @param summary one line
          * @param settings one line per instance with its settings
          */
-        public Verdict {
-            settings = List.copyOf(settings);
+        public Verdict(List<Finding> findings, List<String> notJudged, String summary, List<String> settings) {
+            this(findings, notJudged, summary, settings, List.of());
         }
 
         /**
@@ -290,6 +405,12 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
             for (String e : f.explanations()) {
                 b.append("      because ").append(e).append('\n');
             }
+            for (String e : f.during()) {
+                b.append("      during ").append(e).append('\n');
+            }
+            for (String e : f.notes()) {
+                b.append("      note: ").append(e).append('\n');
+            }
         }
         for (String n : verdict.notJudged()) {
             b.append("  (not judged) ").append(n).append('\n');
@@ -297,8 +418,26 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
         for (String s : verdict.settings()) {
             b.append("  (settings) ").append(s).append('\n');
         }
+        for (String s : verdict.notes()) {
+            b.append("  (fairness) ").append(s).append('\n');
+        }
+        if (events.isEmpty()) {
+            b.append("  (events) none in the window\n");
+        }
+        int shown = 0;
+        for (Event e : events) {
+            if (shown == EVENTS_IN_TABLE) {
+                b.append("  (events) ... and ").append(events.size() - shown).append(" more (toJson() lists them all)\n");
+                break;
+            }
+            b.append("  (event) ").append(e.text()).append('\n');
+            shown++;
+        }
         return b.toString();
     }
+
+    /** The events a table lists; JSON has them all. */
+    private static final int EVENTS_IN_TABLE = 20;
 
     private void row(StringBuilder b, String name, java.util.function.Function<InstanceFigures, String> value) {
         b.append("| ").append(name).append(" | ");
@@ -370,12 +509,31 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
             m.put("behindValue", num(f.behindValue()));
             m.put("text", f.text());
             m.put("explanations", f.explanations());
+            m.put("during", f.during());
+            m.put("notes", f.notes());
             findings.add(m);
         }
         v.put("findings", findings);
         v.put("notJudged", verdict.notJudged());
         v.put("settings", verdict.settings());
+        v.put("notes", verdict.notes());
         root.put("verdict", v);
+        List<Object> events = new ArrayList<>();
+        for (Event e : this.events) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("instance", e.instance());
+            m.put("broker", e.broker());
+            m.put("kind", e.kind());
+            m.put("subject", e.subject());
+            m.put("detail", e.detail());
+            m.put("start", e.start().toString());
+            m.put("end", e.end().toString());
+            m.put("span", e.span());
+            m.put("open", e.open());
+            m.put("count", e.count());
+            events.add(m);
+        }
+        root.put("events", events);
         try {
             return JSON.writeValueAsString(root);
         } catch (JsonProcessingException e) {

@@ -39,6 +39,7 @@ class FleetOnMemoryTest {
                 .route("orders", Route.split(Map.of("a", 80, "b", 20)))
                 .property("switchboard.control.fleet", "f" + run)
                 .property("switchboard.control.replica", id)
+                .property("switchboard.comparison.warm-up", "0s") // the fleet's figures are compared with every replica's sum
                 .build();
         replicas.add(sb);
         return sb;

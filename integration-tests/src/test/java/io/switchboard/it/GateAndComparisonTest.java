@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class GateAndComparisonTest extends RoutingTestSupport {
 
     /** Publishes keyed messages at about {@code perSecond} until stopped; returns the thread. */
-    private static Thread load(Publisher<String> p, int perSecond, AtomicBoolean stop) {
+    static Thread load(Publisher<String> p, int perSecond, AtomicBoolean stop) {
         Thread t = new Thread(() -> {
             long i = 0;
             long intervalNanos = 1_000_000_000L / perSecond;
@@ -101,7 +101,8 @@ class GateAndComparisonTest extends RoutingTestSupport {
         Switchboard sb = closeAfter(builder()
                 .instance("fast", "rabbitmq", props(rabbit(), Map.of("rabbitmq.connection-name", slow + "-fast")))
                 .instance("slow", "rabbitmq", props(rabbitVia(proxy), Map.of("rabbitmq.connection-name", slow + "-slow")))
-                .route(slow, Route.split(Map.of("fast", 50, "slow", 50))).build());
+                .route(slow, Route.split(Map.of("fast", 50, "slow", 50)))
+                .property("switchboard.comparison.warm-up", "0s").build()); // sums every publish of an 8 s run
         ComparisonReport report = splitRun(sb, slow);
         System.out.println(report.toTable());
         System.out.println(report.toJson());
@@ -113,7 +114,8 @@ class GateAndComparisonTest extends RoutingTestSupport {
         Switchboard twins = closeAfter(builder()
                 .instance("one", "rabbitmq", props(rabbit(), Map.of("rabbitmq.connection-name", same + "-one")))
                 .instance("two", "rabbitmq", props(rabbit(), Map.of("rabbitmq.connection-name", same + "-two")))
-                .route(same, Route.split(Map.of("one", 50, "two", 50))).build());
+                .route(same, Route.split(Map.of("one", 50, "two", 50)))
+                .property("switchboard.comparison.warm-up", "0s").build());
         ComparisonReport twinReport = splitRun(twins, same);
         System.out.println(twinReport.toTable());
         assertThat(twinReport.verdict().summary()).startsWith("no significant difference");

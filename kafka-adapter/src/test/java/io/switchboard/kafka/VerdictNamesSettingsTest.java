@@ -97,16 +97,20 @@ class VerdictNamesSettingsTest {
         TrafficBook book = new TrafficBook(60, clock);
         ComparisonEngine engine = new ComparisonEngine(book, List.of("a", "b"), Map.of("a", "kafka", "b", "rabbitmq"),
                 Map.of("a", kafka, "b", RABBIT), Map.of(), 100, 0.10);
-        record(book.stats("a", "kafka", "orders"), 5_500);
-        record(book.stats("b", "rabbitmq", "orders"), 2_500);
-        millis.addAndGet(2_000);
+        for (int s = 0; s < 5; s++) { // five seconds: the verdict reads how each second's samples spread
+            record(book.stats("a", "kafka", "orders"), 5_500);
+            record(book.stats("b", "rabbitmq", "orders"), 2_500);
+            book.roll(millis.get() / 1000);
+            millis.addAndGet(1_000);
+        }
+        millis.addAndGet(1_000);
         return engine.report("orders", Duration.ofSeconds(60));
     }
 
-    /** 2,000 publishes and deliveries between {@code fromMicros} and that + 1 ms, evenly. */
+    /** 400 publishes and deliveries between {@code fromMicros} and that + 1 ms, evenly. */
     private static void record(TrafficStats stats, long fromMicros) {
-        for (int k = 0; k < 2_000; k++) {
-            long micros = fromMicros + k % 1_000;
+        for (int k = 0; k < 400; k++) {
+            long micros = fromMicros + k * 1_000 / 400;
             stats.published(System.nanoTime() - micros * 1_000, 100, true);
             stats.endToEnd(Instant.now().minusNanos(micros * 1_000));
         }

@@ -29,11 +29,15 @@ final class CostFindings {
 
     private CostFindings() {}
 
-    /** Per instance, the CPU microseconds per message of each second {@code from..to} that carried enough messages. */
-    static Map<String, double[]> samples(TrafficBook book, List<String> instances, long from, long to) {
+    /**
+     * Per instance, the CPU microseconds per message of each second from its {@code from} (the window's start, or the end
+     * of its warm-up) to {@code to} that carried enough messages.
+     */
+    static Map<String, double[]> samples(TrafficBook book, List<String> instances, Map<String, Long> fromOf, long to) {
         Map<String, double[]> out = new LinkedHashMap<>();
         List<TrafficStats> all = book.all();
         for (String instance : instances) {
+            long from = fromOf.get(instance);
             ClientCost.Account account = book.cost().find(instance);
             List<Double> figures = new ArrayList<>();
             for (long s = from; account != null && s <= to; s++) {

@@ -31,6 +31,8 @@ public final class FleetTraffic {
 
     private final int seconds;
     private final Map<String, List<Slice>> byReplica = new ConcurrentHashMap<>();
+    /** Per instance and destination, the first second any other replica shared traffic of. */
+    private final Map<String, Long> firstTraffic = new ConcurrentHashMap<>();
 
     public FleetTraffic(int seconds) {
         this.seconds = seconds;
@@ -134,6 +136,9 @@ public final class FleetTraffic {
             readHistogram(in, w.publishLatency);
             readHistogram(in, w.endToEnd);
             slices.add(new Slice(second, instance, destination, w));
+            if (w.published + w.publishFailed + w.consumed > 0) {
+                firstTraffic.merge(instance + '\u0000' + destination, second, Math::min);
+            }
         }
         int n2 = costs ? in.readInt() : 0;
         for (int i = 0; i < n2; i++) {
@@ -152,14 +157,36 @@ public final class FleetTraffic {
         }
     }
 
-    /** Adds the other replicas' traffic of {@code destination} (null: all) in seconds {@code from..to} into {@code out}. */
-    void addTo(Map<String, TrafficStats.Window> out, String destination, long from, long to) {
+    /** {@return the first second another replica shared traffic of {@code instance} and {@code destination}, or Long.MAX_VALUE} */
+    long firstTraffic(String instance, String destination) {
+        return firstTraffic.getOrDefault(instance + '\u0000' + destination, Long.MAX_VALUE);
+    }
+
+    /**
+     * Adds the other replicas' traffic of {@code destination} (null: all) in seconds {@code from..to} into {@code out},
+     * leaving out the first {@code warmUp} seconds of an instance and destination's traffic in the fleet ({@code
+     * firstTraffic}: per instance and destination, the first second of any replica, this one's included). A replica
+     * that joins later is not warming the instance up: its first seconds (a rebalance's backlog) are judged.
+     */
+    void addTo(Map<String, TrafficStats.Window> out, String destination, long from, long to, long warmUp,
+            java.util.function.BiFunction<String, String, Long> firstTraffic) {
         for (List<Slice> slices : byReplica.values()) {
             synchronized (slices) {
                 for (Slice s : slices) {
                     TrafficStats.Window w = out.get(s.instance);
                     if (w == null || s.second < from || s.second > to) {
                         continue;
+                    }
+                    Long first = s.destination == null ? null : firstTraffic.apply(s.instance, s.destination);
+                    first = first == null || first == Long.MAX_VALUE ? null : first;
+                    if (first != null && warmUp > 0) {
+                        if (s.second < first + warmUp) {
+                            if (destination == null || destination.equals(s.destination)) {
+                                w.leftOut += s.window.published + s.window.consumed;
+                            }
+                            w.warmUpUntil = Math.max(w.warmUpUntil, first + warmUp - 1);
+                            continue;
+                        }
                     }
                     if (s.destination == null) { // the instance's client cost in that second
                         w.cpuNanos += s.window.cpuNanos;
@@ -169,6 +196,7 @@ public final class FleetTraffic {
                     }
                     w.costMessages += s.window.published + s.window.consumed;
                     if (destination == null || destination.equals(s.destination)) {
+                        w.fromSecond = Math.min(w.fromSecond, Math.max(from, first == null ? s.second : first + warmUp));
                         w.add(new long[] {s.window.published, s.window.publishFailed, s.window.consumed, s.window.handleFailed,
                             s.window.deadLetters, s.window.redeliveries}, s.window.publishLatency, s.window.endToEnd);
                     }

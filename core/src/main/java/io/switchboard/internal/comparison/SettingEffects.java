@@ -24,12 +24,20 @@ final class SettingEffects {
         this.settings = Map.copyOf(settings);
     }
 
-    /** {@return why {@code behind} is slower on {@code figure} as far as settings tell; empty when none do} */
-    List<String> explain(String figure, String ahead, String behind, double aheadMs, double behindMs) {
+    /**
+     * What the settings say about a difference: {@code causes} account for at least half of it (offered as "because
+     * ..."), {@code notes} say how much a setting can account for when that is less than half, and how much is left
+     * unexplained.
+     */
+    record Explained(List<String> causes, List<String> notes) {}
+
+    /** {@return why {@code behind} is slower on {@code figure} as far as settings tell} */
+    Explained explain(String figure, String ahead, String behind, double aheadMs, double behindMs) {
         if (!figure.startsWith("publish") && !figure.startsWith("e2e")) {
-            return List.of();
+            return new Explained(List.of(), List.of());
         }
-        List<String> out = new ArrayList<>();
+        List<String> causes = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
         double gap = behindMs - aheadMs;
         Optional<PerformanceSetting> slowWait = longest(behind);
         Optional<PerformanceSetting> fastWait = longest(ahead);
@@ -38,23 +46,31 @@ final class SettingEffects {
         if (slowWait.isPresent() && slow > fast) {
             PerformanceSetting s = slowWait.get();
             String likeForLike = fastWait.map(PerformanceSetting::value).orElse("0");
-            out.add(String.format(Locale.ROOT, "%s waits up to %s ms to fill a batch (%s %s); %s %s; set %s's %s=%s (property %s) "
-                    + "to compare like for like (that accounts for at most %s of the %.2f ms difference)", behind, fmt(slow),
-                    brokers.get(behind), s.text(), ahead,
+            double share = Math.min(slow - fast, gap);
+            String what = String.format(Locale.ROOT, "%s waits up to %s ms to fill a batch (%s %s); %s %s; set %s's %s=%s "
+                    + "(property %s) to compare like for like", behind, fmt(slow), brokers.get(behind), s.text(), ahead,
                     fastWait.map(f -> "waits up to " + fmt(fast) + " ms (" + brokers.get(ahead) + " " + f.text() + ")")
                             .orElse("sends at once"),
-                    behind, s.name(), likeForLike, s.property(), fmt(Math.min(slow - fast, gap)), gap));
+                    behind, s.name(), likeForLike, s.property());
+            if (share >= gap / 2) {
+                causes.add(String.format(Locale.ROOT, "%s (that accounts for at most %s of the %.2f ms difference)", what,
+                        fmt(share), gap));
+            } else {
+                notes.add(String.format(Locale.ROOT, "not because of a setting: %s, but that can account for at most %s of "
+                        + "the %.2f ms difference, and %.2f ms (%.0f%%) is not explained by any setting", what, fmt(share), gap,
+                        gap - share, (gap - share) / gap * 100));
+            }
         }
         if (figure.startsWith("publish")) {
             Optional<PerformanceSetting> slowConfirm = first(behind, Effect.CONFIRM_WAIT);
             if (slowConfirm.isPresent() && first(ahead, Effect.CONFIRM_WAIT).isEmpty()) {
                 PerformanceSetting s = slowConfirm.get();
-                out.add(String.format(Locale.ROOT, "%s's publish waits for the broker's confirm (%s %s); %s's does not wait "
+                causes.add(String.format(Locale.ROOT, "%s's publish waits for the broker's confirm (%s %s); %s's does not wait "
                         + "for one: compare with the same guarantee on both (property %s, or a confirming setting on %s)",
                         behind, brokers.get(behind), s.text(), ahead, s.property(), ahead));
             }
         }
-        return out;
+        return new Explained(causes, notes);
     }
 
     /** {@return one line per instance with its settings, or nothing when no adapter reports any} */

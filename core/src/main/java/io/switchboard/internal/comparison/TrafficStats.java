@@ -34,6 +34,8 @@ public final class TrafficStats implements PublishRecorder, ConsumeRecorder {
 
     private final Slice[] ring;
     private long lastRolledSecond = -1;
+    /** The first second that carried traffic, or {@link Long#MAX_VALUE} before any did. */
+    private volatile long firstTraffic = Long.MAX_VALUE;
     private final long[] last = new long[6];
 
     /**
@@ -125,9 +127,17 @@ public final class TrafficStats implements PublishRecorder, ConsumeRecorder {
             slice.counts[k] = now[k] - last[k];
             last[k] = now[k];
         }
+        if (firstTraffic == Long.MAX_VALUE && slice.counts[0] + slice.counts[1] + slice.counts[2] > 0) {
+            firstTraffic = second;
+        }
         slice.publishLatency = publishLatency.getIntervalHistogram(slice.publishLatency);
         slice.endToEnd = endToEnd.getIntervalHistogram(slice.endToEnd);
         lastRolledSecond = second;
+    }
+
+    /** {@return the first second that carried traffic, {@link Long#MAX_VALUE} before any did} */
+    long firstTraffic() {
+        return firstTraffic;
     }
 
     /** What the slices of seconds {@code fromSecond} (inclusive) to {@code toSecond} (inclusive) hold, added into {@code into}. */
@@ -173,6 +183,14 @@ public final class TrafficStats implements PublishRecorder, ConsumeRecorder {
         long wireSamples;
         /** Messages published and consumed on every destination of the instance: what the CPU is spread over. */
         long costMessages;
+        /** The first second the window covers once the warm-up is left out (Long.MAX_VALUE: no traffic judged). */
+        long fromSecond = Long.MAX_VALUE;
+        /** Messages published and consumed in the warm-up seconds left out of the window. */
+        long leftOut;
+        /** The latest second whose traffic was left out as warm-up, or Long.MIN_VALUE. */
+        long warmUpUntil = Long.MIN_VALUE;
+        /** The earliest first second of traffic among what the window adds up, or Long.MAX_VALUE. */
+        long firstTraffic = Long.MAX_VALUE;
         final Histogram publishLatency = new Histogram(2);
         final Histogram endToEnd = new Histogram(2);
 

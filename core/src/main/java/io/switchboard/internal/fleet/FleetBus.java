@@ -7,6 +7,7 @@ import io.switchboard.internal.comparison.FleetTraffic;
 import io.switchboard.internal.comparison.TrafficBook;
 import io.switchboard.routing.Fleet;
 import io.switchboard.spi.ConsumerSpec;
+import io.switchboard.spi.EventKinds;
 import io.switchboard.spi.InboundRecord;
 import io.switchboard.spi.OutboundRecord;
 import io.switchboard.spi.PublisherSpec;
@@ -59,6 +60,8 @@ final class FleetBus implements RecordListener, AutoCloseable {
     private final FleetTraffic traffic;
     private final Clock clock;
     private final Map<String, Heard> heard = new ConcurrentHashMap<>();
+    /** The replicas noted as gone because they fell silent (their last heartbeat stays in {@link #heard}). */
+    private final Set<String> silent = ConcurrentHashMap.newKeySet();
     private final List<DrainWait> drainWaits = new CopyOnWriteArrayList<>();
     private volatile RawPublisher publisher;
     private volatile RawConsumer consumer;
@@ -183,7 +186,9 @@ final class FleetBus implements RecordListener, AutoCloseable {
             int kind = in.readByte();
             String id = in.readUTF();
             if (kind == LEAVING) {
-                heard.remove(id); // its figures stay in the window until they age out
+                if (heard.remove(id) != null) { // its figures stay in the window until they age out
+                    control.shared().events().everywhere(EventKinds.REPLICA_LEFT, id, "said goodbye");
+                }
                 return;
             }
             long sentAt = in.readLong();
@@ -198,7 +203,11 @@ final class FleetBus implements RecordListener, AutoCloseable {
             if (id.equals(settings.replica())) {
                 return;
             }
-            heard.put(id, new Heard(id, sentAt, version, leader, status, draining, clock.millis()));
+            Heard before = heard.put(id, new Heard(id, sentAt, version, leader, status, draining, clock.millis()));
+            if (before == null || clock.millis() - before.arrivedAt > settings.replicaTimeout().toMillis()) {
+                control.shared().events().everywhere(EventKinds.REPLICA_JOINED, id, before == null ? "first heartbeat"
+                        : "heard again after " + (clock.millis() - before.arrivedAt) + " ms");
+            }
             if (in.readBoolean()) {
                 traffic.received(id, in);
             }
@@ -234,10 +243,17 @@ final class FleetBus implements RecordListener, AutoCloseable {
         return w.done;
     }
 
-    /** Completes the drain waits that hold; on the ticker. */
+    /** Completes the drain waits that hold, and notes the replicas not heard for the replica timeout; on the ticker. */
     void checkDrains() {
         long now = clock.millis();
         long timeout = settings.replicaTimeout().toMillis();
+        for (Heard h : heard.values()) {
+            if (now - h.arrivedAt > timeout && silent.add(h.id)) {
+                control.shared().events().everywhere(EventKinds.REPLICA_LEFT, h.id, "not heard for " + (now - h.arrivedAt) + " ms");
+            } else if (now - h.arrivedAt <= timeout) {
+                silent.remove(h.id);
+            }
+        }
         for (DrainWait w : drainWaits) {
             boolean all = true;
             for (Heard h : heard.values()) {

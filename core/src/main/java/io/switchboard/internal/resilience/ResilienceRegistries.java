@@ -24,6 +24,43 @@ public final class ResilienceRegistries implements AutoCloseable {
     private final RateLimiterRegistry rateLimiters = RateLimiterRegistry.ofDefaults();
     private final BulkheadRegistry bulkheads = BulkheadRegistry.ofDefaults();
     private volatile ScheduledExecutorService scheduler;
+    private volatile io.switchboard.internal.comparison.Timeline events;
+    /** Each circuit breaker's state when {@link #checkBreakers()} last looked. */
+    private final java.util.Map<String, io.github.resilience4j.circuitbreaker.CircuitBreaker.State> breakerStates =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Sets the timeline that retries, back-pressure and circuit breaker transitions are put on. */
+    public void events(io.switchboard.internal.comparison.Timeline timeline) {
+        this.events = timeline;
+    }
+
+    /** {@return the event sink of {@code instance}} */
+    public io.switchboard.spi.ClientEvents events(String instance) {
+        io.switchboard.internal.comparison.Timeline t = events;
+        return t == null ? io.switchboard.spi.ClientEvents.NONE : t.of(instance);
+    }
+
+    /**
+     * Puts the circuit breakers' state changes since the last call on the timeline (instance: the breaker's name up to
+     * its first '/'). Read once a second by the routing ticker rather than through the breakers' event publishers: a
+     * breaker with any event consumer builds an event object for every call.
+     */
+    public void checkBreakers() {
+        for (io.github.resilience4j.circuitbreaker.CircuitBreaker cb : circuitBreakers.getAllCircuitBreakers()) {
+            io.github.resilience4j.circuitbreaker.CircuitBreaker.State now = cb.getState();
+            io.github.resilience4j.circuitbreaker.CircuitBreaker.State before = breakerStates.put(cb.getName(), now);
+            if (before == null) {
+                before = io.github.resilience4j.circuitbreaker.CircuitBreaker.State.CLOSED; // every breaker starts closed
+            }
+            if (before != now) {
+                String name = cb.getName();
+                int slash = name.indexOf('/');
+                events(slash < 0 ? name : name.substring(0, slash)).instant(io.switchboard.spi.EventKinds.CIRCUIT_BREAKER, name,
+                        before + " -> " + now + String.format(java.util.Locale.ROOT, " (failure rate %.1f%%)",
+                                cb.getMetrics().getFailureRate()));
+            }
+        }
+    }
 
     /** Exports the registries' events as meters in {@code meterRegistry}. */
     public void bindTo(MeterRegistry meterRegistry) {

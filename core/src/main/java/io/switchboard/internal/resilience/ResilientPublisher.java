@@ -133,6 +133,8 @@ public final class ResilientPublisher implements RawPublisher {
             retryResult.completeExceptionally(failure);
             return;
         }
+        registries.events(instance).instant(io.switchboard.spi.EventKinds.PUBLISH_RETRY, destination,
+                "retry in " + delayMillis + " ms after " + failure.getClass().getSimpleName());
         registries.scheduler().schedule(() -> attemptOnce(record, false).whenComplete((r, error) -> {
             if (error == null) {
                 c.onComplete();

@@ -32,6 +32,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import io.switchboard.spi.EventKinds;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -90,7 +91,7 @@ public final class Router implements Routing, GateRunner.Host, FleetControl.Rout
         this.comparison = new ComparisonEngine(book, List.copyOf(index.keySet()), brokers, instances.stream().collect(
                 java.util.stream.Collectors.toMap(Instance::name, i -> i.adapter().performanceSettings())),
                 instances.stream().collect(java.util.stream.Collectors.toMap(Instance::name, Instance::lag)),
-                settings.minSamples(), settings.minDifference());
+                settings.minSamples(), settings.minDifference(), instances.get(0).shared().events(), settings.warmUpSeconds());
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "switchboard-routing");
             t.setDaemon(true);
@@ -308,6 +309,7 @@ public final class Router implements Routing, GateRunner.Host, FleetControl.Rout
                 }
             }
             meters.changed(destination, route.mode().name().toLowerCase(Locale.ROOT));
+            instances.get(0).shared().events().everywhere(EventKinds.ROUTE_CHANGED, destination, before + " -> " + route + " (" + why + ")");
             log.info("Route of '{}' changed from {} to {} ({})", destination, before, route, why);
         }
     }
@@ -344,6 +346,8 @@ public final class Router implements Routing, GateRunner.Host, FleetControl.Rout
                 meters.changed(b.destination, route.mode().name().toLowerCase(Locale.ROOT));
             }
             defaultRoute = route;
+            instances.get(0).shared().events().everywhere(EventKinds.ROUTE_CHANGED, "default route", before + " -> " + route + " ("
+                    + why + ")");
             log.info("Default route changed from {} to {} ({})", before, route, why);
         }
     }
@@ -405,6 +409,7 @@ public final class Router implements Routing, GateRunner.Host, FleetControl.Rout
 
     private void tick() {
         try {
+            instances.get(0).shared().resilience().checkBreakers();
             followers.retryMissingPrimaries();
             if (book == null) {
                 followers.checkDrains();

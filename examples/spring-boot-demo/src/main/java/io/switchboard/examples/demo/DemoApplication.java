@@ -63,7 +63,12 @@ public class DemoApplication {
                 return;
             }
             Duration duration = context.getEnvironment().getProperty("demo.duration", Duration.class, Duration.ofSeconds(60));
-            int code = timedComparison(context, duration);
+            // -Ddemo.join-at=15s: one more replica joins the service that far into the timed window, its listeners
+            // join the Kafka groups, and the verdict shows the rebalance it causes
+            Duration joinAt = context.getEnvironment().getProperty("demo.join-at", Duration.class);
+            int joining = replicas + 1;
+            int code = timedComparison(context, duration, joinAt,
+                    () -> others.add(startReplica(joining, brokers.properties(), true, springArgs)));
             others.forEach(other -> SpringApplication.exit(other));
             SpringApplication.exit(context, () -> code);
             exitCode = code;
@@ -97,15 +102,39 @@ public class DemoApplication {
         return application(properties, timed).run(replicaArgs);
     }
 
-    /** Lets the load run for {@code duration}, then prints the comparison; 0 when traffic flowed on both brokers. */
+    /** Warms up, lets the load run for {@code duration}, then prints the comparison; 0 when traffic flowed on both brokers. */
     static int timedComparison(ConfigurableApplicationContext context, Duration duration) throws InterruptedException {
+        return timedComparison(context, duration, null, () -> { });
+    }
+
+    /**
+     * Warms up, lets the load run for {@code duration} (starting one more replica {@code joinAt} into it, when given),
+     * then prints the comparison; 0 when traffic flowed on both brokers.
+     */
+    static int timedComparison(ConfigurableApplicationContext context, Duration duration, Duration joinAt, Runnable join)
+            throws InterruptedException {
         Switchboard sb = context.getBean(Switchboard.class);
         LoadGenerator load = context.getBean(LoadGenerator.class);
+        // connections, the JIT, the replicas' Kafka groups settling: not the brokers' steady state, so not in the window
+        Duration warmUp = context.getEnvironment().getProperty("demo.warm-up", Duration.class, Duration.ofSeconds(10));
+        if (!warmUp.isZero()) {
+            System.out.printf("Warming up for %ds before the timed window (demo.warm-up)%n", warmUp.toSeconds());
+            Thread.sleep(warmUp.toMillis());
+        }
         System.out.printf("Comparing %s on the application's own traffic for %ds (route of 'orders': %s)%n",
                 sb.instances(), duration.toSeconds(), sb.routing().route("orders"));
-        long end = System.nanoTime() + duration.toNanos();
+        long start = System.nanoTime();
+        long end = start + duration.toNanos();
+        long joinAtNanos = joinAt == null ? Long.MAX_VALUE : start + joinAt.toNanos();
         while (System.nanoTime() < end) {
-            Thread.sleep(Math.min(10_000, Math.max(1, (end - System.nanoTime()) / 1_000_000)));
+            long next = Math.min(end, joinAtNanos);
+            Thread.sleep(Math.min(10_000, Math.max(1, (next - System.nanoTime()) / 1_000_000)));
+            if (System.nanoTime() >= joinAtNanos) {
+                joinAtNanos = Long.MAX_VALUE;
+                System.out.printf("  %3ds: one more replica joins the service (demo.join-at)%n", joinAt.toSeconds());
+                join.run();
+                continue;
+            }
             System.out.printf("  %3ds: %d orders placed, %d failed, %d billed, %d shipped%n",
                     duration.toSeconds() - Math.max(0, (end - System.nanoTime()) / 1_000_000_000L), load.placed(), load.failed(),
                     context.getBean(Listeners.class).billed(), context.getBean(Listeners.class).shipped());
