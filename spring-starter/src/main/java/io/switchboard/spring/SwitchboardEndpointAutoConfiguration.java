@@ -1,10 +1,12 @@
 package io.switchboard.spring;
 
 import io.switchboard.Switchboard;
+import io.switchboard.outbox.Outbox;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spring.actuate.SwitchboardEndpoint;
 import io.switchboard.spring.actuate.SwitchboardWebEndpointExtension;
 import java.util.Locale;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.SanitizableData;
 import org.springframework.boot.actuate.endpoint.SanitizingFunction;
@@ -21,7 +23,7 @@ import org.springframework.context.annotation.Bean;
  * and {@code /actuator/configprops} beyond Spring Boot's own rules (for example a SASL JAAS config
  * in an instance's properties, or a password inside a RabbitMQ URI).
  */
-@AutoConfiguration(after = SwitchboardAutoConfiguration.class)
+@AutoConfiguration(after = {SwitchboardAutoConfiguration.class, SwitchboardOutboxAutoConfiguration.class})
 @ConditionalOnClass({Endpoint.class, Switchboard.class})
 public class SwitchboardEndpointAutoConfiguration {
 
@@ -29,8 +31,8 @@ public class SwitchboardEndpointAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnBean(Switchboard.class)
     @ConditionalOnAvailableEndpoint
-    SwitchboardEndpoint switchboardEndpoint(Switchboard switchboard) {
-        return new SwitchboardEndpoint(switchboard);
+    SwitchboardEndpoint switchboardEndpoint(Switchboard switchboard, ObjectProvider<Outbox> outbox) {
+        return new SwitchboardEndpoint(switchboard, outbox.getIfUnique());
     }
 
     @Bean

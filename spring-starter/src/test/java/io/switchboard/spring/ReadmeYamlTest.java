@@ -22,8 +22,14 @@ import org.springframework.core.io.ByteArrayResource;
 class ReadmeYamlTest {
 
     private static String readmeYaml() throws Exception {
+        return readmeYaml("## The whole `application.yml`");
+    }
+
+    /** The first YAML block after the heading. */
+    private static String readmeYaml(String heading) throws Exception {
         String readme = Files.readString(Path.of("README.md"), StandardCharsets.UTF_8);
-        int section = readme.indexOf("## The whole `application.yml`");
+        int section = readme.indexOf(heading);
+        assertThat(section).as(heading + " in README.md").isNotNegative();
         int start = readme.indexOf("```yaml\n", section) + "```yaml\n".length();
         return readme.substring(start, readme.indexOf("```", start));
     }
@@ -51,6 +57,37 @@ class ReadmeYamlTest {
                             .isEqualTo("amqp://shop:secret@rabbit-b:5672/shop");
                     assertThat(switchboard.instance("a").config().get("kafka.linger.ms")).isEqualTo("5");
                     assertThat(switchboard.instance("c").config().get("rocketmq.consume-mode")).isEqualTo("concurrently");
+                });
+    }
+    @Test
+    @DisplayName("the Outbox section's application.yml binds every outbox key and starts the outbox (on H2 here)")
+    void outboxSection() throws Exception {
+        PropertySource<?> yaml = new YamlPropertySourceLoader().load("README outbox",
+                new ByteArrayResource(readmeYaml("## Outbox").getBytes(StandardCharsets.UTF_8))).get(0);
+        String h2 = "jdbc:h2:mem:readme-" + java.util.UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(
+                        org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration.class,
+                        org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration.class,
+                        SwitchboardAutoConfiguration.class, SwitchboardOutboxAutoConfiguration.class))
+                .withInitializer(context -> {
+                    context.getEnvironment().getPropertySources().addFirst(yaml);
+                    // the README's PostgreSQL, swapped for an in-memory database; everything else as written
+                    context.getEnvironment().getPropertySources().addFirst(new org.springframework.core.env.MapPropertySource(
+                            "h2", Map.of("spring.datasource.url", h2, "spring.datasource.username", "sa",
+                                    "spring.datasource.password", "")));
+                })
+                .withPropertyValues("DB_PASSWORD=unused")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    OutboxProperties p = context.getBean(OutboxProperties.class);
+                    assertThat(p.isEnabled()).isTrue();
+                    assertThat(p.getInitializeSchema()).isEqualTo(org.springframework.boot.sql.init.DatabaseInitializationMode.ALWAYS);
+                    assertThat(p.getPoll().getMax()).isEqualTo(java.time.Duration.ofMillis(500));
+                    assertThat(p.getBackoff().getMax()).isEqualTo(java.time.Duration.ofSeconds(10));
+                    assertThat(p.getRetention()).isZero();
+                    assertThat(context.getBean(io.switchboard.outbox.Outbox.class).table()).isEqualTo("switchboard_outbox");
+                    assertThat(context).hasSingleBean(SwitchboardOutbox.class);
                 });
     }
 }

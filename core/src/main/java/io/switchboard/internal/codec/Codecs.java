@@ -18,22 +18,30 @@ import java.util.Locale;
 public final class Codecs {
 
     /** Bytes as they are. */
-    public static final Codec<byte[]> BYTES = new Codec<>() {
-        @Override
-        public byte[] encode(byte[] value) {
-            return value;
-        }
+    public static final Codec<byte[]> BYTES = bytesAs("application/octet-stream");
 
-        @Override
-        public byte[] decode(byte[] bytes) {
-            return bytes;
-        }
+    /**
+     * {@return bytes as they are, labelled with {@code contentType}} (the outbox's relay sends payloads another codec
+     * encoded when they were written, under that codec's content type)
+     */
+    public static Codec<byte[]> bytesAs(String contentType) {
+        return new Codec<>() {
+            @Override
+            public byte[] encode(byte[] value) {
+                return value;
+            }
 
-        @Override
-        public String contentType() {
-            return "application/octet-stream";
-        }
-    };
+            @Override
+            public byte[] decode(byte[] bytes) {
+                return bytes;
+            }
+
+            @Override
+            public String contentType() {
+                return contentType;
+            }
+        };
+    }
 
     /** Strict UTF-8 text: malformed input fails to decode instead of turning into replacement characters. */
     public static final Codec<String> UTF8 = new Codec<>() {

@@ -39,12 +39,16 @@ public final class BrokerInstanceHealthIndicator implements HealthIndicator {
             // an adapter must not throw; if one does, say so without its message, which might hold anything
             health = BrokerHealth.down("the health check failed with " + e.getClass().getName());
         }
-        Status status = switch (health.status()) {
+        return Health.status(status(health)).withDetail("broker", brokerId).withDetail("reason", health.reason()).build();
+    }
+
+    /** Spring Boot's status of a Switchboard health: DEGRADED as status code {@value FleetHealthIndicator#DEGRADED_CODE}. */
+    static Status status(BrokerHealth health) {
+        return switch (health.status()) {
             case UP -> Status.UP;
             case DOWN -> Status.DOWN;
             case UNKNOWN -> Status.UNKNOWN;
             case DEGRADED -> new Status(FleetHealthIndicator.DEGRADED_CODE, health.reason());
         };
-        return Health.status(status).withDetail("broker", brokerId).withDetail("reason", health.reason()).build();
     }
 }

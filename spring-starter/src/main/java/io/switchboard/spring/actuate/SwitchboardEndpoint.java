@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.switchboard.BrokerInstance;
 import io.switchboard.ConfigurationException;
 import io.switchboard.Switchboard;
+import io.switchboard.outbox.Outbox;
 import io.switchboard.routing.Fleet;
 import io.switchboard.routing.Route;
 import io.switchboard.routing.RoutingMode;
@@ -29,7 +30,8 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * Actuator endpoint {@code switchboard}: {@code GET /actuator/switchboard} shows the broker
  * instances (type, capabilities, configuration with secrets masked), the routes and the live
  * comparison of the instances; {@code GET /actuator/switchboard/{destination}} one destination's
- * route, promotion, shadow check and comparison. {@code POST /actuator/switchboard/{destination}}
+ * route, promotion, shadow check and comparison; with the transactional outbox on, {@code outbox} in the first shows its
+ * table, whether its relay runs, its backlog and the age of its oldest unsent message. {@code POST /actuator/switchboard/{destination}}
  * with a JSON body such as {@code {"mode": "split", "weights": "a=50,b=50"}} changes that
  * destination's route at run time ({@code POST /actuator/switchboard} the default route); the
  * body takes the keys of {@code switchboard.routes.<destination>.*}. Exposed like any actuator
@@ -43,6 +45,7 @@ public class SwitchboardEndpoint {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Switchboard switchboard;
+    private final @Nullable Outbox outbox;
 
     /**
      * An endpoint over the application's Switchboard.
@@ -50,7 +53,18 @@ public class SwitchboardEndpoint {
      * @param switchboard the application's Switchboard
      */
     public SwitchboardEndpoint(Switchboard switchboard) {
+        this(switchboard, null);
+    }
+
+    /**
+     * An endpoint over the application's Switchboard and its transactional outbox.
+     *
+     * @param switchboard the application's Switchboard
+     * @param outbox the application's outbox, or null when it has none
+     */
+    public SwitchboardEndpoint(Switchboard switchboard, @Nullable Outbox outbox) {
         this.switchboard = switchboard;
+        this.outbox = outbox;
     }
 
     /** {@return the instances, routes and the comparison of every destination} */
@@ -60,6 +74,9 @@ public class SwitchboardEndpoint {
         Map<String, Object> instances = new LinkedHashMap<>();
         switchboard.instances().forEach(name -> instances.put(name, instance(switchboard.instance(name))));
         view.put("instances", instances);
+        if (outbox != null) {
+            view.put("outbox", outbox(outbox));
+        }
         if (switchboard.instances().size() == 1 && !routed()) {
             view.put("defaultRoute", route(Route.single(switchboard.instanceName())));
             view.put("routes", Map.of());
@@ -71,6 +88,16 @@ public class SwitchboardEndpoint {
         view.put("routes", routes);
         view.put("fleet", fleet(switchboard.routing().fleet()));
         view.put("comparison", json(switchboard.comparison().report().toJson()));
+        return view;
+    }
+
+    /** The outbox's figures as last read (every stats interval), without a query of their own. */
+    private static Map<String, Object> outbox(Outbox outbox) {
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("table", outbox.table());
+        view.put("relay", outbox.isRunning() ? "running" : "stopped");
+        view.put("backlog", outbox.backlog());
+        view.put("oldestUnsentAgeMs", outbox.oldestUnsentAge().toMillis());
         return view;
     }
 

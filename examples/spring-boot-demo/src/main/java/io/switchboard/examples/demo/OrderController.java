@@ -1,6 +1,5 @@
 package io.switchboard.examples.demo;
 
-import io.switchboard.PublishReceipt;
 import io.switchboard.Switchboard;
 import io.switchboard.routing.Fleet;
 import java.time.Duration;
@@ -14,7 +13,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code POST /orders?customer=c1&amount=1250} places an order; {@code GET /demo/stats} feeds the
+ * {@code POST /orders?customer=c1&amount=1250} places an order (written with its message through the outbox); {@code GET /demo/stats} feeds the
  * page: the comparison of the last few seconds (for the charts) and of the whole window (for the
  * verdict), the route of {@code orders}, and the fleet's replicas with the route version each
  * applies. Weights are changed through the actuator endpoint
@@ -34,16 +33,15 @@ public class OrderController {
         this.listeners = listeners;
     }
 
-    /** Places one order and answers where it was stored. */
+    /** Places one order: answers once the order and its message are committed; the relay sends it on the route. */
     @PostMapping("/orders")
     public Map<String, Object> place(@RequestParam String customer, @RequestParam(defaultValue = "1000") long amount)
             throws Exception {
-        PublishReceipt r = orders.place(customer, amount).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        OrderService.Placed placed = orders.place(customer, amount).toCompletableFuture().get(30, TimeUnit.SECONDS);
         Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("id", r.messageId());
-        answer.put("instance", r.instance());
-        answer.put("partition", r.partition());
-        answer.put("offset", r.offset());
+        answer.put("id", placed.order().id());
+        answer.put("messageId", placed.messageId());
+        answer.put("route", switchboard.routing().route("orders").toString());
         return answer;
     }
 
