@@ -9,6 +9,7 @@ import io.switchboard.Subscription;
 import io.switchboard.Switchboard;
 import io.switchboard.outbox.Outbox;
 import io.switchboard.outbox.OutboxPublisher;
+import io.switchboard.testkit.fault.PooledDataSource;
 import io.switchboard.testkit.kafka.EmbeddedKafka;
 import io.switchboard.testkit.rabbit.RabbitMqServer;
 import java.sql.Connection;
@@ -26,7 +27,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * The outbox on real brokers (the embedded Kafka, the local RabbitMQ) and the local PostgreSQL: tables and destination
@@ -38,16 +38,10 @@ abstract class OutboxSupport {
 
     final String run = "ob_" + UUID.randomUUID().toString().substring(0, 8);
     final String table = run + "_outbox";
-    final PGSimpleDataSource db = postgres();
+    /** Pooled: the inbox's handlers take three connections a message. */
+    final PooledDataSource db = new PooledDataSource("jdbc:postgresql://127.0.0.1:5432/test", "postgres");
     final List<AutoCloseable> closeAfter = new ArrayList<>();
     final List<String> dropAfter = new ArrayList<>();
-
-    static PGSimpleDataSource postgres() {
-        PGSimpleDataSource ds = new PGSimpleDataSource();
-        ds.setURL("jdbc:postgresql://127.0.0.1:5432/test");
-        ds.setUser("postgres");
-        return ds;
-    }
 
     @BeforeEach
     void requireServices() {
@@ -73,6 +67,7 @@ abstract class OutboxSupport {
                 s.execute("DROP TABLE IF EXISTS " + t);
             }
         }
+        db.close();
         RABBIT.deleteNamesStartingWith(List.of(run));
     }
 
