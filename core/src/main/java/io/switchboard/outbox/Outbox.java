@@ -59,7 +59,6 @@ public final class Outbox implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Outbox.class);
     private static final Pattern TABLE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,40}(\\.[A-Za-z_][A-Za-z0-9_]{0,40})?");
-    private static final Pattern SECRET = Pattern.compile("(?i)(password|pwd|secret)=[^&;]*");
     /** Room for the envelope's own headers, as the publishers count it. */
     private static final int ENVELOPE_ALLOWANCE = 512;
     static final int MAX_DESTINATION_LENGTH = 255;
@@ -380,9 +379,16 @@ public final class Outbox implements AutoCloseable {
         }
     }
 
+    /** The database a connection is to: its URL without parameters (which also keeps passwords out) and its user. */
     static String identity(DatabaseMetaData md) throws SQLException {
         String url = md.getURL();
-        return (url == null ? "?" : SECRET.matcher(url).replaceAll("$1=****")) + " as user '" + md.getUserName() + "'";
+        if (url == null) {
+            url = "?";
+        }
+        int parameters = url.indexOf('?');
+        int settings = url.indexOf(';');
+        int cut = parameters < 0 ? settings : settings < 0 ? parameters : Math.min(parameters, settings);
+        return (cut < 0 ? url : url.substring(0, cut)) + " as user '" + md.getUserName() + "'";
     }
 
     OutboxException sqlFailure(String action, SQLException e, Connection c) {
