@@ -59,7 +59,6 @@ public final class Outbox implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Outbox.class);
     private static final Pattern TABLE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,40}(\\.[A-Za-z_][A-Za-z0-9_]{0,40})?");
-    private static final Pattern SECRET = Pattern.compile("(?i)(password|pwd|secret)=[^&;]*");
     /** Room for the envelope's own headers, as the publishers count it. */
     private static final int ENVELOPE_ALLOWANCE = 512;
     static final int MAX_DESTINATION_LENGTH = 255;
@@ -90,7 +89,8 @@ public final class Outbox implements AutoCloseable {
     private final String insertSql;
     private final OutboxStats stats;
     private volatile Connection lastChecked;
-    private Relay relay;
+    final int relayThreads;
+    private final List<Relay> relays = new ArrayList<>();
     private boolean closed;
 
     private Outbox(Builder b, Dialect dialect, String database, boolean notifyTrigger) {
@@ -103,6 +103,7 @@ public final class Outbox implements AutoCloseable {
         this.buckets = b.buckets;
         this.batchSize = b.batchSize;
         this.bucketsPerClaim = Math.min(b.bucketsPerClaim, b.buckets);
+        this.relayThreads = b.relayThreads;
         this.retention = b.retention;
         this.pollMin = b.pollMin;
         this.pollMax = b.pollMax;
@@ -206,16 +207,19 @@ public final class Outbox implements AutoCloseable {
         if (closed) {
             throw new OutboxException("Outbox '" + table + "' is closed; build a new one");
         }
-        if (relay == null) {
-            relay = new Relay(this);
-            relay.start();
+        if (relays.isEmpty()) {
+            for (int i = 0; i < relayThreads; i++) {
+                Relay relay = new Relay(this, relayThreads == 1 ? "" : "-" + (i + 1));
+                relays.add(relay);
+                relay.start();
+            }
             stats.start();
         }
     }
 
     /** {@return true while the relay runs} */
     public synchronized boolean isRunning() {
-        return relay != null && relay.isAlive();
+        return !relays.isEmpty() && relays.stream().allMatch(Relay::isAlive);
     }
 
     /**
@@ -224,10 +228,9 @@ public final class Outbox implements AutoCloseable {
      * starts a new relay.
      */
     public synchronized void stop() {
-        if (relay != null) {
-            relay.stop();
-            relay = null;
-        }
+        relays.forEach(Relay::requestStop);
+        relays.forEach(Relay::stop);
+        relays.clear();
         stats.stop();
     }
 
@@ -376,9 +379,16 @@ public final class Outbox implements AutoCloseable {
         }
     }
 
+    /** The database a connection is to: its URL without parameters (which also keeps passwords out) and its user. */
     static String identity(DatabaseMetaData md) throws SQLException {
         String url = md.getURL();
-        return (url == null ? "?" : SECRET.matcher(url).replaceAll("$1=****")) + " as user '" + md.getUserName() + "'";
+        if (url == null) {
+            url = "?";
+        }
+        int parameters = url.indexOf('?');
+        int settings = url.indexOf(';');
+        int cut = parameters < 0 ? settings : settings < 0 ? parameters : Math.min(parameters, settings);
+        return (cut < 0 ? url : url.substring(0, cut)) + " as user '" + md.getUserName() + "'";
     }
 
     OutboxException sqlFailure(String action, SQLException e, Connection c) {
@@ -429,6 +439,7 @@ public final class Outbox implements AutoCloseable {
         private int buckets = 64;
         private int batchSize = 500;
         private int bucketsPerClaim = 16;
+        private int relayThreads = 1;
         private Duration retention = Duration.ZERO;
         private Duration pollMin = Duration.ofMillis(10);
         private Duration pollMax = Duration.ofMillis(500);
@@ -494,6 +505,18 @@ public final class Outbox implements AutoCloseable {
          */
         public Builder bucketsPerClaim(int count) {
             this.bucketsPerClaim = range("buckets-per-claim", count, 1, 4096, "16");
+            return this;
+        }
+
+        /**
+         * Relay threads in this replica; default 1; 1 to 32. Each holds buckets of its own (as replicas do), with a
+         * connection of its own (two on PostgreSQL, for LISTEN), so batches of different buckets are in flight at once.
+         *
+         * @param threads relay threads
+         * @return this builder
+         */
+        public Builder relayThreads(int threads) {
+            this.relayThreads = range("relay-threads", threads, 1, 32, "4");
             return this;
         }
 
