@@ -31,7 +31,8 @@ import org.HdrHistogram.Histogram;
  *   <li><b>relay throughput</b>: {@code -Dbench.rows} (100,000) rows of 1 KiB committed while the relay is stopped,
  *       then the relay started: rows acknowledged by Kafka and deleted per second, until the table is empty;</li>
  *   <li><b>added end-to-end latency</b>: {@code -Dbench.rate} (500) orders a second for {@code -Dbench.seconds} (30),
- *       each in a transaction of its own through the outbox (woken by LISTEN/NOTIFY), then the same through a plain
+ *       each in a transaction of its own through the outbox (woken by LISTEN/NOTIFY; {@code -Dbench.latency-relay-threads}
+ *       relays, 1), then the same through a plain
  *       {@code publish}; from the publish call to the consumer's handler, p50/p99/p99.9 of each.</li>
  * </ol>
  *
@@ -50,6 +51,7 @@ public final class OutboxBench {
         int seconds = Integer.getInteger("bench.seconds", 30);
         int batch = Integer.getInteger("bench.batch", 500);
         int threads = Integer.getInteger("bench.relay-threads", 1);
+        int latencyThreads = Integer.getInteger("bench.latency-relay-threads", 1);
         String url = System.getProperty("bench.jdbc-url", "jdbc:postgresql://127.0.0.1:5432/test");
         String run = "bench_" + UUID.randomUUID().toString().substring(0, 8);
         String table = run + "_outbox";
@@ -60,7 +62,7 @@ public final class OutboxBench {
                     throughput(db, props, table, run + "_tput", rows, batch, threads);
                 }
                 if (seconds > 0) {
-                    latency(db, props, table, run + "_lat", rate, seconds);
+                    latency(db, props, table, run + "_lat", rate, seconds, latencyThreads);
                 }
             } finally {
                 try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
@@ -113,9 +115,9 @@ public final class OutboxBench {
     }
 
     private static void latency(PooledDataSource db, Map<String, String> props, String table, String destination, int rate,
-            int seconds) throws Exception {
+            int seconds, int threads) throws Exception {
         try (Switchboard sb = Switchboard.builder().broker("kafka").properties(props).build();
-                Outbox outbox = Outbox.builder(sb, db).table(table).build()) {
+                Outbox outbox = Outbox.builder(sb, db).table(table).relayThreads(threads).build()) {
             Recorder outboxLatency = new Recorder(3);
             Recorder plainLatency = new Recorder(3);
             AtomicLong received = new AtomicLong();
@@ -146,7 +148,8 @@ public final class OutboxBench {
             Histogram viaPlain = plainLatency.getIntervalHistogram();
             print("outbox", rate, viaOutbox);
             print("plain-publish", rate, viaPlain);
-            System.out.printf("outbox-bench figure=added-latency rate=%d added_p50_ms=%.2f added_p99_ms=%.2f%n", rate,
+            System.out.printf("outbox-bench figure=added-latency rate=%d relay_threads=%d added_p50_ms=%.2f added_p99_ms=%.2f%n",
+                    rate, threads,
                     (viaOutbox.getValueAtPercentile(50) - viaPlain.getValueAtPercentile(50)) / 1000.0,
                     (viaOutbox.getValueAtPercentile(99) - viaPlain.getValueAtPercentile(99)) / 1000.0);
         }
