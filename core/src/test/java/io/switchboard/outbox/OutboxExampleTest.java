@@ -23,15 +23,15 @@ class OutboxExampleTest {
     @Test
     @DisplayName("an order and its message commit together; the rolled-back one is neither saved nor sent")
     void example() throws Exception {
-        // --- docs/outbox.md: example ---
+        // tag::outbox-example[]
         JdbcDataSource dataSource = new JdbcDataSource();
         dataSource.setURL("jdbc:h2:mem:shop-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
         try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE orders (id VARCHAR(36) PRIMARY KEY, customer VARCHAR(64))");
         }
+        List<String> billed = new CopyOnWriteArrayList<>();
         try (Switchboard sb = Switchboard.builder().broker("memory").property("memory.broker", "shop-" + UUID.randomUUID()).build();
                 Outbox outbox = Outbox.builder(sb, dataSource).build()) {             // creates switchboard_outbox, starts the relay
-            List<String> billed = new CopyOnWriteArrayList<>();
             sb.subscriber("orders", Codec.utf8()).group("billing")
                     .subscribe((message, context) -> billed.add(message.payload()))
                     .ready().toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -57,10 +57,9 @@ class OutboxExampleTest {
             for (int waited = 0; billed.isEmpty() && waited < 300; waited++) {
                 Thread.sleep(100);
             }
-            // --- end of example ---
-            Thread.sleep(300); // a message of the rolled-back order would arrive by now
-            assertThat(billed).hasSize(1).allMatch(p -> p.startsWith("order "));
-            assertThat(outbox.health().status()).isEqualTo(io.switchboard.spi.BrokerHealth.Status.UP);
+            Thread.sleep(300);                                                 // a rolled-back order's message would be here by now
         }
+        // end::outbox-example[]
+        assertThat(billed).hasSize(1).allMatch(p -> p.startsWith("order "));
     }
 }

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Timeout;
 class VerdictOnRealBrokersTest extends RoutingTestSupport {
 
     @Test
-    @DisplayName("Kafka vs RabbitMQ, a consumer joins Kafka's group mid-window: every e2e tail finding against Kafka names the rebalance")
+    @DisplayName("Kafka vs RabbitMQ, a consumer joins Kafka's group mid-window: the rebalance is on the timeline; every e2e tail finding against Kafka names it or says how much of the tail the events explain, never a setting")
     void rebalanceExplainsKafkasTail() throws Exception {
         String orders = destination("orders");
         Switchboard sb = closeAfter(replica(orders, "r1"));
@@ -61,8 +61,18 @@ class VerdictOnRealBrokersTest extends RoutingTestSupport {
         List<Finding> kafkaTails = report.verdict().findings().stream().filter(f -> f.behind().equals("a")
                 && f.figure().startsWith("e2e p99")).toList();
         System.out.printf("%d finding(s) put Kafka behind on an e2e tail%n", kafkaTails.size());
-        assertThat(kafkaTails).allSatisfy(f -> assertThat(f.during()).as(f.text()).singleElement().asString()
-                .contains("group billing rebalanced on a"));
+        // the rebalance explains Kafka's tail when at least half of its samples beyond the quantile were in flight during
+        // a's events (r1's revoke span); the moved partitions' backlog fetched by r2 seconds later is on r2's timeline,
+        // which the fleet report does not hold yet (docs/verdict.md), so in some runs the share is below half: then the
+        // finding must say so, with the share, and offer no setting as the cause of a tail no setting explains
+        assertThat(kafkaTails).allSatisfy(f -> {
+            assertThat(f.explanations()).as("no 'because' for " + f.text()).isEmpty();
+            if (f.during().isEmpty()) {
+                assertThat(f.notes()).as(f.text()).anySatisfy(n -> assertThat(n).contains("were in flight during a's events"));
+            } else {
+                assertThat(f.during()).as(f.text()).singleElement().asString().contains("group billing rebalanced on a");
+            }
+        });
         assertThat(report.verdict().findings()).allSatisfy(f -> f.explanations().forEach(e -> assertThat(e)
                 .as("a 'because' accounts for at least half of its difference").doesNotContain("not because")));
     }

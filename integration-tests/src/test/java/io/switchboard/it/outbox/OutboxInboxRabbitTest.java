@@ -46,6 +46,7 @@ class OutboxInboxRabbitTest extends OutboxSupport {
         try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE " + effects + " (payload VARCHAR(32) NOT NULL, message_key VARCHAR(32))");
         }
+        // tag::outbox-inbox[]
         JdbcIdempotencyStore store = JdbcIdempotencyStore.builder(db).table(processed).claimTimeout(Duration.ofSeconds(30)).build();
         Switchboard sb = closeAfter(Switchboard.builder().broker("rabbitmq").properties(rabbit()).idempotencyStore(store).build());
         TransactionalInbox inbox = TransactionalInbox.of(db, store);
@@ -61,6 +62,7 @@ class OutboxInboxRabbitTest extends OutboxSupport {
                         throw new IllegalStateException("failing once after the effect was written: it rolls back");
                     }
                 }));
+        // end::outbox-inbox[]
         s.ready().toCompletableFuture().get(60, TimeUnit.SECONDS);
     }
 
