@@ -104,7 +104,9 @@ public final class FleetReplicaMain {
             }
         }
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        Switchboard.Builder builder = Switchboard.builder().properties(common).property("switchboard.control.replica", id)
+        // no comparison warm-up unless the test sets one: the fleet cases sum every message of the replicas
+        Switchboard.Builder builder = Switchboard.builder().property("switchboard.comparison.warm-up", "0s").properties(common)
+                .property("switchboard.control.replica", id)
                 .meterRegistry(registry);
         instances.forEach((name, props) -> {
             Map<String, String> p = new LinkedHashMap<>(props);
