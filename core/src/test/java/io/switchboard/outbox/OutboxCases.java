@@ -38,6 +38,16 @@ import org.junit.jupiter.api.Test;
  */
 abstract class OutboxCases {
 
+    /** Fails (never skips) with how to start the database when {@code db} does not answer. */
+    static void requireDatabase(DataSource db, String howToStart) {
+        try (Connection c = db.getConnection()) {
+            assertThat(c.isValid(2)).isTrue();
+        } catch (SQLException e) {
+            throw new AssertionError(howToStart + " (" + e.getMessage() + ")", e);
+        }
+    }
+
+
     /** The database under test. */
     abstract DataSource db();
 

@@ -1,8 +1,5 @@
 package io.switchboard.outbox;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.UUID;
 import javax.sql.DataSource;
@@ -28,12 +25,8 @@ class OutboxMariaDbTest extends OutboxCases {
 
     @BeforeEach
     void requireMariaDb() {
-        try (Connection c = db.getConnection()) {
-            assertThat(c.isValid(2)).isTrue();
-        } catch (SQLException e) {
-            throw new AssertionError("MariaDB is needed at 127.0.0.1:3306 (database test, root without a password): start it with"
-                    + " 'bash .ci/mariadb-up.sh' (" + e.getMessage() + ")", e);
-        }
+        requireDatabase(db, "MariaDB is needed at 127.0.0.1:3306 (database test, root without a password): start it with"
+                + " 'bash .ci/mariadb-up.sh'");
     }
 
     @Override

@@ -37,12 +37,8 @@ class OutboxPostgresTest extends OutboxCases {
     void requirePostgres() {
         db.setURL("jdbc:postgresql://127.0.0.1:5432/test");
         db.setUser("postgres");
-        try (Connection c = db.getConnection()) {
-            assertThat(c.isValid(2)).isTrue();
-        } catch (SQLException e) {
-            throw new AssertionError("PostgreSQL is needed at 127.0.0.1:5432 (database test, user postgres, trust auth): start it"
-                    + " with 'bash .ci/postgres-up.sh' (" + e.getMessage() + ")", e);
-        }
+        requireDatabase(db, "PostgreSQL is needed at 127.0.0.1:5432 (database test, user postgres, trust auth): start it"
+                + " with 'bash .ci/postgres-up.sh'");
     }
 
     @Override
