@@ -55,7 +55,12 @@ public final class RecordingEvents implements ClientEvents {
         return List.copyOf(events);
     }
 
-    /** {@return the events of a kind so far} */
+    /**
+     * The events of a kind so far.
+     *
+     * @param kind the event kind, one of {@code EventKinds}
+     * @return the events of that kind, in the order reported
+     */
     public List<Event> of(String kind) {
         return events.stream().filter(e -> e.kind().equals(kind)).toList();
     }
@@ -63,6 +68,9 @@ public final class RecordingEvents implements ClientEvents {
     /**
      * Waits for an event of the kind that matches.
      *
+     * @param kind the event kind, one of {@code EventKinds}
+     * @param matching what the event must satisfy
+     * @param timeout how long to wait before failing
      * @return the first such event
      * @throws AssertionError naming the kind and listing what was reported when none came within the timeout
      */
