@@ -361,6 +361,9 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
                     state.fetched(records.records(partition));
                 }
             }
+            if (rebalances.awaitingFetch()) {
+                rebalances.polled(records.partitions());
+            }
         } catch (WakeupException e) {
             // woken up to settle, stop, attach or detach
         }
