@@ -3,7 +3,10 @@ package io.switchboard.spi;
 /** The names of the timeline's event kinds (see {@link ClientEvents}); also the {@code kind} tag of their counter. */
 public final class EventKinds {
 
-    /** A consumer group rebalances (Kafka's revoke-to-assign, RocketMQ's queue reallocation): a span. */
+    /**
+     * A consumer group rebalances (Kafka: from a revocation until the group handed the partitions out again; RocketMQ's
+     * queue reallocation): a span.
+     */
     public static final String REBALANCE = "rebalance";
     /** The partitions or queues a consumer holds changed: an instant, detail lists what was added and removed. */
     public static final String ASSIGNMENT = "assignment";
