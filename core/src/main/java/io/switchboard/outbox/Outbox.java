@@ -439,7 +439,7 @@ public final class Outbox implements AutoCloseable {
         private int buckets = 64;
         private int batchSize = 500;
         private int bucketsPerClaim = 16;
-        private int relayThreads = 1;
+        private int relayThreads = 4;
         private Duration retention = Duration.ZERO;
         private Duration pollMin = Duration.ofMillis(10);
         private Duration pollMax = Duration.ofMillis(500);
@@ -509,8 +509,9 @@ public final class Outbox implements AutoCloseable {
         }
 
         /**
-         * Relay threads in this replica; default 1; 1 to 32. Each holds buckets of its own (as replicas do), with a
-         * connection of its own (two on PostgreSQL, for LISTEN), so batches of different buckets are in flight at once.
+         * Relay threads in this replica; default 4; 1 to 32. Each holds buckets of its own (as replicas do), with a
+         * connection of its own (two on PostgreSQL, for LISTEN), so batches of different buckets are in flight at once:
+         * one thread waits for its batch's acknowledgements while another reads and sends the next.
          *
          * @param threads relay threads
          * @return this builder

@@ -48,6 +48,7 @@ final class Relay {
     private final String lockSql;
     private final String rowsSql;
     private final String doneSql;
+    private final String doneArraySql;
     private final int doneChunk = 100;
     private final Map<String, Publisher<byte[]>> publishers = new HashMap<>();
     private final Map<String, Codec<byte[]>> codecs = new HashMap<>();
@@ -55,6 +56,10 @@ final class Relay {
     private final Map<String, Timer> latencies = new HashMap<>();
     private volatile boolean stopping;
     private Connection connection;
+    private PreparedStatement lockStatement;
+    private PreparedStatement rowsStatement;
+    private PreparedStatement anyStatement;
+    private PreparedStatement doneStatement;
     private PgWakeup wakeup;
     private boolean wakeupFailed;
     private int failures;
@@ -75,6 +80,9 @@ final class Relay {
         String ids = "?" + ", ?".repeat(doneChunk - 1);
         this.doneSql = outbox.retention.isZero() ? "DELETE FROM " + t + " WHERE id IN (" + ids + ")"
                 : "UPDATE " + t + " SET sent_micros = ? WHERE id IN (" + ids + ")";
+        // PostgreSQL: a batch's ids in one array parameter, one statement whatever the batch's size
+        this.doneArraySql = outbox.retention.isZero() ? "DELETE FROM " + t + " WHERE id = ANY (?)"
+                : "UPDATE " + t + " SET sent_micros = ? WHERE id = ANY (?)";
         this.thread = DaemonThreads.newThread("switchboard-outbox-relay[" + t + "]" + suffix, this::run);
     }
 
@@ -168,6 +176,11 @@ final class Relay {
                 }
             }
             c.setAutoCommit(false);
+            // kept for the connection's life: a driver prepares them on the server once, not every batch
+            lockStatement = c.prepareStatement(lockSql);
+            rowsStatement = c.prepareStatement(rowsSql);
+            anyStatement = c.prepareStatement(anySql);
+            doneStatement = c.prepareStatement(outbox.dialect == Dialect.POSTGRESQL ? doneArraySql : doneSql);
         } catch (SQLException e) {
             c.close();
             throw e;
@@ -197,6 +210,10 @@ final class Relay {
                 // closing anyway
             }
             connection = null;
+            lockStatement = null;
+            rowsStatement = null;
+            anyStatement = null;
+            doneStatement = null;
         }
         if (wakeup != null) {
             wakeup.close();
@@ -210,18 +227,17 @@ final class Relay {
         boolean done = false;
         try {
             List<Integer> locked = new ArrayList<>(outbox.bucketsPerClaim);
-            try (PreparedStatement ps = c.prepareStatement(lockSql)) {
-                ps.setInt(1, outbox.batchSize);
-                ps.setInt(2, outbox.bucketsPerClaim);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        locked.add(rs.getInt(1));
-                    }
+            PreparedStatement lock = lockStatement;
+            lock.setInt(1, outbox.batchSize);
+            lock.setInt(2, outbox.bucketsPerClaim);
+            try (ResultSet rs = lock.executeQuery()) {
+                while (rs.next()) {
+                    locked.add(rs.getInt(1));
                 }
             }
             if (locked.isEmpty()) {
                 boolean any;
-                try (PreparedStatement ps = c.prepareStatement(anySql); ResultSet rs = ps.executeQuery()) {
+                try (ResultSet rs = anyStatement.executeQuery()) {
                     any = rs.next();
                 }
                 c.commit();
@@ -229,13 +245,12 @@ final class Relay {
                 return any ? Outcome.HELD_ELSEWHERE : Outcome.EMPTY;
             }
             List<Row> rows = new ArrayList<>(outbox.batchSize);
-            try (PreparedStatement ps = c.prepareStatement(rowsSql)) {
-                bindBuckets(ps, locked, 1);
-                ps.setInt(outbox.bucketsPerClaim + 1, outbox.batchSize);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        rows.add(new Row(rs));
-                    }
+            PreparedStatement select = rowsStatement;
+            bindBuckets(select, locked, 1);
+            select.setInt(outbox.bucketsPerClaim + 1, outbox.batchSize);
+            try (ResultSet rs = select.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(new Row(rs));
                 }
             }
             if (rows.isEmpty()) {
@@ -377,19 +392,30 @@ final class Relay {
         long now = Outbox.micros(Instant.now());
         boolean mark = !outbox.retention.isZero();
         int offset = mark ? 1 : 0;
-        try (PreparedStatement ps = c.prepareStatement(doneSql)) {
-            for (int from = 0; from < count; from += doneChunk) {
-                if (mark) {
-                    ps.setLong(1, now);
-                }
-                for (int j = 0; j < doneChunk; j++) {
-                    int k = from + j;
-                    ps.setLong(offset + j + 1, k < count ? ids[k] : ids[from]);
-                }
-                ps.addBatch();
+        PreparedStatement ps = doneStatement;
+        if (outbox.dialect == Dialect.POSTGRESQL) {
+            Long[] boxed = new Long[count];
+            for (int k = 0; k < count; k++) {
+                boxed[k] = ids[k];
             }
-            ps.executeBatch();
+            if (mark) {
+                ps.setLong(1, now);
+            }
+            ps.setArray(offset + 1, c.createArrayOf("bigint", boxed));
+            ps.executeUpdate();
+            return;
         }
+        for (int from = 0; from < count; from += doneChunk) {
+            if (mark) {
+                ps.setLong(1, now);
+            }
+            for (int j = 0; j < doneChunk; j++) {
+                int k = from + j;
+                ps.setLong(offset + j + 1, k < count ? ids[k] : ids[from]);
+            }
+            ps.addBatch();
+        }
+        ps.executeBatch();
     }
 
     private void record(Row row, long ackedMillis) {
