@@ -243,7 +243,8 @@ public final class Outbox implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "Outbox[" + table + " on " + dialect + ", " + buckets + " buckets, relay " + (isRunning() ? "running" : "stopped") + "]";
+        return "Outbox[" + table + " on " + dialect + ", " + buckets + " buckets, " + relayThreads + " relay thread"
+                + (relayThreads == 1 ? "" : "s") + ", relay " + (isRunning() ? "running" : "stopped") + "]";
     }
 
     void checkDestination(String destination) {

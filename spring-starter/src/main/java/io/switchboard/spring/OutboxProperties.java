@@ -40,6 +40,12 @@ public class OutboxProperties {
     /** The most buckets one relay holds for a batch; the rest are left to other replicas [16]. */
     private int bucketsPerClaim = 16;
 
+    /**
+     * Relay threads in this application, 1 to 32, each holding a connection of the DataSource (two on PostgreSQL)
+     * for its lifetime [4]; 1 where the pool is small.
+     */
+    private int relayThreads = 4;
+
     /** Keep sent rows (marked sent) this long before purging them; 0 deletes each row once its broker acknowledged it [0]. */
     private Duration retention = Duration.ZERO;
 
@@ -132,6 +138,20 @@ public class OutboxProperties {
      */
     public void setBatchSize(int batchSize) {
         this.batchSize = batchSize;
+    }
+
+    /** {@return relay threads in this application} */
+    public int getRelayThreads() {
+        return relayThreads;
+    }
+
+    /**
+     * Sets {@link #getRelayThreads()}.
+     *
+     * @param relayThreads the value to set
+     */
+    public void setRelayThreads(int relayThreads) {
+        this.relayThreads = relayThreads;
     }
 
     /** {@return the most buckets one relay holds for a batch} */

@@ -64,6 +64,7 @@ public class SwitchboardOutboxAutoConfiguration {
             set("buckets", properties.getBuckets(), builder::buckets);
             set("batch-size", properties.getBatchSize(), builder::batchSize);
             set("buckets-per-claim", properties.getBucketsPerClaim(), builder::bucketsPerClaim);
+            set("relay-threads", properties.getRelayThreads(), builder::relayThreads);
             set("retention", properties.getRetention(), builder::retention);
             set("poll", properties.getPoll(), p -> builder.poll(p.getMin(), p.getMax()));
             set("backoff", properties.getBackoff(), b -> builder.backoff(b.getMin(), b.getMax()));

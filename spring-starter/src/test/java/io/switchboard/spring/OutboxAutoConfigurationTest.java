@@ -186,6 +186,7 @@ class OutboxAutoConfigurationTest {
         void bind() {
             runner().withPropertyValues("switchboard.outbox.table=shop_events", "switchboard.outbox.buckets=8",
                     "switchboard.outbox.batch-size=50", "switchboard.outbox.buckets-per-claim=4",
+                    "switchboard.outbox.relay-threads=2",
                     "switchboard.outbox.retention=7d", "switchboard.outbox.poll.min=20ms", "switchboard.outbox.poll.max=2s",
                     "switchboard.outbox.backoff.min=200ms", "switchboard.outbox.backoff.max=30s",
                     "switchboard.outbox.send-timeout=10s", "switchboard.outbox.degraded-after=5m",
@@ -197,6 +198,7 @@ class OutboxAutoConfigurationTest {
                         assertThat(p.getBuckets()).isEqualTo(8);
                         assertThat(p.getBatchSize()).isEqualTo(50);
                         assertThat(p.getBucketsPerClaim()).isEqualTo(4);
+                        assertThat(p.getRelayThreads()).isEqualTo(2);
                         assertThat(p.getRetention()).isEqualTo(Duration.ofDays(7));
                         assertThat(p.getPoll().getMin()).isEqualTo(Duration.ofMillis(20));
                         assertThat(p.getPoll().getMax()).isEqualTo(Duration.ofSeconds(2));
@@ -209,7 +211,7 @@ class OutboxAutoConfigurationTest {
                         assertThat(p.getInitializeSchema()).isEqualTo(DatabaseInitializationMode.ALWAYS);
                         Outbox outbox = context.getBean(Outbox.class);
                         assertThat(outbox.table()).isEqualTo("shop_events");
-                        assertThat(outbox.toString()).contains("8 buckets").contains("relay stopped");
+                        assertThat(outbox.toString()).contains("8 buckets").contains("2 relay threads").contains("relay stopped");
                         assertThat(outboxRows(context)).isZero();
                         assertThat(context.getBean(OutboxLifecycle.class).isRunning()).as("auto-startup=false").isFalse();
                     });
