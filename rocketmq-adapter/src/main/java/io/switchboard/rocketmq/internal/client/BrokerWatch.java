@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.rocketmq.client.exception.MQBrokerException;
@@ -50,9 +52,8 @@ public final class BrokerWatch implements AutoCloseable {
     private final ClientEvents events;
     private final Supplier<MQClientInstance> client;
     private final long timeoutMillis;
-    private final Thread thread;
-    private final Object sleep = new Object();
-    /** Open spans by broker name; the watch thread's only. */
+    private final ScheduledExecutorService thread;
+    /** Open spans by broker name; the watch thread's only (and {@link #close()}'s once it stopped). */
     private final Map<String, ClientEvents.Span> lost = new HashMap<>();
     /** The master address each broker group had when last seen with one; the watch thread's only. */
     private final Map<String, String> masters = new HashMap<>();
@@ -62,7 +63,8 @@ public final class BrokerWatch implements AutoCloseable {
         this.events = events;
         this.client = client;
         this.timeoutMillis = Math.max(1, timeout.toMillis());
-        this.thread = DaemonThreads.newThread("switchboard-rocketmq-watch-" + instance, this::run);
+        this.thread = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("switchboard-rocketmq-watch-"
+                + instance));
     }
 
     /**
@@ -80,33 +82,18 @@ public final class BrokerWatch implements AutoCloseable {
             return null;
         }
         BrokerWatch watch = new BrokerWatch(instance, events, client, timeout);
-        watch.thread.start();
+        watch.thread.scheduleWithFixedDelay(watch::check, EVERY_MILLIS, EVERY_MILLIS, TimeUnit.MILLISECONDS);
         return watch;
     }
 
-    private void run() {
-        while (!closed) {
-            synchronized (sleep) {
-                try {
-                    if (!closed) {
-                        sleep.wait(EVERY_MILLIS);
-                    }
-                } catch (InterruptedException e) {
-                    break;
-                }
-            }
-            if (closed) {
-                break;
-            }
-            try {
-                checkOnce();
-            } catch (InterruptedException e) {
-                break;
-            } catch (RuntimeException e) {
-                log.debug("Checking the RocketMQ broker connections failed", e);
-            }
+    private void check() {
+        try {
+            checkOnce();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            log.debug("Checking the RocketMQ broker connections failed", e);
         }
-        endAll();
     }
 
     /** Notes master moves in the client's routes, then asks each master broker once. */
@@ -203,27 +190,19 @@ public final class BrokerWatch implements AutoCloseable {
         }
     }
 
-    private void endAll() {
-        lost.values().forEach(ClientEvents.Span::end);
-        lost.clear();
-    }
-
     /** Stops the thread (waiting up to the answer time-out for a question in flight) and ends any open span. */
     @Override
     public void close() {
         closed = true;
-        synchronized (sleep) {
-            sleep.notifyAll();
-        }
-        thread.interrupt();
+        thread.shutdownNow();
         try {
-            thread.join(timeoutMillis + TimeUnit.SECONDS.toMillis(1));
+            if (!thread.awaitTermination(timeoutMillis + 1000, TimeUnit.MILLISECONDS)) {
+                log.warn("The RocketMQ broker watch did not stop within {} ms", timeoutMillis + 1000);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        if (thread.isAlive()) {
-            log.warn("The RocketMQ broker watch thread {} did not stop within {} ms", thread.getName(),
-                    timeoutMillis + 1000);
-        }
+        lost.values().forEach(ClientEvents.Span::end);
+        lost.clear();
     }
 }
