@@ -10,6 +10,7 @@ import io.switchboard.kafka.internal.delay.Forwarders;
 import io.switchboard.kafka.internal.provision.KafkaProvisioner;
 import io.switchboard.kafka.internal.publish.KafkaPublisher;
 import io.switchboard.kafka.internal.publish.ProducerPool;
+import io.switchboard.kafka.internal.publish.ProducerRetries;
 import io.switchboard.kafka.internal.tx.PipelineTransaction;
 import io.switchboard.kafka.internal.tx.TransactionalKafkaPublisher;
 import io.switchboard.spi.BrokerAdapter;
@@ -60,6 +61,8 @@ public final class KafkaAdapter implements BrokerAdapter {
     private final Capabilities capabilities;
     private final KafkaProvisioner provisioner;
     private final ProducerPool producers = new ProducerPool(this::made);
+    /** Reports the producers' own retries while something listens to the client events, else null. */
+    private final ProducerRetries producerRetries;
     private final Set<AutoCloseable> open = ConcurrentHashMap.newKeySet();
     private final Duration closeTimeout;
     /** The delay topics publishers route delayed records into, and the forwarders that move them on. */
@@ -95,6 +98,7 @@ public final class KafkaAdapter implements BrokerAdapter {
         this.delays = new DelayTopics(provisioner,
                 () -> brokerConfig.getInt("switchboard.partitions", capabilities.defaultPartitions()), forwarders::created);
         forwarders.topics(delays);
+        this.producerRetries = ProducerRetries.start(config.threadName("retries"), brokerConfig.events(), producers::open);
     }
 
     private static int maxMessageSize(BrokerConfig brokerConfig) {
@@ -224,6 +228,9 @@ public final class KafkaAdapter implements BrokerAdapter {
         left.forEach(KafkaAdapter::closeQuietly);
         consumers.close();
         forwarders.close();
+        if (producerRetries != null) {
+            producerRetries.close();
+        }
         producers.closeAll(closeTimeout);
         provisioner.close();
     }

@@ -1,5 +1,6 @@
 package io.switchboard.rocketmq.internal;
 
+import io.switchboard.rocketmq.internal.client.BrokerWatch;
 import io.switchboard.rocketmq.internal.client.Producers;
 import io.switchboard.rocketmq.internal.client.SharedConsumeThreads;
 import io.switchboard.rocketmq.internal.client.TransactionHandlers;
@@ -23,6 +24,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.rocketmq.client.impl.factory.MQClientInstance;
 import org.apache.rocketmq.common.MixAll;
 import org.apache.rocketmq.remoting.protocol.body.ClusterInfo;
 import org.apache.rocketmq.remoting.protocol.route.BrokerData;
@@ -63,6 +65,8 @@ public final class RocketMqAdapter implements BrokerAdapter {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** The consume and timer threads of the consumers that share them ({@code rocketmq.share-consume-threads}). */
     private final SharedConsumeThreads consumeThreads = new SharedConsumeThreads();
+    /** Reports lost broker connections while something listens to the client events, else null. */
+    private final BrokerWatch brokerWatch;
 
     /** Reads and checks the configuration; connects nothing yet. */
     public RocketMqAdapter(BrokerConfig config) {
@@ -84,6 +88,22 @@ public final class RocketMqAdapter implements BrokerAdapter {
                 .destinationNames(RocketMqNames.destinationRule())
                 .deadLetterNaming(RocketMqNames::deadLetterOf)
                 .build();
+        this.brokerWatch = BrokerWatch.start(settings.instanceName(), settings.events(), this::watchedClient,
+                settings.sendTimeout());
+    }
+
+    /** The client instance the broker watch asks through: the producers' once started, else a started consumer's. */
+    private MQClientInstance watchedClient() {
+        MQClientInstance client = producers.startedClient();
+        if (client != null) {
+            return client;
+        }
+        for (RawConsumer consumer : consumers) {
+            if (consumer instanceof RocketMqConsumer rocketMq && rocketMq.clientInstance() != null) {
+                return rocketMq.clientInstance();
+            }
+        }
+        return null;
     }
 
     @Override
@@ -217,6 +237,9 @@ public final class RocketMqAdapter implements BrokerAdapter {
             } catch (RuntimeException e) {
                 log.warn("Closing {} failed", consumer, e);
             }
+        }
+        if (brokerWatch != null) {
+            brokerWatch.close();
         }
         consumeThreads.close();
         control.close();

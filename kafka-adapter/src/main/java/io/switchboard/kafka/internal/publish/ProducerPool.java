@@ -49,6 +49,11 @@ public final class ProducerPool {
         }
     }
 
+    /** {@return the producers open now} */
+    public synchronized java.util.List<Producer<byte[], byte[]>> open() {
+        return producers.values().stream().map(shared -> shared.producer).toList();
+    }
+
     /** Closes every producer still open (publishers that were never closed). */
     public void closeAll(Duration timeout) {
         Map<Map<String, Object>, Shared> open;

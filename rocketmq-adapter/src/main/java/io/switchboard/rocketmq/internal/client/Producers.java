@@ -11,6 +11,7 @@ import java.util.Collections;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.impl.MQClientAPIImpl;
+import org.apache.rocketmq.client.impl.factory.MQClientInstance;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.LocalTransactionState;
 import org.apache.rocketmq.client.producer.TransactionListener;
@@ -80,6 +81,12 @@ public final class Producers implements AutoCloseable {
         return plain().getDefaultMQProducerImpl().getMqClientFactory().getMQClientAPIImpl();
     }
 
+    /** The plain producer's client instance, or null while the plain producer is not started (this starts nothing). */
+    public MQClientInstance startedClient() {
+        DefaultMQProducer producer = plain;
+        return producer == null ? null : producer.getDefaultMQProducerImpl().getMqClientFactory();
+    }
+
     /** The handler registered for this broker instance, or null. */
     public TransactionHandler handler() {
         return handler.get();
@@ -93,7 +100,9 @@ public final class Producers implements AutoCloseable {
         settings.configure(producer, clientName);
         producer.setSendMsgTimeout(settings.sendTimeoutMillis());
         producer.setMaxMessageSize(Math.max(settings.maxMessageSize(), 4 * 1024 * 1024));
-        producer.setRetryTimesWhenSendAsyncFailed(2);
+        // the publisher retries asynchronous sends itself, so that it can report each retry (rocketmq-client's own
+        // retry calls no hook and counts nothing another thread could read)
+        producer.setRetryTimesWhenSendAsyncFailed(0);
         try {
             producer.start();
         } catch (MQClientException e) {

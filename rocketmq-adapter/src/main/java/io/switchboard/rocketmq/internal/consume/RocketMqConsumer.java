@@ -260,7 +260,7 @@ public final class RocketMqConsumer implements RawConsumer {
     }
 
     /** The RocketMQ client instance this consumer runs in (null before {@link #start}). */
-    MQClientInstance clientInstance() {
+    public MQClientInstance clientInstance() {
         return consumer.getDefaultMQPushConsumerImpl().getmQClientFactory();
     }
 

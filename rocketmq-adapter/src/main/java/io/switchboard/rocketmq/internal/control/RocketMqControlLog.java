@@ -3,6 +3,7 @@ package io.switchboard.rocketmq.internal.control;
 import io.switchboard.SwitchboardException;
 import io.switchboard.rocketmq.internal.RocketMqSettings;
 import io.switchboard.rocketmq.internal.client.Producers;
+import io.switchboard.rocketmq.internal.publish.RetriedSend;
 import io.switchboard.rocketmq.internal.publish.SendFailures;
 import io.switchboard.spi.ControlLog;
 import io.switchboard.spi.DaemonThreads;
@@ -16,7 +17,6 @@ import java.util.function.Consumer;
 import org.apache.rocketmq.client.consumer.DefaultMQPullConsumer;
 import org.apache.rocketmq.client.consumer.PullResult;
 import org.apache.rocketmq.client.consumer.PullStatus;
-import org.apache.rocketmq.client.producer.SendCallback;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
@@ -49,6 +49,8 @@ final class RocketMqControlLog implements ControlLog {
 
     private static final Logger log = LoggerFactory.getLogger(RocketMqControlLog.class);
     private static final int BATCH = 32;
+    /** A control record's retried append is not a publish: no client event. */
+    private static final Consumer<Throwable> NO_REPORT = cause -> { };
     /**
      * How long the broker holds a pull on an idle queue; its hold service checks held pulls every
      * 5 s, so an idle follower's pull is answered 1 to 6 s later (a new record answers it at once).
@@ -93,7 +95,13 @@ final class RocketMqControlLog implements ControlLog {
         message.putUserProperty(KEY, key);
         CompletableFuture<Void> done = new CompletableFuture<>();
         try {
-            producers.plain().send(message, queue, new SendCallback() {
+            // retried after a transient failure as a publisher's sends are (rocketmq-client's own retry is off)
+            new RetriedSend(settings.sendTimeout(), NO_REPORT) {
+                @Override
+                protected void send(long timeoutMillis) throws Exception {
+                    producers.plain().send(message, queue, this, timeoutMillis);
+                }
+
                 @Override
                 public void onSuccess(SendResult result) {
                     if (result.getSendStatus() == SendStatus.SEND_OK) {
@@ -104,10 +112,10 @@ final class RocketMqControlLog implements ControlLog {
                 }
 
                 @Override
-                public void onException(Throwable error) {
+                protected void failed(Throwable error) {
                     done.completeExceptionally(SendFailures.of(error, topic, settings.nameServer()));
                 }
-            }, settings.sendTimeout().toMillis());
+            }.start();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             done.completeExceptionally(new SwitchboardException("Interrupted while appending to control log '" + topic + "'", e));

@@ -22,10 +22,11 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import org.apache.rocketmq.client.impl.producer.TopicPublishInfo;
 import org.apache.rocketmq.client.producer.MessageQueueSelector;
-import org.apache.rocketmq.client.producer.SendCallback;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageQueue;
@@ -64,6 +65,8 @@ public final class RocketMqPublisher implements RawPublisher {
     /** The most bytes (bodies plus an allowance for properties) in one batch; RocketMQ's limit is 4 MiB. */
     private static final int MAX_BATCH_BYTES = 1024 * 1024;
     private static final int PROPERTY_ALLOWANCE = 512;
+    /** At most one {@link EventKinds#PUBLISH_RETRY} instant per publisher in this time; it counts the retries since. */
+    private static final long RETRY_REPORT_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final Producers producers;
     private final RocketMqSettings settings;
@@ -80,6 +83,11 @@ public final class RocketMqPublisher implements RawPublisher {
     private volatile boolean closed;
     /** The back-pressure span while sends wait for room in the window, or null. */
     private final AtomicReference<ClientEvents.Span> waiting = new AtomicReference<>();
+    /** Retries not reported yet, and when the next report may go. */
+    private final AtomicLong unreportedRetries = new AtomicLong();
+    private final AtomicLong nextRetryReport = new AtomicLong(System.nanoTime());
+    /** {@link #retried}, made once: every send's callback holds it. */
+    private final Consumer<Throwable> onRetry = this::retried;
 
     public RocketMqPublisher(Producers producers, RocketMqSettings settings, PublisherSpec spec, Semaphore window) {
         this.producers = producers;
@@ -154,39 +162,63 @@ public final class RocketMqPublisher implements RawPublisher {
      */
     private boolean startSend(Message message, String key, MessageQueue queue, BiConsumer<SendResult, Throwable> sent,
             Runnable answered) {
-        SendCallback callback = new SendCallback() {
-            @Override
-            public void onSuccess(org.apache.rocketmq.client.producer.SendResult result) {
-                if (answered != null) {
-                    answered.run();
-                }
-                finished(1);
-                complete(sent, result, 0, destination);
-            }
-
-            @Override
-            public void onException(Throwable error) {
-                if (answered != null) {
-                    answered.run();
-                }
-                finished(1);
-                sent.accept(null, SendFailures.of(error, destination, settings.nameServer()));
-            }
-        };
+        SingleSend callback = new SingleSend(message, key, queue, sent, answered);
         try {
-            if (queue != null) {
-                producers.plain().send(message, queue, callback, settings.sendTimeout().toMillis());
-            } else if (key == null) {
-                producers.plain().send(message, callback, settings.sendTimeout().toMillis());
-            } else {
-                producers.plain().send(message, BY_KEY_HASH, key, callback, settings.sendTimeout().toMillis());
-            }
+            callback.start();
             return true;
         } catch (Exception e) {
             finished(1);
             sent.accept(null, failure(e));
         }
         return false;
+    }
+
+    /** One message's send and its answer. */
+    private final class SingleSend extends RetriedSend {
+        private final Message message;
+        private final String key;
+        private final MessageQueue queue;
+        private final BiConsumer<SendResult, Throwable> sent;
+        private final Runnable answered;
+
+        SingleSend(Message message, String key, MessageQueue queue, BiConsumer<SendResult, Throwable> sent,
+                Runnable answered) {
+            super(settings.sendTimeout(), onRetry);
+            this.message = message;
+            this.key = key;
+            this.queue = queue;
+            this.sent = sent;
+            this.answered = answered;
+        }
+
+        @Override
+        protected void send(long timeoutMillis) throws Exception {
+            if (queue != null) {
+                producers.plain().send(message, queue, this, timeoutMillis);
+            } else if (key == null) {
+                producers.plain().send(message, this, timeoutMillis);
+            } else {
+                producers.plain().send(message, BY_KEY_HASH, key, this, timeoutMillis);
+            }
+        }
+
+        @Override
+        public void onSuccess(org.apache.rocketmq.client.producer.SendResult result) {
+            if (answered != null) {
+                answered.run();
+            }
+            finished(1);
+            complete(sent, result, 0, destination);
+        }
+
+        @Override
+        protected void failed(Throwable error) {
+            if (answered != null) {
+                answered.run();
+            }
+            finished(1);
+            sent.accept(null, SendFailures.of(error, destination, settings.nameServer()));
+        }
     }
 
     /**
@@ -313,7 +345,12 @@ public final class RocketMqPublisher implements RawPublisher {
         for (Keyed k : chunk) {
             messages.add(k.message());
         }
-        SendCallback callback = new SendCallback() {
+        RetriedSend callback = new RetriedSend(settings.sendTimeout(), onRetry) {
+            @Override
+            protected void send(long timeoutMillis) throws Exception {
+                producers.plain().send(messages, queue, this, timeoutMillis);
+            }
+
             @Override
             public void onSuccess(org.apache.rocketmq.client.producer.SendResult result) {
                 answered.run();
@@ -324,7 +361,7 @@ public final class RocketMqPublisher implements RawPublisher {
             }
 
             @Override
-            public void onException(Throwable error) {
+            protected void failed(Throwable error) {
                 answered.run();
                 finished(chunk.size());
                 for (Keyed k : chunk) {
@@ -333,7 +370,7 @@ public final class RocketMqPublisher implements RawPublisher {
             }
         };
         try {
-            producers.plain().send(messages, queue, callback, settings.sendTimeout().toMillis());
+            callback.start();
             return true;
         } catch (Exception e) {
             finished(chunk.size());
@@ -417,6 +454,33 @@ public final class RocketMqPublisher implements RawPublisher {
             }
         } catch (RuntimeException e) {
             log.debug("Reporting back-pressure on '{}' failed", destination, e);
+        }
+    }
+
+    /**
+     * A send is retried after {@code cause}: counted, and reported as a {@link EventKinds#PUBLISH_RETRY} instant unless
+     * one went less than a second ago (the next one counts the retries since, so a storm of failures takes one entry a
+     * second of the bounded timeline). Failures only; nothing per message.
+     */
+    private void retried(Throwable cause) {
+        ClientEvents events = settings.events();
+        if (events == ClientEvents.NONE) {
+            return;
+        }
+        unreportedRetries.incrementAndGet();
+        long now = System.nanoTime();
+        long due = nextRetryReport.get();
+        if (now - due < 0 || !nextRetryReport.compareAndSet(due, now + RETRY_REPORT_NANOS)) {
+            return;
+        }
+        long count = unreportedRetries.getAndSet(0);
+        String message = cause.getMessage();
+        try {
+            events.instant(EventKinds.PUBLISH_RETRY, destination, count + (count == 1 ? " retry" : " retries")
+                    + " of sends (at most " + RetriedSend.MAX_RETRIES + " a send, within its send time-out), the last after "
+                    + cause.getClass().getSimpleName() + (message == null ? "" : ": " + message));
+        } catch (RuntimeException e) {
+            log.debug("Reporting a retried send to '{}' failed", destination, e);
         }
     }
 

@@ -124,7 +124,13 @@ public final class SendFailures {
         return address.isEmpty() || address.equals("null") ? null : address;
     }
 
-    private static Throwable transientCause(Throwable error) {
+    /**
+     * {@return the failure's remoting cause that a new attempt may not meet (a refused, reset or timed-out
+     * connection, a full request queue), or null when another attempt would fail alike}
+     *
+     * @param error what a send failed with
+     */
+    static Throwable transientCause(Throwable error) {
         for (Throwable t = error; t != null; t = t.getCause()) {
             if (t instanceof RemotingTimeoutException || t instanceof RemotingConnectException
                     || t instanceof RemotingSendRequestException || t instanceof RemotingTooMuchRequestException
