@@ -65,6 +65,13 @@ public final class Message<T> {
                 return new Message<>(payload, null, headers == null ? null : readOnly(headers), id, timestamp, null, null,
                         record);
             }
+
+            @Override
+            protected <P> Message<P> newForwarded(P payload, String key, Map<String, String> headers, String id,
+                    Instant timestamp, Instant deliverAt) {
+                return new Message<>(payload, key, headers == null ? Map.of() : readOnly(headers), id, timestamp, null,
+                        deliverAt);
+            }
         });
     }
 

@@ -16,6 +16,9 @@ enum Dialect {
     MYSQL("mariadb", "MySQL 8.0", 8, 0),
     H2("h2", "H2 2.0", 2, 0);
 
+    /** "ON switchboard_outbox" where the table itself is named (a trigger's or an index's table), not a longer name. */
+    private static final java.util.regex.Pattern ON_TABLE = java.util.regex.Pattern.compile("ON switchboard_outbox(?![A-Za-z0-9_])");
+
     private final String script;
     private final String lowest;
     private final int major;
@@ -87,11 +90,32 @@ enum Dialect {
             }
             if (!s.isEmpty()) {
                 // qualified names where a table is named, simple names for the index, function, trigger and channel
-                s = s.replace("ON switchboard_outbox ", "ON " + table + " ")
+                s = ON_TABLE.matcher(s).replaceAll(java.util.regex.Matcher.quoteReplacement("ON " + table))
                         .replace("TABLE IF NOT EXISTS switchboard_outbox_lock", "TABLE IF NOT EXISTS " + table + "_lock")
+                        .replace("TABLE IF NOT EXISTS switchboard_outbox_parked", "TABLE IF NOT EXISTS " + table + "_parked")
                         .replace("TABLE IF NOT EXISTS switchboard_outbox ", "TABLE IF NOT EXISTS " + table + " ")
                         .replace("FUNCTION switchboard_outbox_notify", "FUNCTION " + table + "_notify")
                         .replace("switchboard_outbox", simple);
+                statements.add(s);
+            }
+        }
+        return statements;
+    }
+
+    /**
+     * The statements that bring a table made before the relay kept attempts (columns {@code attempts},
+     * {@code retry_at_millis}, {@code last_error}, the index on {@code (bucket, sent_micros)} and the
+     * {@code <table>_parked} table) up to the current schema.
+     */
+    List<String> upgrade(String table) {
+        String simple = table.replace('.', '_');
+        List<String> statements = new ArrayList<>();
+        statements.add("ALTER TABLE " + table + " ADD COLUMN attempts INTEGER");
+        statements.add("ALTER TABLE " + table + " ADD COLUMN retry_at_millis BIGINT");
+        statements.add("ALTER TABLE " + table + " ADD COLUMN last_error VARCHAR(1000)");
+        statements.add("CREATE INDEX " + simple + "_bucket ON " + table + " (bucket, sent_micros)");
+        for (String s : schema(table)) {
+            if (s.contains(table + "_parked")) {
                 statements.add(s);
             }
         }

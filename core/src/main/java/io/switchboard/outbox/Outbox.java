@@ -81,11 +81,16 @@ public final class Outbox implements AutoCloseable {
     final Duration degradedAfter;
     final Duration statsInterval;
     final Delivery delivery;
+    final int maxAttempts;
+    final long maxBatchBytes;
+    final RelayWakeup wakeup;
     final MeterRegistry meters;
     final boolean notifyTrigger;
     private final String database;
     private final int maxMessageSize;
     private final String smallestInstance;
+    /** A broker instance without delayed delivery, or null. */
+    private final String undelayedInstance;
     private final String insertSql;
     private final OutboxStats stats;
     private volatile Connection lastChecked;
@@ -113,6 +118,9 @@ public final class Outbox implements AutoCloseable {
         this.degradedAfter = b.degradedAfter;
         this.statsInterval = b.statsInterval;
         this.delivery = b.delivery;
+        this.maxAttempts = b.maxAttempts;
+        this.maxBatchBytes = b.maxBatchBytes;
+        this.wakeup = new RelayWakeup(this);
         this.meters = b.meters != null ? b.meters : b.switchboard.meterRegistry();
         int smallest = Integer.MAX_VALUE;
         String smallestName = null;
@@ -125,6 +133,14 @@ public final class Outbox implements AutoCloseable {
         }
         this.maxMessageSize = smallest;
         this.smallestInstance = smallestName;
+        String undelayed = null;
+        for (String name : switchboard.instances()) {
+            BrokerInstance instance = switchboard.instance(name);
+            if (undelayed == null && !instance.capabilities().delayedDelivery()) {
+                undelayed = name + "' (" + instance.brokerId() + ")";
+            }
+        }
+        this.undelayedInstance = undelayed;
         this.insertSql = "INSERT INTO " + table + " (bucket, destination, message_key, message_id, content_type, headers,"
                 + " payload, created_micros, deliver_at_millis) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
         this.stats = new OutboxStats(this);
@@ -208,6 +224,7 @@ public final class Outbox implements AutoCloseable {
             throw new OutboxException("Outbox '" + table + "' is closed; build a new one");
         }
         if (relays.isEmpty()) {
+            wakeup.reopen();
             for (int i = 0; i < relayThreads; i++) {
                 Relay relay = new Relay(this, relayThreads == 1 ? "" : "-" + (i + 1));
                 relays.add(relay);
@@ -229,9 +246,77 @@ public final class Outbox implements AutoCloseable {
      */
     public synchronized void stop() {
         relays.forEach(Relay::requestStop);
+        wakeup.wakeAll();
         relays.forEach(Relay::stop);
         relays.clear();
+        wakeup.close();
         stats.stop();
+    }
+
+    /** {@return the number of parked messages (refused {@code maxAttempts} times), as last read} */
+    public long parked() {
+        return stats.parked();
+    }
+
+    /**
+     * Moves every parked message back into the outbox, to be sent again (after the messages of its key written since
+     * it was parked). Call it once the cause is mended: the route, the broker's limit, the destination.
+     *
+     * @return how many messages were moved back
+     * @throws OutboxException when the database refuses
+     */
+    public int redrive() {
+        return redrive(null);
+    }
+
+    /**
+     * Moves one parked message back into the outbox, to be sent again.
+     *
+     * @param messageId the parked message's id
+     * @return 1 when it was parked, else 0
+     * @throws OutboxException when the database refuses
+     */
+    public int redrive(String messageId) {
+        String where = messageId == null ? "" : " WHERE message_id = ?";
+        String copy = "INSERT INTO " + table + " (bucket, destination, message_key, message_id, content_type, headers, payload,"
+                + " created_micros, deliver_at_millis) SELECT bucket, destination, message_key, message_id, content_type,"
+                + " headers, payload, created_micros, deliver_at_millis FROM " + table + "_parked" + where + " ORDER BY id";
+        String delete = "DELETE FROM " + table + "_parked" + where;
+        Connection c = null;
+        boolean autoCommit = true;
+        int isolation = Connection.TRANSACTION_READ_COMMITTED;
+        try {
+            c = dataSource.getConnection();
+            autoCommit = c.getAutoCommit();
+            isolation = c.getTransactionIsolation();
+            c.setAutoCommit(false);
+            int moved;
+            try (PreparedStatement in = c.prepareStatement(copy); PreparedStatement out = c.prepareStatement(delete)) {
+                if (messageId != null) {
+                    in.setString(1, messageId);
+                    out.setString(1, messageId);
+                }
+                moved = in.executeUpdate();
+                out.executeUpdate();
+            }
+            c.commit();
+            if (moved > 0) {
+                log.info("Outbox '{}': {} parked message(s) moved back to be sent again", table, moved);
+            }
+            stats.readNow();
+            return moved;
+        } catch (SQLException e) {
+            throw sqlFailure("move parked messages back", e, c);
+        } finally {
+            if (c != null) {
+                Sessions.handBack(c, autoCommit, isolation, table);
+            }
+        }
+    }
+
+    /** Counts a message the relay parked. */
+    void parkedNow(String destination) {
+        stats.parkedNow(destination);
     }
 
     /** Stops the relay for good. */
@@ -283,6 +368,7 @@ public final class Outbox implements AutoCloseable {
                             + "; use a shorter key (a hash of it, say)");
                 }
                 Map<String, String> headers = stamped.headers();
+                checkHeaders(stamped.id(), destination, headers);
                 checkSize(stamped.id(), destination, payload, headers);
                 insert.setInt(1, bucket(key, stamped.id()));
                 insert.setString(2, destination);
@@ -297,6 +383,12 @@ public final class Outbox implements AutoCloseable {
                 insert.setBytes(7, payload);
                 insert.setLong(8, micros(stamped.timestamp()));
                 long due = deliverAt(stamped, now);
+                if (due > 0 && undelayedInstance != null) {
+                    throw new io.switchboard.UnsupportedCapabilityException("Message " + stamped.id() + " for '" + destination
+                            + "' is delayed but broker instance '" + undelayedInstance + ", where its route may send it at"
+                            + " relay time, has no delayed delivery; nothing was written to outbox '" + table + "'. Send it"
+                            + " without a delay, or route the destination to brokers with delayed delivery");
+                }
                 if (due > 0) {
                     insert.setLong(9, due);
                 } else {
@@ -341,6 +433,34 @@ public final class Outbox implements AutoCloseable {
                     + ", where its route may send it at relay time, accepts at most " + maxMessageSize + " bytes; nothing"
                     + " was written to outbox '" + table + "'. Send a reference to the data (claim check) or raise the"
                     + " broker's limit");
+        }
+    }
+
+    /**
+     * The relay sends a message's headers as they are written; the ones an application may set follow
+     * {@link Message.Builder#header}'s rules, checked here so that a message is refused at once rather than at every
+     * relay attempt. Switchboard's own {@code sb_} headers, which a received (dead-lettered, say) message carries, are
+     * kept as a publisher keeps them when it forwards that message.
+     */
+    private void checkHeaders(String id, String destination, Map<String, String> headers) {
+        if (headers.isEmpty()) {
+            return;
+        }
+        Message.Builder<byte[]> check = null;
+        for (Map.Entry<String, String> e : headers.entrySet()) {
+            String name = e.getKey();
+            if (name != null && name.startsWith("sb_") && e.getValue() != null) {
+                continue;
+            }
+            if (check == null) {
+                check = Message.builder(new byte[0]);
+            }
+            try {
+                check.header(name, e.getValue());
+            } catch (InvalidMessageException refused) {
+                throw new InvalidMessageException("Message " + id + " for '" + destination + "' was not written to outbox '"
+                        + table + "': " + refused.getMessage(), refused);
+            }
         }
     }
 
@@ -450,6 +570,8 @@ public final class Outbox implements AutoCloseable {
         private Duration degradedAfter = Duration.ofMinutes(1);
         private Duration statsInterval = Duration.ofSeconds(2);
         private Delivery delivery = Delivery.AT_LEAST_ONCE;
+        private int maxAttempts = 10;
+        private long maxBatchBytes = 16L * 1024 * 1024;
         private MeterRegistry meters;
         private boolean createSchema = true;
         private boolean autoStart = true;
@@ -611,7 +733,43 @@ public final class Outbox implements AutoCloseable {
          * @return this builder
          */
         public Builder delivery(Delivery delivery) {
-            this.delivery = Objects.requireNonNull(delivery, "delivery");
+            Objects.requireNonNull(delivery, "delivery");
+            if (delivery == Delivery.AT_MOST_ONCE) {
+                throw new ConfigurationException("Outbox delivery AT_MOST_ONCE is refused: the relay deletes a row only once"
+                        + " its broker acknowledged it, which an at-most-once publisher never waits for, so a message lost"
+                        + " on the way would be gone with its row; use AT_LEAST_ONCE (the default) or EXACTLY_ONCE");
+            }
+            this.delivery = delivery;
+            return this;
+        }
+
+        /**
+         * How many times a message refused for itself (invalid, too large, a destination or a capability its route's
+         * broker lacks) is tried before it is parked in {@code <table>_parked}; default 10; 1 to 1,000. Its key's
+         * later messages wait while it is tried and go on once it is parked. A broker's failure (time-out,
+         * refusal, lost connection) never parks a message: it waits, with back-off, and its key with it.
+         *
+         * @param attempts attempts before parking
+         * @return this builder
+         */
+        public Builder maxAttempts(int attempts) {
+            this.maxAttempts = range("max-attempts", attempts, 1, 1000, "10");
+            return this;
+        }
+
+        /**
+         * The most payload bytes one relay thread reads and sends in one batch; default 16 MiB; at least 1 KiB. A
+         * message larger than this is sent alone.
+         *
+         * @param bytes payload bytes a batch
+         * @return this builder
+         */
+        public Builder maxBatchBytes(long bytes) {
+            if (bytes < 1024) {
+                throw new ConfigurationException("Outbox max-batch-bytes is " + bytes + " but must be at least 1024, such as"
+                        + " 16777216 (16 MiB)");
+            }
+            this.maxBatchBytes = bytes;
             return this;
         }
 
@@ -658,14 +816,23 @@ public final class Outbox implements AutoCloseable {
             Dialect dialect;
             String database;
             boolean trigger;
-            try (Connection c = dataSource.getConnection()) {
-                c.setAutoCommit(true);
-                DatabaseMetaData md = c.getMetaData();
-                dialect = Dialect.of(md, table);
-                database = identity(md);
-                Schema schema = new Schema(table, dialect);
-                schema.ensure(c, createSchema, buckets);
-                trigger = schema.hasNotifyTrigger(c);
+            try {
+                Connection c = dataSource.getConnection();
+                boolean autoCommit = true;
+                int isolation = Connection.TRANSACTION_READ_COMMITTED;
+                try {
+                    autoCommit = c.getAutoCommit();
+                    isolation = c.getTransactionIsolation();
+                    c.setAutoCommit(true);
+                    DatabaseMetaData md = c.getMetaData();
+                    dialect = Dialect.of(md, table);
+                    database = identity(md);
+                    Schema schema = new Schema(table, dialect);
+                    schema.ensure(c, createSchema, buckets);
+                    trigger = schema.hasNotifyTrigger(c);
+                } finally {
+                    Sessions.handBack(c, autoCommit, isolation, table);
+                }
             } catch (SQLException e) {
                 throw new OutboxException("Outbox table '" + table + "': could not reach the database (SQL state "
                         + e.getSQLState() + "): " + e.getMessage() + "; check the data source", e);

@@ -31,6 +31,10 @@ final class OutboxStats {
     private volatile long backlog;
     private volatile long oldestMicros; // 0: none
     private volatile String failure;
+    private volatile long parked;
+    private volatile String lastParkedError;
+    private final java.util.Map<String, io.micrometer.core.instrument.Counter> parkedCounters =
+            new java.util.concurrent.ConcurrentHashMap<>();
     private final List<Meter> registered = new ArrayList<>();
     private ScheduledExecutorService timer;
     private long lastPurge;
@@ -49,6 +53,9 @@ final class OutboxStats {
             registered.add(Gauge.builder("switchboard.outbox.oldest.age", this, s -> s.oldestAge().toMillis() / 1000.0)
                     .description("Age of the oldest row of the outbox table not sent yet").tag("table", outbox.table)
                     .baseUnit("seconds").register(registry));
+            registered.add(Gauge.builder("switchboard.outbox.parked", this, st -> st.parked)
+                    .description("Messages the relay parked in <table>_parked after maxAttempts refusals; Outbox.redrive()"
+                            + " sends them again").tag("table", outbox.table).baseUnit("messages").register(registry));
         }
         timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("switchboard-outbox-stats[" + outbox.table + "]"));
         long every = outbox.statsInterval.toMillis();
@@ -70,8 +77,29 @@ final class OutboxStats {
         MeterRegistry registry = outbox.meters;
         if (registry != null) {
             registered.forEach(registry::remove);
+            parkedCounters.values().forEach(registry::remove);
         }
         registered.clear();
+        parkedCounters.clear();
+    }
+
+    long parked() {
+        return parked;
+    }
+
+    /** Counts a message the relay parked, by destination. */
+    void parkedNow(String destination) {
+        MeterRegistry registry = outbox.meters;
+        if (registry != null) {
+            parkedCounters.computeIfAbsent(destination, d -> io.micrometer.core.instrument.Counter
+                    .builder("switchboard.outbox.parked.total").description("Messages the relay parked after maxAttempts"
+                            + " refusals").tag("table", outbox.table).tag("destination", d).baseUnit("messages")
+                    .register(registry)).increment();
+        }
+    }
+
+    void readNow() {
+        readQuietly();
     }
 
     long backlog() {
@@ -95,6 +123,12 @@ final class OutboxStats {
         }
         Duration age = oldestAge();
         String figures = "backlog " + backlog + " rows, oldest unsent " + age.toMillis() + " ms";
+        long parkedNow = parked;
+        if (parkedNow > 0) {
+            return BrokerHealth.degraded(figures + "; " + parkedNow + " message(s) parked in '" + outbox.table + "_parked'"
+                    + " after " + outbox.maxAttempts + " refusals (last: " + lastParkedError + "); mend the cause and call"
+                    + " Outbox.redrive()");
+        }
         if (age.compareTo(outbox.degradedAfter) > 0) {
             return BrokerHealth.degraded(figures + " (over " + outbox.degradedAfter.toMillis() + " ms: the relay is stopped or"
                     + " a broker refuses its messages; they wait in '" + outbox.table + "')");
@@ -109,7 +143,13 @@ final class OutboxStats {
     }
 
     private void read() {
-        try (Connection c = outbox.dataSource.getConnection()) {
+        Connection c = null;
+        boolean autoCommit = true;
+        int isolation = Connection.TRANSACTION_READ_COMMITTED;
+        try {
+            c = outbox.dataSource.getConnection();
+            autoCommit = c.getAutoCommit();
+            isolation = c.getTransactionIsolation();
             c.setAutoCommit(true);
             try (PreparedStatement ps = c.prepareStatement("SELECT count(*), min(created_micros) FROM " + outbox.table
                     + " WHERE sent_micros IS NULL AND bucket >= 0"); ResultSet rs = ps.executeQuery()) {
@@ -118,6 +158,25 @@ final class OutboxStats {
                 long oldest = rs.getLong(2);
                 oldestMicros = rs.wasNull() ? 0 : oldest;
             }
+            try (PreparedStatement ps = c.prepareStatement("SELECT count(*), max(parked_micros) FROM " + outbox.table
+                    + "_parked WHERE bucket >= 0"); ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                long count = rs.getLong(1);
+                long newest = rs.getLong(2);
+                if (count > 0 && (count != parked || lastParkedError == null)) {
+                    try (PreparedStatement last = c.prepareStatement("SELECT message_id, destination, last_error FROM "
+                            + outbox.table + "_parked WHERE parked_micros = ?")) {
+                        last.setLong(1, newest);
+                        try (ResultSet lr = last.executeQuery()) {
+                            if (lr.next()) {
+                                lastParkedError = "message " + lr.getString(1) + " to '" + lr.getString(2) + "': "
+                                        + lr.getString(3);
+                            }
+                        }
+                    }
+                }
+                parked = count;
+            }
             failure = null;
             purge(c);
         } catch (SQLException | RuntimeException e) {
@@ -125,6 +184,10 @@ final class OutboxStats {
                 log.warn("Outbox '{}': could not read the backlog: {}", outbox.table, e.getMessage());
             }
             failure = e.getMessage();
+        } finally {
+            if (c != null) {
+                Sessions.handBack(c, autoCommit, isolation, outbox.table);
+            }
         }
     }
 

@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,6 +38,7 @@ final class Schema {
             }
             create(c);
         }
+        upgrade(c, create);
         fillLocks(c, buckets);
         probe(c);
     }
@@ -74,6 +76,49 @@ final class Schema {
         }
     }
 
+    /** Adds what a table made by an earlier version lacks: the attempt columns and the parked table. */
+    private void upgrade(Connection c, boolean create) throws SQLException {
+        SQLException missing = null;
+        try (Statement s = c.createStatement()) {
+            s.executeQuery("SELECT attempts, retry_at_millis, last_error FROM " + table + " WHERE 1 = 0").close();
+            s.executeQuery("SELECT id, attempts, last_error, parked_micros FROM " + table + "_parked WHERE 1 = 0").close();
+        } catch (SQLException e) {
+            missing = e;
+        }
+        if (missing == null) {
+            return;
+        }
+        if (!c.getAutoCommit()) {
+            c.rollback(); // PostgreSQL: the failed query ended the transaction
+        }
+        List<String> statements = dialect.upgrade(table);
+        if (!create) {
+            throw new OutboxException("Outbox table '" + table + "' was made by an earlier version: it lacks the columns"
+                    + " attempts, retry_at_millis and last_error or the table " + table + "_parked (SQL state "
+                    + missing.getSQLState() + ": " + missing.getMessage() + ") and createSchema is false; run "
+                    + String.join("; ", statements) + " (see " + dialect.scriptResource() + "), or build with"
+                    + " createSchema(true)", missing);
+        }
+        log.info("Outbox table '{}': adding the attempt columns and the parked table ({})", table, dialect.scriptResource());
+        try (Statement s = c.createStatement()) {
+            for (String statement : statements) {
+                try {
+                    s.execute(statement);
+                } catch (SQLException e) {
+                    if (Outbox.isPermission(e)) {
+                        throw refused("upgrade", e, c);
+                    }
+                    // made by another replica at the same time; checked below
+                    log.debug("Outbox table '{}': {} failed: {}", table, statement, e.getMessage());
+                }
+            }
+        }
+        try (Statement s = c.createStatement()) {
+            s.executeQuery("SELECT attempts, retry_at_millis, last_error FROM " + table + " WHERE 1 = 0").close();
+            s.executeQuery("SELECT id, attempts, last_error, parked_micros FROM " + table + "_parked WHERE 1 = 0").close();
+        }
+    }
+
     /** One lock row per bucket; rows of other replicas' larger counts are kept. */
     private void fillLocks(Connection c, int buckets) throws SQLException {
         Set<Integer> present = new HashSet<>();
@@ -104,6 +149,7 @@ final class Schema {
 
     /** A row written, changed and deleted in a transaction rolled back: proves the grants the relay needs. */
     private void probe(Connection c) throws SQLException {
+        boolean autoCommit = c.getAutoCommit();
         c.setAutoCommit(false);
         try (Statement s = c.createStatement()) {
             s.executeUpdate("INSERT INTO " + table + " (bucket, destination, message_id, payload, created_micros)"
@@ -112,6 +158,7 @@ final class Schema {
             s.executeUpdate("UPDATE " + table + " SET sent_micros = 0 WHERE bucket = -1");
             s.executeUpdate("DELETE FROM " + table + " WHERE bucket = -1");
             s.executeQuery("SELECT bucket FROM " + table + "_lock WHERE bucket = 0 FOR UPDATE SKIP LOCKED").close();
+            s.executeUpdate("DELETE FROM " + table + "_parked WHERE bucket = -1");
         } catch (SQLException e) {
             c.rollback();
             if (Outbox.isPermission(e)) {
@@ -122,7 +169,7 @@ final class Schema {
             try {
                 c.rollback();
             } finally {
-                c.setAutoCommit(true);
+                c.setAutoCommit(autoCommit);
             }
         }
     }
@@ -145,8 +192,8 @@ final class Schema {
 
     private OutboxException refused(String action, SQLException e, Connection c) {
         return new OutboxException("Outbox table '" + table + "': user '" + user(c) + "' may not " + action + " it (SQL state "
-                + e.getSQLState() + ": " + e.getMessage() + "); grant SELECT, INSERT, UPDATE and DELETE on " + table + " and "
-                + table + "_lock" + (dialect == Dialect.POSTGRESQL ? " (and USAGE on the sequence of " + table + ".id)" : "")
+                + e.getSQLState() + ": " + e.getMessage() + "); grant SELECT, INSERT, UPDATE and DELETE on " + table + ", "
+                + table + "_parked and " + table + "_lock" + (dialect == Dialect.POSTGRESQL ? " (and USAGE on the sequence of " + table + ".id)" : "")
                 + " to that user", e);
     }
 

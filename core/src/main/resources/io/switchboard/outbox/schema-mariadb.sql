@@ -16,7 +16,27 @@ CREATE TABLE IF NOT EXISTS switchboard_outbox (
     created_micros BIGINT NOT NULL,
     deliver_at_millis BIGINT NULL,
     sent_micros BIGINT NULL,
-    INDEX switchboard_outbox_pending (sent_micros, id)
+    attempts INT NULL,
+    retry_at_millis BIGINT NULL,
+    last_error VARCHAR(1000) NULL,
+    INDEX switchboard_outbox_pending (sent_micros, id),
+    INDEX switchboard_outbox_bucket (bucket, sent_micros)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+CREATE TABLE IF NOT EXISTS switchboard_outbox_parked (
+    id BIGINT NOT NULL PRIMARY KEY,
+    bucket INT NOT NULL,
+    destination VARCHAR(255) NOT NULL,
+    message_key VARCHAR(1024) NULL,
+    message_id VARCHAR(255) NOT NULL,
+    content_type VARCHAR(255) NULL,
+    headers MEDIUMTEXT NULL,
+    payload LONGBLOB NOT NULL,
+    created_micros BIGINT NOT NULL,
+    deliver_at_millis BIGINT NULL,
+    attempts INT NOT NULL,
+    last_error VARCHAR(1000) NULL,
+    parked_micros BIGINT NOT NULL
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 CREATE TABLE IF NOT EXISTS switchboard_outbox_lock (

@@ -16,10 +16,31 @@ CREATE TABLE IF NOT EXISTS switchboard_outbox (
     payload BYTEA NOT NULL,
     created_micros BIGINT NOT NULL,
     deliver_at_millis BIGINT,
-    sent_micros BIGINT
+    sent_micros BIGINT,
+    attempts INTEGER,
+    retry_at_millis BIGINT,
+    last_error VARCHAR(1000)
 );
 
 CREATE INDEX IF NOT EXISTS switchboard_outbox_pending ON switchboard_outbox (sent_micros, id);
+
+CREATE INDEX IF NOT EXISTS switchboard_outbox_bucket ON switchboard_outbox (bucket, sent_micros);
+
+CREATE TABLE IF NOT EXISTS switchboard_outbox_parked (
+    id BIGINT PRIMARY KEY,
+    bucket INTEGER NOT NULL,
+    destination VARCHAR(255) NOT NULL,
+    message_key VARCHAR(1024),
+    message_id VARCHAR(255) NOT NULL,
+    content_type VARCHAR(255),
+    headers TEXT,
+    payload BYTEA NOT NULL,
+    created_micros BIGINT NOT NULL,
+    deliver_at_millis BIGINT,
+    attempts INTEGER NOT NULL,
+    last_error VARCHAR(1000),
+    parked_micros BIGINT NOT NULL
+);
 
 CREATE TABLE IF NOT EXISTS switchboard_outbox_lock (
     bucket INTEGER PRIMARY KEY

@@ -36,6 +36,24 @@ public abstract class MessageAccess {
         return a.newReceived(payload, record, headers, id, timestamp);
     }
 
+    /**
+     * A message to send again as it was written (the outbox's relay): its headers, which may hold Switchboard's own
+     * {@code sb_} headers of a received message, are taken as they are, as a publisher takes a received message's.
+     */
+    public static <T> Message<T> forwarded(T payload, String key, Map<String, String> headers, String id, Instant timestamp,
+            Instant deliverAt) {
+        MessageAccess a = instance;
+        if (a == null) {
+            Message.of(""); // initialises Message, which installs the access
+            a = instance;
+        }
+        return a.newForwarded(payload, key, headers, id, timestamp, deliverAt);
+    }
+
+    /** Builds a message to send again. */
+    protected abstract <T> Message<T> newForwarded(T payload, String key, Map<String, String> headers, String id,
+            Instant timestamp, Instant deliverAt);
+
     /** Builds a received message. */
     protected abstract <T> Message<T> newReceived(T payload, InboundRecord record, Map<String, String> headers, String id,
             Instant timestamp);
