@@ -314,6 +314,11 @@ public final class Outbox implements AutoCloseable {
         }
     }
 
+    /** Counts a message the relay held after a failure. */
+    void heldNow(String destination) {
+        stats.heldNow(destination);
+    }
+
     /** Counts a message the relay parked. */
     void parkedNow(String destination) {
         stats.parkedNow(destination);

@@ -35,6 +35,8 @@ final class OutboxStats {
     private volatile String lastParkedError;
     private final java.util.Map<String, io.micrometer.core.instrument.Counter> parkedCounters =
             new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Map<String, io.micrometer.core.instrument.Counter> heldCounters =
+            new java.util.concurrent.ConcurrentHashMap<>();
     private final List<Meter> registered = new ArrayList<>();
     private ScheduledExecutorService timer;
     private long lastPurge;
@@ -78,9 +80,11 @@ final class OutboxStats {
         if (registry != null) {
             registered.forEach(registry::remove);
             parkedCounters.values().forEach(registry::remove);
+            heldCounters.values().forEach(registry::remove);
         }
         registered.clear();
         parkedCounters.clear();
+        heldCounters.clear();
     }
 
     long parked() {
@@ -95,6 +99,17 @@ final class OutboxStats {
                     .builder("switchboard.outbox.parked.total").description("Messages the relay parked after maxAttempts"
                             + " refusals").tag("table", outbox.table).tag("destination", d).baseUnit("messages")
                     .register(registry)).increment();
+        }
+    }
+
+    /** Counts a message the relay held after a failure (sent again after its back-off), by destination. */
+    void heldNow(String destination) {
+        MeterRegistry registry = outbox.meters;
+        if (registry != null) {
+            heldCounters.computeIfAbsent(destination, d -> io.micrometer.core.instrument.Counter
+                    .builder("switchboard.outbox.held").description("Sends the relay held back after a failure: the"
+                            + " message and its key's later ones wait for its back-off").tag("table", outbox.table)
+                    .tag("destination", d).baseUnit("messages").register(registry)).increment();
         }
     }
 

@@ -601,6 +601,7 @@ final class Relay {
             ps.setLong(4, row.id);
             ps.executeUpdate();
         }
+        outbox.heldNow(row.destination);
     }
 
     /** True for a refusal of the message itself, which sending it again cannot mend. */

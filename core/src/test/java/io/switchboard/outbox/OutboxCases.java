@@ -66,6 +66,7 @@ abstract class OutboxCases {
         try (Connection c = db().getConnection(); Statement s = c.createStatement()) {
             s.execute("DROP TABLE IF EXISTS " + table);
             s.execute("DROP TABLE IF EXISTS " + table + "_lock");
+            s.execute("DROP TABLE IF EXISTS " + table + "_parked");
             dropExtra(s);
         }
     }

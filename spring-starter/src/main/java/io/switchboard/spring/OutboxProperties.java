@@ -4,6 +4,7 @@ import io.switchboard.Delivery;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Everything under {@code switchboard.outbox.} in {@code application.yml}: the transactional outbox on the application's
@@ -64,8 +65,14 @@ public class OutboxProperties {
     /** How often the backlog and the oldest unsent age are read for the meters [2s]. */
     private Duration statsInterval = Duration.ofSeconds(2);
 
-    /** The relay's delivery guarantee when it publishes [at-least-once]. */
+    /** The relay's delivery guarantee when it publishes: at-least-once or exactly-once (at-most-once is refused) [at-least-once]. */
     private Delivery delivery = Delivery.AT_LEAST_ONCE;
+
+    /** Attempts of a message refused for itself (invalid, too large, a capability its route's broker lacks) before it is parked in <table>_parked [10]. */
+    private int maxAttempts = 10;
+
+    /** The most payload bytes one relay thread sends in one batch; a larger message goes alone [16MB]. */
+    private DataSize maxBatchBytes = DataSize.ofMegabytes(16);
 
     /** Start the relay with the application context; false for a replica that only writes [true]. */
     private boolean autoStartup = true;
@@ -246,6 +253,34 @@ public class OutboxProperties {
      */
     public void setDelivery(Delivery delivery) {
         this.delivery = delivery;
+    }
+
+    /** {@return attempts of a message refused for itself before it is parked} */
+    public int getMaxAttempts() {
+        return maxAttempts;
+    }
+
+    /**
+     * Sets {@link #getMaxAttempts()}.
+     *
+     * @param maxAttempts the value to set
+     */
+    public void setMaxAttempts(int maxAttempts) {
+        this.maxAttempts = maxAttempts;
+    }
+
+    /** {@return the most payload bytes a relay thread sends in one batch} */
+    public DataSize getMaxBatchBytes() {
+        return maxBatchBytes;
+    }
+
+    /**
+     * Sets {@link #getMaxBatchBytes()}.
+     *
+     * @param maxBatchBytes the value to set
+     */
+    public void setMaxBatchBytes(DataSize maxBatchBytes) {
+        this.maxBatchBytes = maxBatchBytes;
     }
 
     /** {@return whether the relay starts with the application context} */

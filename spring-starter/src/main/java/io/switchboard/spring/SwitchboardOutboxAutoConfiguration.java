@@ -72,6 +72,8 @@ public class SwitchboardOutboxAutoConfiguration {
             set("degraded-after", properties.getDegradedAfter(), builder::degradedAfter);
             set("stats-interval", properties.getStatsInterval(), builder::statsInterval);
             set("delivery", properties.getDelivery(), builder::delivery);
+            set("max-attempts", properties.getMaxAttempts(), builder::maxAttempts);
+            set("max-batch-bytes", properties.getMaxBatchBytes(), size -> builder.maxBatchBytes(size.toBytes()));
             MeterRegistry registry = meterRegistry.getIfUnique();
             if (registry != null) {
                 builder.meterRegistry(registry);

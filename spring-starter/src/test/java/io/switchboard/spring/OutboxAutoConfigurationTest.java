@@ -158,6 +158,47 @@ class OutboxAutoConfigurationTest {
         });
     }
 
+    @Test
+    @DisplayName("a pool lending auto-commit=false connections, a transaction of another DataSource's manager, a query on"
+            + " the outbox's DataSource first: refused, nothing written")
+    void anotherManagerWithAutoCommitOffPool() {
+        runner().withUserConfiguration(PoolAndOther.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    DataSource main = context.getBean("dataSource", DataSource.class);
+                    DataSource other = context.getBean("otherDataSource", DataSource.class);
+                    TransactionTemplate otherTx = new TransactionTemplate(new DataSourceTransactionManager(other));
+                    SwitchboardOutbox outbox = context.getBean(SwitchboardOutbox.class);
+                    assertThatThrownBy(() -> otherTx.executeWithoutResult(status -> outbox.publish(DESTINATION, Message.of("x"))))
+                            .isInstanceOf(OutboxException.class).hasMessageContaining("holds no connection of the outbox's DataSource");
+                    // JdbcTemplate binds a connection of its own for the outbox's DataSource inside the other transaction
+                    assertThatThrownBy(() -> otherTx.executeWithoutResult(status -> {
+                        new org.springframework.jdbc.core.JdbcTemplate(main).queryForObject("SELECT 1", Integer.class);
+                        outbox.publish(DESTINATION, Message.of("y"));
+                    })).isInstanceOf(OutboxException.class).hasMessageContaining("holds no connection of the outbox's DataSource");
+                    assertThat(outboxRows(context)).isZero();
+                });
+    }
+
+    /** The application's DataSource, a pool lending auto-commit=false connections (primary), and another one. */
+    @Configuration(proxyBeanMethods = false)
+    static class PoolAndOther {
+        @Bean
+        @Primary
+        DataSource dataSource() {
+            com.zaxxer.hikari.HikariConfig config = new com.zaxxer.hikari.HikariConfig();
+            config.setJdbcUrl("jdbc:h2:mem:pool-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+            config.setAutoCommit(false);
+            config.setMaximumPoolSize(8);
+            return new com.zaxxer.hikari.HikariDataSource(config);
+        }
+
+        @Bean
+        DataSource otherDataSource() {
+            return TwoDataSources.h2("other-" + UUID.randomUUID());
+        }
+    }
+
     /** The application's DataSource (primary) and another one. */
     @Configuration(proxyBeanMethods = false)
     static class TwoDataSources {
@@ -190,7 +231,8 @@ class OutboxAutoConfigurationTest {
                     "switchboard.outbox.retention=7d", "switchboard.outbox.poll.min=20ms", "switchboard.outbox.poll.max=2s",
                     "switchboard.outbox.backoff.min=200ms", "switchboard.outbox.backoff.max=30s",
                     "switchboard.outbox.send-timeout=10s", "switchboard.outbox.degraded-after=5m",
-                    "switchboard.outbox.stats-interval=1s", "switchboard.outbox.delivery=at-most-once",
+                    "switchboard.outbox.stats-interval=1s", "switchboard.outbox.delivery=exactly-once",
+                    "switchboard.outbox.max-attempts=4", "switchboard.outbox.max-batch-bytes=4MB",
                     "switchboard.outbox.initialize-schema=always", "switchboard.outbox.auto-startup=false").run(context -> {
                         assertThat(context).hasNotFailed();
                         OutboxProperties p = context.getBean(OutboxProperties.class);
@@ -207,7 +249,9 @@ class OutboxAutoConfigurationTest {
                         assertThat(p.getSendTimeout()).isEqualTo(Duration.ofSeconds(10));
                         assertThat(p.getDegradedAfter()).isEqualTo(Duration.ofMinutes(5));
                         assertThat(p.getStatsInterval()).isEqualTo(Duration.ofSeconds(1));
-                        assertThat(p.getDelivery()).isEqualTo(Delivery.AT_MOST_ONCE);
+                        assertThat(p.getDelivery()).isEqualTo(Delivery.EXACTLY_ONCE);
+                        assertThat(p.getMaxAttempts()).isEqualTo(4);
+                        assertThat(p.getMaxBatchBytes().toBytes()).isEqualTo(4L * 1024 * 1024);
                         assertThat(p.getInitializeSchema()).isEqualTo(DatabaseInitializationMode.ALWAYS);
                         Outbox outbox = context.getBean(Outbox.class);
                         assertThat(outbox.table()).isEqualTo("shop_events");
@@ -239,6 +283,11 @@ class OutboxAutoConfigurationTest {
                 InvalidSwitchboardPropertyException e = cause(context.getStartupFailure(), InvalidSwitchboardPropertyException.class);
                 assertThat(e.property()).isEqualTo("switchboard.outbox.poll");
                 assertThat(e.getMessage()).contains("below poll min");
+            });
+            runner().withPropertyValues("switchboard.outbox.delivery=at-most-once").run(context -> {
+                InvalidSwitchboardPropertyException e = cause(context.getStartupFailure(), InvalidSwitchboardPropertyException.class);
+                assertThat(e.property()).isEqualTo("switchboard.outbox.delivery");
+                assertThat(e.getMessage()).contains("AT_MOST_ONCE").contains("AT_LEAST_ONCE");
             });
         }
 

@@ -68,6 +68,7 @@ public final class OutboxBench {
                 try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
                     s.execute("DROP TABLE IF EXISTS " + table);
                     s.execute("DROP TABLE IF EXISTS " + table + "_lock");
+                    s.execute("DROP TABLE IF EXISTS " + table + "_parked");
                     s.execute("DROP FUNCTION IF EXISTS " + table + "_notify()");
                 }
             }

@@ -19,8 +19,6 @@ import org.junit.jupiter.api.Test;
 @DisplayName("Outbox across real brokers, on PostgreSQL")
 class OutboxAcrossBrokersTest extends OutboxSupport {
 
-    private static final Duration DRAIN = Duration.ofSeconds(180);
-
     @Test
     @DisplayName("committed: once on Kafka, the route's broker; rolled back: nowhere; route moved to RabbitMQ while 10,000 rows wait: all on RabbitMQ, per-key order kept")
     void routeAtRelayTime() throws Exception {

@@ -35,6 +35,8 @@ import org.junit.jupiter.api.BeforeEach;
 abstract class OutboxSupport {
 
     static final RabbitMqServer RABBIT = RabbitMqServer.local();
+    /** The longest wait for the relay to deliver what a test committed. */
+    static final java.time.Duration DRAIN = java.time.Duration.ofSeconds(180);
 
     final String run = "ob_" + UUID.randomUUID().toString().substring(0, 8);
     final String table = run + "_outbox";
@@ -62,6 +64,7 @@ abstract class OutboxSupport {
         try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
             s.execute("DROP TABLE IF EXISTS " + table);
             s.execute("DROP TABLE IF EXISTS " + table + "_lock");
+            s.execute("DROP TABLE IF EXISTS " + table + "_parked");
             s.execute("DROP FUNCTION IF EXISTS " + table + "_notify()");
             for (String t : dropAfter) {
                 s.execute("DROP TABLE IF EXISTS " + t);

@@ -9,12 +9,13 @@ import io.switchboard.spring.CodecResolver;
 import io.switchboard.spring.SwitchboardOutbox;
 import io.switchboard.spring.TransactionalPublisher;
 import java.sql.Connection;
-import java.sql.SQLException;
+import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
+import org.springframework.jdbc.datasource.ConnectionHolder;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
@@ -83,37 +84,63 @@ public final class DefaultSwitchboardOutbox implements SwitchboardOutbox {
      * such transaction. The caller releases it.
      */
     private Connection transactionConnection(String destination) {
-        if (!TransactionSynchronizationManager.isActualTransactionActive()) {
-            throw new OutboxException("Outbox '" + outbox.table() + "': no transaction is active, so a message for '"
-                    + destination + "' would be written without the application's own writes. Publish inside a"
-                    + " transaction: annotate the calling method with @Transactional (on a Spring bean, called from another"
-                    + " bean so that its proxy applies), or wrap the call in TransactionTemplate.execute(..). Nothing was"
-                    + " written");
+        // the connection the transaction manager bound for the outbox's DataSource; asked before getConnection, which
+        // would bind a fresh connection of its own (committed apart from the transaction) when the transaction holds none
+        boolean held = TransactionSynchronizationManager.getResource(dataSource) instanceof ConnectionHolder holder
+                && heldByManager(holder);
+        if (!held) {
+            if (!TransactionSynchronizationManager.isActualTransactionActive()) {
+                throw new OutboxException("Outbox '" + outbox.table() + "': no transaction is active, so a message for '"
+                        + destination + "' would be written without the application's own writes. Publish inside a"
+                        + " transaction: annotate the calling method with @Transactional (on a Spring bean, called from"
+                        + " another bean so that its proxy applies), or wrap the call in TransactionTemplate.execute(..)."
+                        + " Nothing was written");
+            }
+            throw new OutboxException("Outbox '" + outbox.table() + "': a transaction is active, but its transaction"
+                    + " manager holds no connection of the outbox's DataSource (a transaction of another DataSource's"
+                    + " manager, a JpaTransactionManager without that DataSource, or a JTA transaction), so a message for '"
+                    + destination + "' would commit apart from the application's writes. Run the transaction with the"
+                    + " DataSourceTransactionManager (or JdbcTransactionManager) of that DataSource, or a"
+                    + " JpaTransactionManager given it (Spring Boot's default for a single DataSource). Nothing was written");
         }
         if (TransactionSynchronizationManager.isCurrentTransactionReadOnly()) {
             throw new OutboxException("Outbox '" + outbox.table() + "': the current transaction is read-only, so a message"
                     + " for '" + destination + "' cannot be written in it; publish from a read-write transaction"
                     + " (@Transactional without readOnly = true). Nothing was written");
         }
-        // asked before getConnection, which binds a connection of its own to the thread when the transaction holds none
-        boolean held = TransactionSynchronizationManager.getResource(dataSource) != null;
-        Connection connection = DataSourceUtils.getConnection(dataSource);
-        if (!held && autoCommit(connection)) {
-            DataSourceUtils.releaseConnection(connection, dataSource);
-            throw new OutboxException("Outbox '" + outbox.table() + "': a transaction is active, but its transaction"
-                    + " manager holds no connection of the outbox's DataSource, so a message for '" + destination + "'"
-                    + " would commit apart from the application's writes. Run the transaction with the"
-                    + " DataSourceTransactionManager or JpaTransactionManager of that DataSource (Spring Boot's default"
-                    + " for a single DataSource). Nothing was written");
-        }
-        return connection;
+        return DataSourceUtils.getConnection(dataSource);
     }
 
-    private static boolean autoCommit(Connection connection) {
+    /** ConnectionHolder's own flag of a transaction a DataSourceTransactionManager began on its connection. */
+    private static final Method TRANSACTION_ACTIVE = transactionActive();
+
+    private static Method transactionActive() {
         try {
-            return connection.getAutoCommit();
-        } catch (SQLException e) {
-            return false; // the core's own check says what is wrong with the connection
+            Method m = ConnectionHolder.class.getDeclaredMethod("isTransactionActive");
+            m.setAccessible(true);
+            return m;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * True when a transaction manager bound the holder: a DataSourceTransactionManager's (its transaction active on the
+     * connection) or a JpaTransactionManager's (the EntityManager's connection, not synchronized by DataSourceUtils).
+     * False for the holder {@link DataSourceUtils#getConnection} binds by itself inside another manager's transaction: a
+     * connection of its own, handed back at completion without a commit of the transaction's.
+     */
+    private static boolean heldByManager(ConnectionHolder holder) {
+        if (!holder.isSynchronizedWithTransaction()) {
+            return true;
+        }
+        if (TRANSACTION_ACTIVE == null) {
+            return true; // cannot tell: the core's checks of the connection still apply
+        }
+        try {
+            return (Boolean) TRANSACTION_ACTIVE.invoke(holder);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return true;
         }
     }
 

@@ -95,6 +95,7 @@ class OutboxOnPostgresAndRabbitTest {
 
         jdbc.sql("DROP TABLE IF EXISTS " + OUTBOX_TABLE).update();
         jdbc.sql("DROP TABLE IF EXISTS " + OUTBOX_TABLE + "_lock").update();
+        jdbc.sql("DROP TABLE IF EXISTS " + OUTBOX_TABLE + "_parked").update();
         jdbc.sql("DROP FUNCTION IF EXISTS " + OUTBOX_TABLE + "_notify()").update();
         jdbc.sql("DROP TABLE IF EXISTS " + ORDER_TABLE).update();
         Brokers.deleteRabbitLeftovers();

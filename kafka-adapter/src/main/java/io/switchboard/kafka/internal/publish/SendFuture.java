@@ -53,7 +53,7 @@ public final class SendFuture extends CompletableFuture<SendResult> implements C
                     + "kafka.max.block.ms / kafka.delivery.timeout.ms", error);
         }
         if (error instanceof RecordTooLargeException) {
-            return new PublishException("Kafka refused a record for topic '" + topic + "' as too large: "
+            return new io.switchboard.MessageTooLargeException("Kafka refused a record for topic '" + topic + "' as too large: "
                     + error.getMessage() + "; raise kafka.max.request.size and the topic's max.message.bytes, or send "
                     + "a reference to the data", error);
         }
