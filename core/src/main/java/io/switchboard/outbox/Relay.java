@@ -63,6 +63,15 @@ final class Relay {
     private static final int NONE = -1;
     private static final int MAX_EXCLUDED_KEYS = 100;
     private static final int MAX_ERROR = 1000;
+    /**
+     * The relay's transaction settings on PostgreSQL, for that transaction only ({@code SET LOCAL}): no WAL flush wait
+     * at commit, and plans that probe the indexes bucket by bucket and read rows in id order whatever the table's
+     * statistics say (an outbox table swings from empty to a large backlog faster than autovacuum analyzes it, and a
+     * plan made for an empty table scans the whole backlog each batch).
+     */
+    private static final String PG_LOCAL_SETTINGS = "SET LOCAL synchronous_commit = off; SET LOCAL enable_mergejoin = off;"
+            + " SET LOCAL enable_hashjoin = off; SET LOCAL enable_material = off; SET LOCAL enable_sort = off;"
+            + " SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off";
 
     private enum Outcome { SENT, EMPTY, HELD_ELSEWHERE, WAITING, FAILED }
 
@@ -280,6 +289,13 @@ final class Relay {
         long began = System.nanoTime();
         boolean done = false;
         try {
+            if (outbox.dialect == Dialect.POSTGRESQL) {
+                // for this transaction only: a relay commit lost in a database crash only has its rows sent again (by
+                // id), so each batch is spared a WAL flush; the pooled connection's own settings are left as they are
+                try (java.sql.Statement s = c.createStatement()) {
+                    s.execute(PG_LOCAL_SETTINGS);
+                }
+            }
             List<Integer> locked = lock();
             if (locked.isEmpty()) {
                 boolean any;
@@ -290,15 +306,10 @@ final class Relay {
                 done = true;
                 return any ? Outcome.HELD_ELSEWHERE : Outcome.EMPTY;
             }
-            if (outbox.dialect == Dialect.POSTGRESQL) {
-                // for this transaction only: a relay commit lost in a database crash only has its rows sent again (by
-                // id), so each batch is spared a WAL flush; the pooled connection's own setting is left as it is
-                try (java.sql.Statement s = c.createStatement()) {
-                    s.execute("SET LOCAL synchronous_commit = off");
-                }
-            }
+            long claimed = System.nanoTime();
             long now = System.currentTimeMillis();
             List<Row> rows = readRows(c, locked, now);
+            long listed = System.nanoTime();
             if (rows.isEmpty()) {
                 c.commit();
                 done = true;
@@ -312,8 +323,10 @@ final class Relay {
             done = true;
             if (log.isTraceEnabled()) {
                 long end = System.nanoTime();
-                log.trace("Outbox '{}': {} rows of {} buckets: read {} us, sent and deleted {} us, commit {} us", outbox.table,
-                        rows.size(), locked.size(), (read - began) / 1000, (sent - read) / 1000, (end - sent) / 1000);
+                log.trace("Outbox '{}': {} rows of {} buckets: read {} us (claim {}, list {}, payloads {}), sent and deleted {}"
+                        + " us, commit {} us", outbox.table, rows.size(), locked.size(), (read - began) / 1000,
+                        (claimed - began) / 1000, (listed - claimed) / 1000, (read - listed) / 1000, (sent - read) / 1000,
+                        (end - sent) / 1000);
             }
             // nothing acknowledged for a broker's failure: back off; a message refused for itself is held on its own
             return acknowledged > 0 || !brokerFailed ? Outcome.SENT : Outcome.FAILED;
