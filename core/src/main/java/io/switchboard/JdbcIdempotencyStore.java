@@ -87,10 +87,10 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                 // present: done, claimed by a live delivery, or a stale claim of a process that died
                 try (PreparedStatement takeOver = c.prepareStatement("UPDATE " + table
                         + " SET updated_at = ? WHERE scope = ? AND message_id = ? AND state = 'C' AND updated_at < ?")) {
-                    takeOver.setTimestamp(1, now);
+                    takeOver.setTimestamp(1, now, utc());
                     takeOver.setString(2, scope);
                     takeOver.setString(3, messageId);
-                    takeOver.setTimestamp(4, Timestamp.from(now.toInstant().minus(claimTimeout)));
+                    takeOver.setTimestamp(4, Timestamp.from(now.toInstant().minus(claimTimeout)), utc());
                     if (takeOver.executeUpdate() == 1) {
                         log.info("Took over the stale claim of message {} in '{}' (older than {})", messageId, scope, claimTimeout);
                         return Claim.CLAIMED;
@@ -147,7 +147,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         try {
             try (PreparedStatement done = connection.prepareStatement("UPDATE " + table
                     + " SET state = 'D', updated_at = ? WHERE scope = ? AND message_id = ? AND state = 'C'")) {
-                done.setTimestamp(1, now());
+                done.setTimestamp(1, now(), utc());
                 done.setString(2, scope);
                 done.setString(3, messageId);
                 if (done.executeUpdate() == 1) {
@@ -162,7 +162,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                     + " (scope, message_id, state, updated_at) VALUES (?, ?, 'D', ?)")) {
                 insert.setString(1, scope);
                 insert.setString(2, messageId);
-                insert.setTimestamp(3, now());
+                insert.setTimestamp(3, now(), utc());
                 insert.executeUpdate();
                 return true;
             }
@@ -176,7 +176,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                 + " (scope, message_id, state, updated_at) VALUES (?, ?, 'C', ?)")) {
             insert.setString(1, scope);
             insert.setString(2, messageId);
-            insert.setTimestamp(3, now);
+            insert.setTimestamp(3, now, utc());
             insert.executeUpdate();
             return true;
         } catch (SQLException e) {
@@ -204,7 +204,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                 PreparedStatement done = c.prepareStatement("UPDATE " + table
                         + " SET state = 'D', updated_at = ? WHERE scope = ? AND message_id = ?")) {
             c.setAutoCommit(true);
-            done.setTimestamp(1, now());
+            done.setTimestamp(1, now(), utc());
             done.setString(2, scope);
             done.setString(3, messageId);
             done.executeUpdate();
@@ -241,23 +241,23 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(true);
             try (PreparedStatement expired = c.prepareStatement("DELETE FROM " + table + " WHERE state = 'D' AND updated_at < ?")) {
-                expired.setTimestamp(1, Timestamp.from(clock.instant().minus(retention)));
+                expired.setTimestamp(1, Timestamp.from(clock.instant().minus(retention)), utc());
                 deleted += expired.executeUpdate();
             }
             Timestamp cutoff = null;
             try (PreparedStatement nth = c.prepareStatement("SELECT updated_at FROM " + table
-                    + " WHERE state = 'D' ORDER BY updated_at DESC OFFSET ? ROWS FETCH NEXT 1 ROWS ONLY")) {
+                    + " WHERE state = 'D' ORDER BY updated_at DESC LIMIT 1 OFFSET ?")) {
                 nth.setLong(1, maxRows);
                 try (ResultSet rs = nth.executeQuery()) {
                     if (rs.next()) {
-                        cutoff = rs.getTimestamp(1);
+                        cutoff = rs.getTimestamp(1, utc());
                     }
                 }
             }
             if (cutoff != null) {
                 try (PreparedStatement oldest = c.prepareStatement("DELETE FROM " + table
                         + " WHERE state = 'D' AND updated_at <= ?")) {
-                    oldest.setTimestamp(1, cutoff);
+                    oldest.setTimestamp(1, cutoff, utc());
                     deleted += oldest.executeUpdate();
                 }
             }
@@ -266,6 +266,14 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                     e.getMessage());
         }
         return deleted;
+    }
+
+    /**
+     * A calendar in UTC for every timestamp read and written: the column holds UTC whatever the JVM's time zone, so a
+     * daylight-saving change never moves a claim's age and replicas in other zones agree.
+     */
+    private static java.util.Calendar utc() {
+        return java.util.Calendar.getInstance(java.util.TimeZone.getTimeZone(java.time.ZoneOffset.UTC));
     }
 
     private Timestamp now() {

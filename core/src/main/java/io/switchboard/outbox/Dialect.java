@@ -104,7 +104,7 @@ enum Dialect {
 
     /**
      * The statements that bring a table made before the relay kept attempts (columns {@code attempts},
-     * {@code retry_at_millis}, {@code last_error}, the index on {@code (bucket, sent_micros)} and the
+     * {@code retry_at_millis}, {@code last_error}, {@code written_micros}, the index on {@code (bucket, sent_micros)} and the
      * {@code <table>_parked} table) up to the current schema.
      */
     List<String> upgrade(String table) {
@@ -113,6 +113,7 @@ enum Dialect {
         statements.add("ALTER TABLE " + table + " ADD COLUMN attempts INTEGER");
         statements.add("ALTER TABLE " + table + " ADD COLUMN retry_at_millis BIGINT");
         statements.add("ALTER TABLE " + table + " ADD COLUMN last_error VARCHAR(1000)");
+        statements.add("ALTER TABLE " + table + " ADD COLUMN written_micros BIGINT");
         statements.add("CREATE INDEX " + simple + "_bucket ON " + table + " (bucket, sent_micros)");
         for (String s : schema(table)) {
             if (s.contains(table + "_parked")) {

@@ -142,7 +142,7 @@ public final class Outbox implements AutoCloseable {
         }
         this.undelayedInstance = undelayed;
         this.insertSql = "INSERT INTO " + table + " (bucket, destination, message_key, message_id, content_type, headers,"
-                + " payload, created_micros, deliver_at_millis) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
+                + " payload, created_micros, deliver_at_millis, written_micros) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
         this.stats = new OutboxStats(this);
     }
 
@@ -399,6 +399,7 @@ public final class Outbox implements AutoCloseable {
                 } else {
                     insert.setNull(9, Types.BIGINT);
                 }
+                insert.setLong(10, now);
                 ids.add(stamped.id());
                 if (messages.size() == 1) {
                     insert.executeUpdate();
@@ -843,12 +844,34 @@ public final class Outbox implements AutoCloseable {
                         + e.getSQLState() + "): " + e.getMessage() + "; check the data source", e);
             }
             Outbox outbox = new Outbox(this, dialect, database, trigger);
+            warnWhenPoolIsSmall(trigger && dialect == Dialect.POSTGRESQL);
             log.info("Outbox '{}' on {} ({} buckets, batches of {}, {})", table, database, buckets, batchSize,
                     dialect == Dialect.POSTGRESQL && trigger ? "woken by LISTEN/NOTIFY" : "polled every " + pollMin + " to " + pollMax);
             if (autoStart) {
                 outbox.start();
             }
             return outbox;
+        }
+
+        /**
+         * A pool that lends at most {@code maximumPoolSize} connections (HikariCP, and pools with the same getter) keeps
+         * the relay's threads and its LISTEN connection for as long as the relay runs: warns when they leave the
+         * application fewer than two.
+         */
+        private void warnWhenPoolIsSmall(boolean listens) {
+            int held = relayThreads + (listens ? 1 : 0);
+            try {
+                java.lang.reflect.Method getter = dataSource.getClass().getMethod("getMaximumPoolSize");
+                Object max = getter.invoke(dataSource);
+                if (max instanceof Integer size && size > 0 && size - held < 2) {
+                    log.warn("Outbox '{}': the relay holds {} of the pool's {} connections while it runs ({} relay"
+                            + " threads{}), leaving the application {}; raise the pool's maximumPoolSize to at least {} or"
+                            + " lower relayThreads", table, held, size, relayThreads, listens ? " and one LISTEN" : "",
+                            Math.max(0, size - held), held + 2);
+                }
+            } catch (ReflectiveOperationException | RuntimeException ignored) {
+                // not a pool that says its size
+            }
         }
 
         private static int range(String name, int value, int min, int max, String example) {

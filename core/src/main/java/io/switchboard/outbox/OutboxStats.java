@@ -166,7 +166,7 @@ final class OutboxStats {
             autoCommit = c.getAutoCommit();
             isolation = c.getTransactionIsolation();
             c.setAutoCommit(true);
-            try (PreparedStatement ps = c.prepareStatement("SELECT count(*), min(created_micros) FROM " + outbox.table
+            try (PreparedStatement ps = c.prepareStatement("SELECT count(*), min(COALESCE(written_micros, created_micros)) FROM " + outbox.table
                     + " WHERE sent_micros IS NULL AND bucket >= 0"); ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 backlog = rs.getLong(1);

@@ -143,7 +143,7 @@ final class Relay {
     private String rowsSql(int excluded) {
         String in = "?" + ", ?".repeat(outbox.bucketsPerClaim - 1);
         return "SELECT id, bucket, destination, message_key, message_id, content_type, created_micros, deliver_at_millis,"
-                + " attempts, retry_at_millis, OCTET_LENGTH(payload) FROM " + outbox.table + " WHERE sent_micros IS NULL"
+                + " attempts, retry_at_millis, OCTET_LENGTH(payload), COALESCE(written_micros, created_micros) FROM " + outbox.table + " WHERE sent_micros IS NULL"
                 + " AND bucket IN (" + in + ")"
                 + (excluded == 0 ? "" : " AND (message_key IS NULL OR message_key NOT IN (?" + ", ?".repeat(excluded - 1) + "))")
                 + " ORDER BY id LIMIT ?";
@@ -698,7 +698,7 @@ final class Relay {
                     .register(registry);
             latencies.put(row.destination, timer);
         }
-        long latency = row.ackedMillis - row.createdMicros / 1000;
+        long latency = row.ackedMillis - row.writtenMicros / 1000;
         timer.record(Math.max(0, latency), TimeUnit.MILLISECONDS);
     }
 
@@ -763,6 +763,7 @@ final class Relay {
         final int attempts;
         final long retryAtMillis;
         final long length;
+        final long writtenMicros;
         String headers;
         byte[] payload;
         Batch batch;
@@ -785,6 +786,7 @@ final class Relay {
             long retry = rs.getLong(10);
             retryAtMillis = rs.wasNull() ? 0 : retry;
             length = rs.getLong(11);
+            writtenMicros = rs.getLong(12);
         }
 
         Message<byte[]> message() {

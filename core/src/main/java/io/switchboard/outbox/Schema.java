@@ -41,6 +41,7 @@ final class Schema {
         upgrade(c, create);
         fillLocks(c, buckets);
         probe(c);
+        checkBinlog(c);
     }
 
     /** Null when both tables can be read; else the error. */
@@ -80,7 +81,7 @@ final class Schema {
     private void upgrade(Connection c, boolean create) throws SQLException {
         SQLException missing = null;
         try (Statement s = c.createStatement()) {
-            s.executeQuery("SELECT attempts, retry_at_millis, last_error FROM " + table + " WHERE 1 = 0").close();
+            s.executeQuery("SELECT attempts, retry_at_millis, last_error, written_micros FROM " + table + " WHERE 1 = 0").close();
             s.executeQuery("SELECT id, attempts, last_error, parked_micros FROM " + table + "_parked WHERE 1 = 0").close();
         } catch (SQLException e) {
             missing = e;
@@ -94,7 +95,7 @@ final class Schema {
         List<String> statements = dialect.upgrade(table);
         if (!create) {
             throw new OutboxException("Outbox table '" + table + "' was made by an earlier version: it lacks the columns"
-                    + " attempts, retry_at_millis and last_error or the table " + table + "_parked (SQL state "
+                    + " attempts, retry_at_millis, last_error and written_micros or the table " + table + "_parked (SQL state "
                     + missing.getSQLState() + ": " + missing.getMessage() + ") and createSchema is false; run "
                     + String.join("; ", statements) + " (see " + dialect.scriptResource() + "), or build with"
                     + " createSchema(true)", missing);
@@ -114,8 +115,26 @@ final class Schema {
             }
         }
         try (Statement s = c.createStatement()) {
-            s.executeQuery("SELECT attempts, retry_at_millis, last_error FROM " + table + " WHERE 1 = 0").close();
+            s.executeQuery("SELECT attempts, retry_at_millis, last_error, written_micros FROM " + table + " WHERE 1 = 0").close();
             s.executeQuery("SELECT id, attempts, last_error, parked_micros FROM " + table + "_parked WHERE 1 = 0").close();
+        }
+    }
+
+    /**
+     * MariaDB and MySQL with the binary log in STATEMENT format: a replica replays the relay's {@code SKIP LOCKED}
+     * statements on other rows than the source took, so the outbox refuses to start there.
+     */
+    private void checkBinlog(Connection c) throws SQLException {
+        if (dialect != Dialect.MARIADB && dialect != Dialect.MYSQL) {
+            return;
+        }
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT @@log_bin, @@binlog_format")) {
+            if (rs.next() && rs.getInt(1) == 1 && "STATEMENT".equalsIgnoreCase(rs.getString(2))) {
+                throw new OutboxException("Outbox table '" + table + "': the database writes its binary log with"
+                        + " binlog_format=STATEMENT, which replays the relay's SELECT .. FOR UPDATE SKIP LOCKED and DELETE"
+                        + " on other rows on a replica; set binlog_format=ROW (or MIXED) for the server, or for the"
+                        + " application's user's sessions");
+            }
         }
     }
 
@@ -178,7 +197,7 @@ final class Schema {
         if (dialect != Dialect.POSTGRESQL) {
             return false;
         }
-        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM pg_trigger WHERE tgname = ? AND NOT tgisinternal")) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM pg_trigger WHERE lower(tgname) = lower(?) AND NOT tgisinternal")) {
             ps.setString(1, table.replace('.', '_') + "_notify");
             try (ResultSet rs = ps.executeQuery()) {
                 boolean found = rs.next();

@@ -17,7 +17,8 @@ CREATE TABLE IF NOT EXISTS switchboard_outbox (
     sent_micros BIGINT,
     attempts INTEGER,
     retry_at_millis BIGINT,
-    last_error VARCHAR(1000)
+    last_error VARCHAR(1000),
+    written_micros BIGINT
 );
 
 CREATE INDEX IF NOT EXISTS switchboard_outbox_pending ON switchboard_outbox (sent_micros, id);

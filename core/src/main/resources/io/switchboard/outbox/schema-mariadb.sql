@@ -19,6 +19,7 @@ CREATE TABLE IF NOT EXISTS switchboard_outbox (
     attempts INT NULL,
     retry_at_millis BIGINT NULL,
     last_error VARCHAR(1000) NULL,
+    written_micros BIGINT NULL,
     INDEX switchboard_outbox_pending (sent_micros, id),
     INDEX switchboard_outbox_bucket (bucket, sent_micros)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;

@@ -469,6 +469,42 @@ class OutboxUnderFaultsTest {
     }
 
     @Test
+    @DisplayName("close() leaves no thread of the outbox behind; a mixed-case table name is woken by its notify trigger")
+    void noThreadLeftAndMixedCase() throws Exception {
+        Switchboard sb = switchboard();
+        List<String> got = receive(sb, "threads");
+        String mixed = "SbMixed_" + table.substring(table.length() - 8);
+        Outbox outbox = Outbox.builder(sb, db).table(mixed).relayThreads(4).poll(Duration.ofMillis(5), Duration.ofMillis(100))
+                .build();
+        try {
+            assertThat(outbox.notifyTrigger).as("the trigger of a mixed-case table is found").isTrue();
+            try (Connection c = db.getConnection()) {
+                c.setAutoCommit(false);
+                outbox.publisher("threads", Codec.utf8()).publish(c, Message.of("k", "v"));
+                c.commit();
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() -> got.size() == 1);
+        } finally {
+            outbox.close();
+        }
+        List<String> left = new ArrayList<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.isAlive() && t.getName().contains(mixed)) {
+                left.add(t.getName());
+            }
+        }
+        try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS " + mixed);
+            s.execute("DROP TABLE IF EXISTS " + mixed + "_lock");
+            s.execute("DROP TABLE IF EXISTS " + mixed + "_parked");
+            s.execute("DROP FUNCTION IF EXISTS " + mixed + "_notify()");
+        }
+        System.out.printf("outbox=stop-leaves-nothing broker=memory db=postgresql threads_left=%d lost=0 reordered=0%n",
+                left.size());
+        assertThat(left).as("threads of the closed outbox").isEmpty();
+    }
+
+    @Test
     @DisplayName("header text round-trips any value; rows written before the escape read as written")
     void headerText() {
         Map<String, String> headers = new LinkedHashMap<>();
