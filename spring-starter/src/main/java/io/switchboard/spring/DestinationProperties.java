@@ -34,7 +34,7 @@ public class DestinationProperties {
     /** The dead-letter destination [the destination's name + .dlq, or the broker's equivalent]. */
     private String deadLetter;
 
-    /** Broker-side filter expression (RocketMQ tags); needs a broker with filtering. */
+    /** Tag filter expression ("TagA || TagB"): broker-side on RocketMQ (tags) and RabbitMQ (bindings), in the client on Kafka and memory. */
     private String filter;
 
     /** How long closing a listener waits for handlers in flight [30s]. */
@@ -139,7 +139,7 @@ public class DestinationProperties {
         this.deadLetter = deadLetter;
     }
 
-    /** {@return broker-side filter expression (RocketMQ tags); needs a broker with filtering} */
+    /** {@return the tag filter expression: broker-side on RocketMQ and RabbitMQ, in the client on Kafka and memory} */
     public String getFilter() {
         return filter;
     }
