@@ -139,13 +139,33 @@ public class SwitchboardOutboxAutoConfiguration {
     static class WithoutDataSource {
 
         @Bean
-        Object switchboardOutboxCore() {
+        Object switchboardOutboxCore(org.springframework.beans.factory.ListableBeanFactory beans) {
+            String[] reactive = r2dbcConnectionFactories(beans);
+            if (reactive.length > 0) {
+                throw new InvalidSwitchboardPropertyException("switchboard.outbox.enabled", "true",
+                        "the outbox writes its row with JDBC in the application's JDBC transaction, and this application's"
+                                + " database access is R2DBC (ConnectionFactory bean '" + reactive[0] + "'), whose reactive"
+                                + " transactions a JDBC write cannot join",
+                        "The outbox supports JDBC DataSources only: add a DataSource for the same database"
+                                + " (spring-boot-starter-jdbc and spring.datasource.url) and run the writes that publish in"
+                                + " a JDBC @Transactional method, or set switchboard.outbox.enabled=false");
+            }
             throw new InvalidSwitchboardPropertyException("switchboard.outbox.enabled", "true",
                     "the outbox needs the application's DataSource, and there is not exactly one DataSource bean (or no"
                             + " spring-boot-jdbc on the classpath)",
                     "Add spring-boot-starter-jdbc (or spring-boot-starter-data-jpa) and spring.datasource.url, mark one"
                             + " DataSource @Primary when there are several, or set switchboard.outbox.enabled=false");
         }
+    }
+
+    /** The names of the application's R2DBC ConnectionFactory beans, when R2DBC is on the classpath. */
+    static String[] r2dbcConnectionFactories(org.springframework.beans.factory.ListableBeanFactory beans) {
+        String type = "io.r2dbc.spi.ConnectionFactory";
+        ClassLoader loader = SwitchboardOutboxAutoConfiguration.class.getClassLoader();
+        if (!org.springframework.util.ClassUtils.isPresent(type, loader)) {
+            return new String[0];
+        }
+        return beans.getBeanNamesForType(org.springframework.util.ClassUtils.resolveClassName(type, loader), true, false);
     }
 
     /** Matches when the outbox cannot be put on a DataSource. */

@@ -317,6 +317,25 @@ class OutboxAutoConfigurationTest {
         }
 
         @Test
+        @DisplayName("enabled in an R2DBC application without a DataSource: startup fails saying R2DBC's transactions"
+                + " cannot be joined and what to add")
+        void enabledOnR2dbc() {
+            new ApplicationContextRunner()
+                    .withConfiguration(AutoConfigurations.of(SwitchboardAutoConfiguration.class,
+                            SwitchboardOutboxAutoConfiguration.class))
+                    .withBean("connectionFactory", io.r2dbc.spi.ConnectionFactory.class, () -> (io.r2dbc.spi.ConnectionFactory)
+                            java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+                                    new Class<?>[] {io.r2dbc.spi.ConnectionFactory.class}, (proxy, method, args) -> null))
+                    .withPropertyValues("switchboard.outbox.enabled=true").run(context -> {
+                        InvalidSwitchboardPropertyException e = cause(context.getStartupFailure(),
+                                InvalidSwitchboardPropertyException.class);
+                        assertThat(e.property()).isEqualTo("switchboard.outbox.enabled");
+                        assertThat(e.getMessage()).contains("R2DBC").contains("connectionFactory");
+                        assertThat(e.action()).contains("JDBC DataSources only").contains("spring.datasource.url");
+                    });
+        }
+
+        @Test
         @DisplayName("without spring-jdbc on the classpath: off, the starter runs as before; enabled, startup fails saying so")
         void withoutSpringJdbc() {
             ApplicationContextRunner noJdbc = new ApplicationContextRunner()
@@ -347,6 +366,9 @@ class OutboxAutoConfigurationTest {
                 TransactionTemplate tx = new TransactionTemplate(context.getBean(PlatformTransactionManager.class));
                 tx.executeWithoutResult(status -> context.getBean(SwitchboardOutbox.class).publish(DESTINATION,
                         Message.builder("late").key("c4").timestamp(Instant.now().minus(Duration.ofMinutes(2))).build()));
+                assertThat(outbox.health().getStatus().getCode()).as("an old message written now").isEqualTo("UP");
+                context.getBean(JdbcClient.class).sql("UPDATE switchboard_outbox SET written_micros = written_micros - 120000000")
+                        .update(); // as if written 2 minutes ago
                 Health degraded = outbox.health();
                 assertThat(degraded.getStatus().getCode()).isEqualTo(FleetHealthIndicator.DEGRADED_CODE);
                 assertThat(degraded.getDetails()).containsEntry("backlog", 1L);
