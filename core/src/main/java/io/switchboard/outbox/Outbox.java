@@ -279,8 +279,9 @@ public final class Outbox implements AutoCloseable {
     public int redrive(String messageId) {
         String where = messageId == null ? "" : " WHERE message_id = ?";
         String copy = "INSERT INTO " + table + " (bucket, destination, message_key, message_id, content_type, headers, payload,"
-                + " created_micros, deliver_at_millis) SELECT bucket, destination, message_key, message_id, content_type,"
-                + " headers, payload, created_micros, deliver_at_millis FROM " + table + "_parked" + where + " ORDER BY id";
+                + " created_micros, deliver_at_millis, written_micros) SELECT bucket, destination, message_key, message_id,"
+                + " content_type, headers, payload, created_micros, deliver_at_millis, CAST(? AS BIGINT) FROM " + table
+                + "_parked" + where + " ORDER BY id";
         String delete = "DELETE FROM " + table + "_parked" + where;
         Connection c = null;
         boolean autoCommit = true;
@@ -292,8 +293,9 @@ public final class Outbox implements AutoCloseable {
             c.setAutoCommit(false);
             int moved;
             try (PreparedStatement in = c.prepareStatement(copy); PreparedStatement out = c.prepareStatement(delete)) {
+                in.setLong(1, micros(Instant.now())); // written again now: its age counts from here
                 if (messageId != null) {
-                    in.setString(1, messageId);
+                    in.setString(2, messageId);
                     out.setString(1, messageId);
                 }
                 moved = in.executeUpdate();

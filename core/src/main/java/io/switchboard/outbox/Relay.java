@@ -196,11 +196,11 @@ final class Relay {
                             backoff = 0;
                             poll = outbox.pollMin.toNanos();
                         }
-                        case HELD_ELSEWHERE, WAITING -> {
+                        case WAITING -> {
                             pause(poll);
                             poll = Math.min(poll * 2, outbox.pollMax.toNanos());
                         }
-                        case EMPTY -> {
+                        case EMPTY, HELD_ELSEWHERE -> { // rows held by other relays: wait as when idle, woken by new rows
                             if (outbox.wakeup.await(poll, this::isStopping)) {
                                 poll = outbox.pollMin.toNanos();
                             } else {
