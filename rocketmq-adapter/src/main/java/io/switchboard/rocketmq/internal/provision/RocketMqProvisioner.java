@@ -110,6 +110,11 @@ public final class RocketMqProvisioner implements Provisioner {
         } catch (SwitchboardException e) {
             throw e;
         } catch (Exception e) {
+            String refused = settings.credentials().refusal(e, "create " + withQueues(missing.values()));
+            if (refused != null) {
+                throw new SwitchboardException(refused + ", or create the " + (missing.size() == 1 ? "topic" : "topics")
+                        + " with mqadmin updateTopic", e);
+            }
             if (unreachable(e)) {
                 throw new SwitchboardException("RocketMQ name server " + settings.nameServer() + " (or its broker) is not reachable"
                         + " while creating " + TopicAdmin.named(missing.keySet()) + ": " + e.getMessage() + "; start the name "
@@ -253,8 +258,9 @@ public final class RocketMqProvisioner implements Provisioner {
             Thread.currentThread().interrupt();
             throw new SwitchboardException("Interrupted while deleting RocketMQ topic '" + name + "'", e);
         } catch (Exception e) {
-            throw new SwitchboardException("Could not delete RocketMQ topic '" + name + "' (name server "
-                    + settings.nameServer() + "): " + e.getMessage(), e);
+            String refused = settings.credentials().refusal(e, "delete topic '" + name + "'");
+            throw new SwitchboardException(refused != null ? refused : "Could not delete RocketMQ topic '" + name
+                    + "' (name server " + settings.nameServer() + "): " + e.getMessage(), e);
         }
     }
 
