@@ -7,10 +7,12 @@ import io.switchboard.ConfigurationException;
 import io.switchboard.Switchboard;
 import io.switchboard.rocketmq.internal.RocketMqAdapter;
 import io.switchboard.rocketmq.internal.client.AclCredentials;
+import io.switchboard.rocketmq.internal.client.TlsSupport;
 import io.switchboard.spi.BrokerConfig;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.rocketmq.client.exception.MQBrokerException;
+import org.apache.rocketmq.remoting.netty.TlsSystemConfig;
 import org.apache.rocketmq.remoting.protocol.ResponseCode;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -77,6 +79,35 @@ class RocketMqAclSettingsTest {
         }
         assertThat(AclCredentials.of("orders-app", SECRET).toString()).isEqualTo(
                 "AclCredentials[accessKey=orders-app, secretKey=******]");
+    }
+
+    @Test
+    @DisplayName("TLS that verifies the broker but cannot connect on Netty 4.2 is refused at start, naming the fix")
+    void tlsHostNameCheckRefused() {
+        boolean testMode = TlsSystemConfig.tlsTestModeEnable;
+        boolean authServer = TlsSystemConfig.tlsClientAuthServer;
+        String check = System.getProperty(TlsSupport.NETTY_ENDPOINT_CHECK);
+        try {
+            TlsSystemConfig.tlsTestModeEnable = false;
+            TlsSystemConfig.tlsClientAuthServer = true;
+            System.clearProperty(TlsSupport.NETTY_ENDPOINT_CHECK);
+            assertThatThrownBy(() -> Switchboard.builder().broker("rocketmq")
+                    .property("rocketmq.namesrv-addr", "127.0.0.1:9876").property("rocketmq.tls", "true").build())
+                    .isInstanceOf(ConfigurationException.class)
+                    .hasMessageContaining("property 'rocketmq.tls' is 'true' but TLS cannot connect in this JVM")
+                    .hasMessageContaining("-Dio.netty.handler.ssl.defaultEndpointVerificationAlgorithm=NONE");
+            System.setProperty(TlsSupport.NETTY_ENDPOINT_CHECK, "NONE");
+            Switchboard.builder().broker("rocketmq").property("rocketmq.namesrv-addr", "127.0.0.1:9876")
+                    .property("rocketmq.tls", "true").build().close();
+        } finally {
+            TlsSystemConfig.tlsTestModeEnable = testMode;
+            TlsSystemConfig.tlsClientAuthServer = authServer;
+            if (check == null) {
+                System.clearProperty(TlsSupport.NETTY_ENDPOINT_CHECK);
+            } else {
+                System.setProperty(TlsSupport.NETTY_ENDPOINT_CHECK, check);
+            }
+        }
     }
 
     @Test

@@ -88,6 +88,7 @@ class RocketMqAclTest {
         try (Switchboard wrong = switchboard(WRONG_SECRET)) {
             assertThatThrownBy(() -> wrong.publisher(destination(), TEXT).build())
                     .isInstanceOf(SwitchboardException.class)
+                    .satisfies(e -> System.out.println("refusal (topic creation): " + e.getMessage()))
                     .hasMessageContaining("access key '" + ACCESS_KEY + "'")
                     .hasMessageContaining("check the credentials")
                     .hasMessageContaining("check signature failed")
@@ -103,6 +104,7 @@ class RocketMqAclTest {
             Publisher<String> publisher = wrong.publisher(destination, TEXT).build();
             assertThatThrownBy(() -> join(publisher.publish("must-not-arrive").toCompletableFuture()))
                     .hasCauseInstanceOf(PublishException.class)
+                    .satisfies(e -> System.out.println("refusal (publish): " + e.getCause().getMessage()))
                     .satisfies(e -> assertThat(e.getCause().getMessage())
                             .contains("access key '" + ACCESS_KEY + "'")
                             .contains("check the credentials")
@@ -123,6 +125,7 @@ class RocketMqAclTest {
                 .property("rocketmq.admin-timeout", "5s").build()) {
             assertThatThrownBy(() -> none.publisher(destination(), TEXT).build())
                     .isInstanceOf(SwitchboardException.class)
+                    .satisfies(e -> System.out.println("refusal (no credentials): " + e.getMessage()))
                     .hasMessageContaining("without ACL credentials")
                     .hasMessageContaining("set rocketmq.access-key and rocketmq.secret-key");
             report("no-credentials-refused", 0, 0);

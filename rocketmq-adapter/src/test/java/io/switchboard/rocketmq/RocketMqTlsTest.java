@@ -85,7 +85,9 @@ class RocketMqTlsTest {
         try (Switchboard sb = switchboard(false)) {
             assertThatThrownBy(() -> sb.publisher("tls-plain-" + System.nanoTime() % 100_000, TEXT).build())
                     .isInstanceOf(SwitchboardException.class)
-                    .hasMessageContaining(rocketMq.nameServerAddress());
+                    .satisfies(e -> System.out.println("refusal (plain client): " + e.getMessage()))
+                    .hasMessageContaining(rocketMq.nameServerAddress())
+                    .hasMessageContaining("then set rocketmq.tls=true");
             report("plain-client-refused", 0, 0);
         }
     }
@@ -101,7 +103,9 @@ class RocketMqTlsTest {
             TlsSystemConfig.tlsClientTrustCertPath = other.certificate().getPath();
             try (Switchboard sb = switchboard(true)) {
                 assertThatThrownBy(() -> sb.publisher("tls-untrusted-" + System.nanoTime() % 100_000, TEXT).build())
-                        .isInstanceOf(SwitchboardException.class);
+                        .isInstanceOf(SwitchboardException.class)
+                        .satisfies(e -> System.out.println("refusal (untrusted certificate): " + e.getMessage()))
+                        .hasMessageContaining("trusts the broker's certificate");
             }
             report("untrusted-certificate-refused", 0, 0);
         } finally {

@@ -118,12 +118,21 @@ public final class RocketMqProvisioner implements Provisioner {
             if (unreachable(e)) {
                 throw new SwitchboardException("RocketMQ name server " + settings.nameServer() + " (or its broker) is not reachable"
                         + " while creating " + TopicAdmin.named(missing.keySet()) + ": " + e.getMessage() + "; start the name "
-                        + "server and broker, or correct rocketmq.namesrv-addr", e);
+                        + "server and broker, or correct rocketmq.namesrv-addr" + tlsHint(), e);
             }
             throw new SwitchboardException("RocketMQ refused to create " + withQueues(missing.values()) + " (name server "
                     + settings.nameServer() + "): " + e.getMessage() + "; check the broker's permissions, or create the "
                     + (missing.size() == 1 ? "topic" : "topics") + " with mqadmin updateTopic", e);
         }
+    }
+
+    /** What to check about TLS when the name server or broker drops the connection. */
+    private String tlsHint() {
+        return settings.tls()
+                ? "; with " + RocketMqSettings.TLS + "=true also check that they take TLS and that this JVM trusts the "
+                        + "broker's certificate (tls.client.trustCertPath; a failed handshake is in rocketmq-client's log)"
+                : " (a name server that takes TLS only closes connections without it: then set " + RocketMqSettings.TLS
+                        + "=true)";
     }
 
     private static TopicConfig config(DestinationSpec spec) {
