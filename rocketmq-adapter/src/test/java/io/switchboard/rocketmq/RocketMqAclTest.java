@@ -118,6 +118,28 @@ class RocketMqAclTest {
 
     @Test
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    @DisplayName("with a wrong secret key: a subscription to a topic the broker has fails, naming the access key and "
+            + "not the secret")
+    void wrongSecretSubscriptionRefused() {
+        String destination = destination();
+        rocketMq.createTopic(destination, 2);
+        try (Switchboard wrong = switchboard(WRONG_SECRET)) {
+            Recorder<String> received = new Recorder<>(WAIT);
+            // refused while provisioning (subscribe throws) or while the consumer starts (ready() fails)
+            assertThatThrownBy(() -> join(wrong.subscriber(destination, TEXT).group("acl-intruders").subscribe(received)
+                    .ready().toCompletableFuture()))
+                    .satisfies(e -> System.out.println("refusal (subscribe): " + failure(e).getMessage()))
+                    .satisfies(e -> assertThat(failure(e)).isInstanceOf(SwitchboardException.class))
+                    .satisfies(e -> assertThat(failure(e).getMessage())
+                            .contains("access key '" + ACCESS_KEY + "'")
+                            .contains("check the credentials")
+                            .doesNotContain(WRONG_SECRET).doesNotContain(SECRET_KEY));
+            report("wrong-secret-subscribe-refused", 0, received.payloads().size());
+        }
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
     @DisplayName("without credentials: refused, and the error says to set rocketmq.access-key and rocketmq.secret-key")
     void noCredentialsRefused() {
         try (Switchboard none = Switchboard.builder().broker("rocketmq")
@@ -156,6 +178,11 @@ class RocketMqAclTest {
         } catch (java.util.concurrent.TimeoutException e) {
             throw new AssertionError("not completed within " + WAIT, e);
         }
+    }
+
+    /** The failure itself, out of the wrapper {@link #join} puts around a stage's. */
+    private static Throwable failure(Throwable e) {
+        return e instanceof CompletionFailed ? e.getCause() : e;
     }
 
     /** A stage that completed with {@code getCause()}. */

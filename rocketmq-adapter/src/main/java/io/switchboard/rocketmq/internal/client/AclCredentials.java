@@ -1,5 +1,6 @@
 package io.switchboard.rocketmq.internal.client;
 
+import java.util.regex.Pattern;
 import org.apache.rocketmq.acl.common.AclClientRPCHook;
 import org.apache.rocketmq.acl.common.SessionCredentials;
 import org.apache.rocketmq.client.exception.MQBrokerException;
@@ -21,6 +22,9 @@ public final class AclCredentials {
     public static final String SECRET_KEY = "rocketmq.secret-key";
 
     private static final AclCredentials NONE = new AclCredentials(null, null);
+    /** RocketMQ 5's authentication failures (rocketmq-auth's {@code DefaultAuthenticationHandler} and context builder). */
+    private static final Pattern AUTHENTICATION_FAILURES = Pattern.compile("(?i)check signature failed|User:.* is not found"
+            + "|User:.* is disabled|username cannot be null|Authentication failed|authentication (header|credential|keyValues)");
 
     private final String accessKey;
     private final String secretKey;
@@ -86,6 +90,16 @@ public final class AclCredentials {
                 + "); check the credentials: " + ACCESS_KEY + " must name a user of the broker and " + SECRET_KEY
                 + " must be that user's secret key; then check that the user may use the topic and group, and the "
                 + "topic's and the broker's permissions";
+    }
+
+    /**
+     * {@return true when {@code error} is the broker refusing the credentials themselves (unknown or disabled user,
+     * wrong secret key, unsigned request), not an ACL rule or a topic's permissions: no request of the adapter can
+     * succeed then}
+     */
+    public static boolean isAuthenticationRefusal(Throwable error) {
+        String remark = noPermissionRemark(error);
+        return remark != null && AUTHENTICATION_FAILURES.matcher(remark).find();
     }
 
     /** The broker's remark of a {@code NO_PERMISSION} answer in {@code error}'s causes, or null if there is none. */

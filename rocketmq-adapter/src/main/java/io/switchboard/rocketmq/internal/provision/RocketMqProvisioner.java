@@ -2,6 +2,7 @@ package io.switchboard.rocketmq.internal.provision;
 
 import io.switchboard.SwitchboardException;
 import io.switchboard.rocketmq.internal.RocketMqSettings;
+import io.switchboard.rocketmq.internal.client.AclCredentials;
 import io.switchboard.rocketmq.internal.client.Producers;
 import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.DestinationSpec;
@@ -202,6 +203,10 @@ public final class RocketMqProvisioner implements Provisioner {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (Exception e) {
+                if (AclCredentials.isAuthenticationRefusal(e)) {
+                    // not a missing admin right: the broker refuses every request with these credentials
+                    throw new SwitchboardException(settings.credentials().refusal(e, "make consumer group '" + group + "'"), e);
+                }
                 log.info("Could not make RocketMQ consumer {} and their retry topics ahead of their consumers (name server "
                         + "{}): {}; the broker makes each at its consumer's first heartbeat instead", TopicAdmin.named(batch, "group", "groups"),
                         settings.nameServer(), e.toString());
