@@ -46,6 +46,24 @@ import io.switchboard.spi.BrokerConfig;
  *       delivery times are rounded up to it, so a delayed message never arrives early.</li>
  *   <li>{@code rocketmq.tag} (publisher property, or message header): the RocketMQ tag of the
  *       messages, for subscriptions with a filter such as {@code TagA || TagB}.</li>
+ *   <li>{@code rocketmq.access-key}: the ACL user (access key) that every producer, push and pull consumer and
+ *       admin request of the adapter signs its requests with (rocketmq-client's {@code AclClientRPCHook} with
+ *       {@code SessionCredentials}); default none (requests unsigned, for brokers without ACL). Needs
+ *       {@code rocketmq.secret-key}: one without the other is refused at start. A broker that refuses the
+ *       credentials fails provisioning, publishing or subscribing with an error naming the access key and the
+ *       broker's reason, and saying to check the credentials.</li>
+ *   <li>{@code rocketmq.secret-key}: that user's secret key. Never logged: masked in the configuration's
+ *       {@code toString()} and the actuator endpoint, and named in no error.</li>
+ *   <li>{@code rocketmq.tls}: {@code true} connects to the name server and brokers over TLS
+ *       ({@code ClientConfig.setUseTLS}); default {@code false} (or rocketmq-client's {@code -Dtls.enable}). What
+ *       the client trusts is JVM-wide in rocketmq-client 5.5.0, with no per-client setting: system properties
+ *       {@code tls.test.mode.enable} (default {@code true}: any certificate), {@code tls.client.authServer}
+ *       (default {@code false}: any certificate) and {@code tls.client.trustCertPath} (the PEM of the CA or of a
+ *       self-signed broker certificate), read when rocketmq-client's classes load, or {@code tls.config.file}.
+ *       Trusting any certificate, the adapter logs a WARN at start. To verify the certificate on Netty 4.2 the
+ *       JVM also needs {@code -Dio.netty.handler.ssl.defaultEndpointVerificationAlgorithm=NONE}, since
+ *       rocketmq-client opens TLS without the broker's host name: {@code rocketmq.tls=true} is refused at start
+ *       without it; with it the certificate is verified, the host name is not.</li>
  * </ul>
  *
  * <h2>Guarantees</h2>

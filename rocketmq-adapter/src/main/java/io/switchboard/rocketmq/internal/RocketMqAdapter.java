@@ -3,6 +3,7 @@ package io.switchboard.rocketmq.internal;
 import io.switchboard.rocketmq.internal.client.BrokerWatch;
 import io.switchboard.rocketmq.internal.client.Producers;
 import io.switchboard.rocketmq.internal.client.SharedConsumeThreads;
+import io.switchboard.rocketmq.internal.client.TlsSupport;
 import io.switchboard.rocketmq.internal.client.TransactionHandlers;
 import io.switchboard.rocketmq.internal.consume.RocketMqConsumer;
 import io.switchboard.rocketmq.internal.control.RocketMqControlSupport;
@@ -26,6 +27,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.rocketmq.client.impl.factory.MQClientInstance;
 import org.apache.rocketmq.common.MixAll;
+import org.apache.rocketmq.remoting.netty.TlsSystemConfig;
 import org.apache.rocketmq.remoting.protocol.body.ClusterInfo;
 import org.apache.rocketmq.remoting.protocol.route.BrokerData;
 import org.slf4j.Logger;
@@ -90,6 +92,17 @@ public final class RocketMqAdapter implements BrokerAdapter {
                 .build();
         this.brokerWatch = BrokerWatch.start(settings.instanceName(), settings.events(), this::watchedClient,
                 settings.sendTimeout());
+        if (settings.tls() && !TlsSupport.verifiesBroker()) {
+            // rocketmq-client's trust settings are JVM-wide system properties, read once when its classes load
+            log.warn("Broker instance '{}' (rocketmq): {}=true, but the RocketMQ client in this JVM accepts any broker "
+                    + "certificate ({}={}, {}={}): connections are encrypted but the broker is not authenticated. To "
+                    + "verify it, start the JVM with -D{}=false -D{}=true -D{}=<PEM file of the CA or of the broker's "
+                    + "certificate> (and, with Netty 4.2, -D{}=NONE)", settings.instanceName(), RocketMqSettings.TLS,
+                    TlsSystemConfig.TLS_TEST_MODE_ENABLE, TlsSystemConfig.tlsTestModeEnable,
+                    TlsSystemConfig.TLS_CLIENT_AUTHSERVER, TlsSystemConfig.tlsClientAuthServer,
+                    TlsSystemConfig.TLS_TEST_MODE_ENABLE, TlsSystemConfig.TLS_CLIENT_AUTHSERVER,
+                    TlsSystemConfig.TLS_CLIENT_TRUSTCERTPATH, TlsSupport.NETTY_ENDPOINT_CHECK);
+        }
     }
 
     /** The client instance the broker watch asks through: the producers' once started, else a started consumer's. */
@@ -248,6 +261,8 @@ public final class RocketMqAdapter implements BrokerAdapter {
 
     @Override
     public String toString() {
-        return "RocketMqAdapter[" + settings.instanceName() + " at " + settings.nameServer() + "]";
+        return "RocketMqAdapter[" + settings.instanceName() + " at " + settings.nameServer()
+                + (settings.credentials().enabled() ? ", access key " + settings.credentials().accessKey() : "")
+                + (settings.tls() ? ", TLS" : "") + "]";
     }
 }

@@ -1,15 +1,20 @@
 package io.switchboard.rocketmq.internal;
 
 import io.switchboard.ConfigurationException;
+import io.switchboard.rocketmq.internal.client.AclCredentials;
+import io.switchboard.rocketmq.internal.client.TlsSupport;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.ClientEvents;
 import io.switchboard.spi.ClusterCheck;
 import java.time.Duration;
 import org.apache.rocketmq.client.ClientConfig;
+import org.apache.rocketmq.remoting.RPCHook;
+import org.apache.rocketmq.remoting.netty.TlsSystemConfig;
 
 /**
  * The adapter's properties, read and checked once when the adapter is created. Every property is
- * documented on {@link io.switchboard.rocketmq.RocketMqAdapterFactory}.
+ * documented on {@link io.switchboard.rocketmq.RocketMqAdapterFactory}. The secret key stays inside
+ * {@link AclCredentials}, whose {@code toString()} masks it, so this record's {@code toString()} never shows it.
  */
 public record RocketMqSettings(
         String instanceName,
@@ -29,6 +34,8 @@ public record RocketMqSettings(
         ClusterCheck clusterCheck,
         boolean consumeThreadsConfigured,
         boolean shareConsumeThreads,
+        AclCredentials credentials,
+        boolean tls,
         ClientEvents events) {
 
     public static final String NAME_SERVER = "rocketmq.namesrv-addr";
@@ -45,6 +52,9 @@ public record RocketMqSettings(
     static final String TIMER_PRECISION = "rocketmq.timer-precision";
     static final String ROUTE_REFRESH = "rocketmq.route-refresh";
     static final String SHARE_CONSUME_THREADS = "rocketmq.share-consume-threads";
+    public static final String ACCESS_KEY = AclCredentials.ACCESS_KEY;
+    public static final String SECRET_KEY = AclCredentials.SECRET_KEY;
+    public static final String TLS = "rocketmq.tls";
     /** Publisher property (or message header) giving the RocketMQ tag of published messages. */
     public static final String TAG = "rocketmq.tag";
 
@@ -81,7 +91,57 @@ public record RocketMqSettings(
                 ClusterCheck.of(config),
                 config.get(CONSUME_THREADS) != null,
                 config.getBoolean(SHARE_CONSUME_THREADS, true),
+                credentials(config),
+                tls(config),
                 config.events());
+    }
+
+    /**
+     * {@code rocketmq.access-key} and {@code rocketmq.secret-key}: both or neither. The error for one without the
+     * other names the one that is set (never the secret key's value) and the one to add.
+     */
+    private static AclCredentials credentials(BrokerConfig config) {
+        String accessKey = blankToNull(config.get(ACCESS_KEY));
+        String secretKey = blankToNull(config.get(SECRET_KEY));
+        if (accessKey == null && secretKey == null) {
+            return AclCredentials.none();
+        }
+        String instance = "Broker instance '" + config.instanceName() + "' (rocketmq): ";
+        if (secretKey == null) {
+            throw new ConfigurationException(instance + "property '" + ACCESS_KEY + "' is set (access key '"
+                    + accessKey + "') but '" + SECRET_KEY + "' is " + (config.get(SECRET_KEY) == null ? "missing" : "blank")
+                    + ": set '" + SECRET_KEY + "' to that user's secret key as well, or remove '" + ACCESS_KEY
+                    + "' for a broker without ACL");
+        }
+        if (accessKey == null) {
+            throw new ConfigurationException(instance + "property '" + SECRET_KEY + "' is set but '" + ACCESS_KEY
+                    + "' is " + (config.get(ACCESS_KEY) == null ? "missing" : "blank") + ": set '" + ACCESS_KEY
+                    + "' to the ACL user (access key) the secret key belongs to, or remove '" + SECRET_KEY
+                    + "' for a broker without ACL");
+        }
+        if (!accessKey.equals(accessKey.strip())) {
+            throw new ConfigurationException(instance + "property '" + ACCESS_KEY + "' is '" + accessKey
+                    + "', with spaces around it: remove them, RocketMQ would compare them as part of the user name");
+        }
+        return AclCredentials.of(accessKey, secretKey);
+    }
+
+    /**
+     * {@code rocketmq.tls}, by default rocketmq-client's own ({@code -Dtls.enable}); refused when TLS could not connect
+     * in this JVM.
+     */
+    private static boolean tls(BrokerConfig config) {
+        boolean tls = config.getBoolean(TLS, TlsSystemConfig.tlsEnable);
+        String blocker = tls ? TlsSupport.verificationBlocker() : null;
+        if (blocker != null) {
+            throw new ConfigurationException("Broker instance '" + config.instanceName() + "' (rocketmq): property '"
+                    + TLS + "' is 'true' but TLS cannot connect in this JVM: " + blocker);
+        }
+        return tls;
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value;
     }
 
     /** {@code switchboard_<instance>}, with characters RocketMQ does not allow in group names replaced. */
@@ -104,9 +164,21 @@ public record RocketMqSettings(
                 + "'concurrently' (more throughput, no order)");
     }
 
-    /** Points a rocketmq-client producer or consumer at the name server, under {@code clientName}. */
+    /**
+     * {@return a new request signer with the ACL credentials for one rocketmq-client producer or consumer (given to
+     * its constructor), or null without credentials}
+     */
+    public RPCHook rpcHook() {
+        return credentials.rpcHook();
+    }
+
+    /**
+     * Points a rocketmq-client producer or consumer at the name server, under {@code clientName}, over TLS when
+     * {@code rocketmq.tls} is set.
+     */
     public void configure(ClientConfig client, String clientName) {
         client.setNamesrvAddr(nameServer);
+        client.setUseTLS(tls);
         client.setInstanceName(clientName);
         client.setPollNameServerInterval((int) Math.min(Integer.MAX_VALUE, routeRefresh.toMillis()));
     }

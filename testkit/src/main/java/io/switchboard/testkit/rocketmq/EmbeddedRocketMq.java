@@ -72,6 +72,9 @@ import org.slf4j.LoggerFactory;
  *       and {@link TcpProxy#halfOpen()} hit every producer and consumer connection. The name
  *       server stays direct: clients keep getting routes during the fault, as they would with a
  *       name server cluster that only lost one broker.
+ *   <li>For credentials and encryption, {@link #startWithAcl(String, String)} starts a broker with
+ *       RocketMQ 5's ACL 2.0 on (one super user) and {@link #startWithTls()} one that takes TLS only,
+ *       with a self-signed certificate; the latter sets RocketMQ's JVM-wide TLS settings while it runs.
  * </ul>
  *
  * <p>Thread-safe.
@@ -104,11 +107,13 @@ public final class EmbeddedRocketMq implements AutoCloseable {
     private final DefaultMQAdminExt admin;
     private final String nameServerAddress;
     private final TcpProxy proxy;
+    private final BrokerSecurity security;
     private final boolean isShared;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private EmbeddedRocketMq(Path root, RocksDbInfoLogs rocksDbInfoLogs, RocketMqNodes nodes,
-            DefaultMQAdminExt admin, boolean isShared) {
+            DefaultMQAdminExt admin, BrokerSecurity security, boolean isShared) {
+        this.security = security;
         this.root = root;
         this.rocksDbInfoLogs = rocksDbInfoLogs;
         this.nameServer = nodes.nameServer();
@@ -126,7 +131,58 @@ public final class EmbeddedRocketMq implements AutoCloseable {
      * @throws IllegalStateException if the broker does not become ready within a minute
      */
     public static EmbeddedRocketMq start() {
-        return start(false, false);
+        return start(false, false, null, null, false);
+    }
+
+    /**
+     * Starts a new name server and a broker with RocketMQ 5's ACL 2.0 on: every request to the broker must be signed
+     * with the credentials of a known user (authentication), and that user must be allowed what it asks
+     * (authorization). The broker knows one user, {@code accessKey} with password {@code secretKey}, a super user
+     * that may do everything; a client signs with RocketMQ's {@code AclClientRPCHook} and
+     * {@code SessionCredentials(accessKey, secretKey)}. Users live in a RocksDB store under the broker's
+     * directory and go with it. The name server checks no credentials (RocketMQ 5.5.0 has none there). The
+     * testkit's own clients (topic creation, the start-up probe) sign with these credentials. The caller must
+     * {@link #close()} it.
+     *
+     * @param accessKey the user name, not blank
+     * @param secretKey its password, not blank
+     * @return a broker registered in its name server and ready to take signed messages
+     * @throws IllegalArgumentException if a key is blank
+     * @throws IllegalStateException if the broker does not become ready within a minute, saying why
+     */
+    public static EmbeddedRocketMq startWithAcl(String accessKey, String secretKey) {
+        if (accessKey == null || accessKey.isBlank() || secretKey == null || secretKey.isBlank()) {
+            throw new IllegalArgumentException("An ACL broker needs a user: accessKey "
+                    + (accessKey == null || accessKey.isBlank() ? "is blank" : "'" + accessKey + "'")
+                    + " and secretKey " + (secretKey == null || secretKey.isBlank() ? "is blank" : "is set")
+                    + "; give both, not blank");
+        }
+        return start(false, false, accessKey, secretKey, false);
+    }
+
+    /**
+     * Starts a new name server and broker that take TLS connections only ({@code tls.server.mode=enforcing}), with
+     * a self-signed certificate for {@code localhost} generated for them ({@link #tlsCertificate()}).
+     *
+     * <p>RocketMQ 5.5.0 keeps its TLS settings JVM-wide (static fields of {@code TlsSystemConfig}, from
+     * {@code tls.*} system properties). While this instance runs, every RocketMQ client started in the JVM with
+     * {@code setUseTLS(true)} verifies the broker's certificate against {@link #tlsCertificate()}
+     * ({@code tls.test.mode.enable=false}, {@code tls.client.authServer=true}, {@code tls.client.trustCertPath});
+     * {@link #close()} puts back what the JVM had. Servers started afterwards keep the JVM's mode (for Switchboard's
+     * tests: {@code -Dtls.server.mode=disabled}). Run one TLS instance at a time. Clients without TLS cannot
+     * connect to it. The caller must {@link #close()} it.
+     *
+     * <p>On Netty 4.2 the JVM needs {@code -Dio.netty.handler.ssl.defaultEndpointVerificationAlgorithm=NONE}:
+     * RocketMQ 5.5.0 opens TLS connections without the peer's host name, which Netty 4.2 checks by default, so no
+     * client could verify the certificate. The certificate itself is still verified.
+     *
+     * @return a broker registered in its name server over TLS and ready to take messages over TLS
+     * @throws IllegalStateException if the JVM lacks that Netty setting, the certificate cannot be made or the broker
+     *     does not become ready within a minute, saying why
+     */
+    public static EmbeddedRocketMq startWithTls() {
+        TlsFiles.requireUsableHostNameCheck();
+        return start(false, false, null, null, true);
     }
 
     /**
@@ -139,7 +195,7 @@ public final class EmbeddedRocketMq implements AutoCloseable {
      * @throws IllegalStateException if the broker does not become ready within a minute
      */
     public static EmbeddedRocketMq startBehindProxy() {
-        return start(false, true);
+        return start(false, true, null, null, false);
     }
 
     /**
@@ -150,7 +206,7 @@ public final class EmbeddedRocketMq implements AutoCloseable {
     public static EmbeddedRocketMq shared() {
         synchronized (SHARED_LOCK) {
             if (shared == null) {
-                EmbeddedRocketMq started = start(true, false);
+                EmbeddedRocketMq started = start(true, false, null, null, false);
                 Runtime.getRuntime().addShutdownHook(new Thread(started::stop, "embedded-rocketmq-stop"));
                 shared = started;
             }
@@ -158,22 +214,27 @@ public final class EmbeddedRocketMq implements AutoCloseable {
         }
     }
 
-    private static EmbeddedRocketMq start(boolean isShared, boolean behindProxy) {
+    private static EmbeddedRocketMq start(boolean isShared, boolean behindProxy, String accessKey, String secretKey,
+            boolean tls) {
         long startedAt = System.nanoTime();
         Path root = createRoot();
         RocksDbInfoLogs rocksDbInfoLogs = RocksDbInfoLogs.forStore(root);
         RocketMqNodes nodes = null;
         DefaultMQAdminExt admin = null;
+        TlsFiles tlsFiles = null;
         try {
-            nodes = RocketMqNodes.start(root, CLUSTER, BROKER_NAME, behindProxy);
-            admin = startAdmin(nodes.nameServerAddress());
-            EmbeddedRocketMq rocketMq = new EmbeddedRocketMq(root, rocksDbInfoLogs, nodes, admin, isShared);
+            tlsFiles = tls ? generateCertificate(root) : null;
+            BrokerSecurity security = new BrokerSecurity(accessKey, secretKey, tlsFiles);
+            nodes = RocketMqNodes.start(root, CLUSTER, BROKER_NAME, behindProxy, security);
+            admin = startAdmin(nodes.nameServerAddress(), security);
+            EmbeddedRocketMq rocketMq = new EmbeddedRocketMq(root, rocksDbInfoLogs, nodes, admin, security, isShared);
             rocketMq.awaitBrokerRegistered();
             rocketMq.warmUp();
-            log.info("RocketMQ started in {} ms: name server {}, broker {}{}, store {}",
+            log.info("RocketMQ started in {} ms: name server {}, broker {}{}, store {}{}",
                     Duration.ofNanos(System.nanoTime() - startedAt).toMillis(), nodes.nameServerAddress(),
                     nodes.broker().getBrokerAddr(), behindProxy
-                            ? " (a proxy to " + RocketMqNodes.listenAddress(nodes.broker()) + ")" : "", root);
+                            ? " (a proxy to " + RocketMqNodes.listenAddress(nodes.broker()) + ")" : "", root,
+                    security == BrokerSecurity.NONE ? "" : ", " + security);
             return rocketMq;
         } catch (RuntimeException | Error e) {
             if (admin != null) {
@@ -182,9 +243,35 @@ public final class EmbeddedRocketMq implements AutoCloseable {
             if (nodes != null) {
                 nodes.shutdown();
             }
+            if (tlsFiles != null) {
+                tlsFiles.close();
+            }
             deleteStore(root, rocksDbInfoLogs);
             throw e;
         }
+    }
+
+    private static TlsFiles generateCertificate(Path root) {
+        try {
+            return TlsFiles.generate(root.resolve("tls"));
+        } catch (Exception e) {
+            throw new IllegalStateException("Could not make a self-signed certificate for the TLS broker in "
+                    + root.resolve("tls") + ": " + e, e);
+        }
+    }
+
+    /**
+     * {@return the PEM file of the self-signed certificate of a broker from {@link #startWithTls()}, which RocketMQ
+     * clients in this JVM trust while it runs}
+     *
+     * @throws IllegalStateException if this instance has no TLS
+     */
+    public Path tlsCertificate() {
+        if (security.tls() == null) {
+            throw new IllegalStateException("EmbeddedRocketMq at " + nameServerAddress + " has no TLS: start it with "
+                    + "EmbeddedRocketMq.startWithTls()");
+        }
+        return security.tls().certificate();
     }
 
     /** {@return the name server address for clients, as {@code host:port} ({@code setNamesrvAddr(..)})} */
@@ -265,7 +352,7 @@ public final class EmbeddedRocketMq implements AutoCloseable {
         long stoppingAt = System.nanoTime();
         String address = broker.getBrokerAddr();
         try {
-            broker = RocketMqNodes.restartBroker(broker);
+            broker = RocketMqNodes.restartBroker(broker, security);
         } catch (Exception e) {
             throw new IllegalStateException("Could not restart the RocketMQ broker at " + address + " on its store "
                     + root + ": " + e.getMessage(), e);
@@ -299,6 +386,9 @@ public final class EmbeddedRocketMq implements AutoCloseable {
         if (proxy != null) {
             proxy.close();
         }
+        if (security.tls() != null) {
+            security.tls().close();
+        }
         deleteStore(root, rocksDbInfoLogs);
         log.info("RocketMQ at {} stopped in {} ms", nameServerAddress,
                 Duration.ofNanos(System.nanoTime() - stoppingAt).toMillis());
@@ -322,7 +412,7 @@ public final class EmbeddedRocketMq implements AutoCloseable {
     /** Maps the first commit-log file and proves the write path before any test sends. */
     private void warmUp() {
         createTopic(WARM_UP_TOPIC, 1);
-        RocketMqNodes.sendProbe(nameServerAddress, WARM_UP_TOPIC);
+        RocketMqNodes.sendProbe(nameServerAddress, WARM_UP_TOPIC, security);
     }
 
     private boolean routeHasQueues(String topic, int queues) throws Exception {
@@ -344,9 +434,10 @@ public final class EmbeddedRocketMq implements AutoCloseable {
         return false;
     }
 
-    private static DefaultMQAdminExt startAdmin(String nameServerAddress) {
-        DefaultMQAdminExt admin = new DefaultMQAdminExt(READY_TIMEOUT.toMillis());
+    private static DefaultMQAdminExt startAdmin(String nameServerAddress, BrokerSecurity security) {
+        DefaultMQAdminExt admin = new DefaultMQAdminExt(security.rpcHook(), READY_TIMEOUT.toMillis());
         admin.setNamesrvAddr(nameServerAddress);
+        security.configure(admin);
         admin.setInstanceName("embedded-rocketmq-admin-" + System.nanoTime());
         admin.setAdminExtGroup("embedded_rocketmq_admin_" + System.nanoTime());
         try {

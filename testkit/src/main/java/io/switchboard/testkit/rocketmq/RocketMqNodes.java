@@ -5,6 +5,7 @@ import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
+import org.apache.rocketmq.auth.config.AuthConfig;
 import org.apache.rocketmq.broker.BrokerController;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
@@ -50,17 +51,26 @@ record RocketMqNodes(NamesrvController nameServer, BrokerController broker, Stri
      *     the proxy
      */
     static RocketMqNodes start(Path root, String cluster, String brokerName, boolean behindProxy) {
+        return start(root, cluster, brokerName, behindProxy, BrokerSecurity.NONE);
+    }
+
+    /**
+     * As {@link #start(Path, String, String, boolean)}, with the broker asking for ACL credentials or TLS (the name
+     * server then takes TLS only as well) as {@code security} says.
+     */
+    static RocketMqNodes start(Path root, String cluster, String brokerName, boolean behindProxy,
+            BrokerSecurity security) {
         IllegalStateException failure = null;
         for (int attempt = 1; attempt <= MAX_START_ATTEMPTS; attempt++) {
             FreePorts.Reserved ports = FreePorts.forRocketMq();
             NamesrvController nameServer = null;
             TcpProxy proxy = null;
             try {
-                nameServer = startNameServer(root.resolve("namesrv-" + attempt), ports.nameServer());
+                nameServer = startNameServer(root.resolve("namesrv-" + attempt), LOOPBACK, ports.nameServer(), security);
                 String nameServerAddress = LOOPBACK + ":" + ports.nameServer();
                 proxy = behindProxy ? TcpProxy.start(LOOPBACK, ports.broker()) : null;
                 BrokerController broker = startBroker(root.resolve("broker-" + attempt), cluster, brokerName,
-                        nameServerAddress, ports.broker(), ports.ha(), proxy == null ? 0 : proxy.port());
+                        nameServerAddress, ports.broker(), ports.ha(), proxy == null ? 0 : proxy.port(), security);
                 return new RocketMqNodes(nameServer, broker, nameServerAddress, proxy);
             } catch (Exception e) {
                 if (proxy != null) {
@@ -119,8 +129,14 @@ record RocketMqNodes(NamesrvController nameServer, BrokerController broker, Stri
 
     /** Sends one message synchronously: proves the write path and maps the first commit-log file. */
     static void sendProbe(String nameServerAddress, String topic) {
-        DefaultMQProducer producer = new DefaultMQProducer("embedded_rocketmq_probe");
+        sendProbe(nameServerAddress, topic, BrokerSecurity.NONE);
+    }
+
+    /** As {@link #sendProbe(String, String)}, signed and over TLS as {@code security} says. */
+    static void sendProbe(String nameServerAddress, String topic, BrokerSecurity security) {
+        DefaultMQProducer producer = new DefaultMQProducer("embedded_rocketmq_probe", security.rpcHook());
         producer.setNamesrvAddr(nameServerAddress);
+        security.configure(producer);
         producer.setInstanceName("embedded-rocketmq-probe-" + System.nanoTime());
         try {
             producer.start();
@@ -144,6 +160,12 @@ record RocketMqNodes(NamesrvController nameServer, BrokerController broker, Stri
     }
 
     static NamesrvController startNameServer(Path dir, String bindAddress, int port) throws Exception {
+        return startNameServer(dir, bindAddress, port, BrokerSecurity.NONE);
+    }
+
+    /** A name server that takes TLS only when {@code security} has TLS (it checks no ACL credentials in RocketMQ 5.5.0). */
+    static NamesrvController startNameServer(Path dir, String bindAddress, int port, BrokerSecurity security)
+            throws Exception {
         NamesrvConfig config = new NamesrvConfig();
         config.setRocketmqHome(dir.toString());
         config.setKvConfigPath(dir.resolve("kvConfig.json").toString());
@@ -151,10 +173,12 @@ record RocketMqNodes(NamesrvController nameServer, BrokerController broker, Stri
         NettyServerConfig server = new NettyServerConfig();
         server.setBindAddress(bindAddress);
         server.setListenPort(port);
-        NamesrvController controller = new NamesrvController(config, server, new NettyClientConfig());
-        if (!controller.initialize()) {
-            controller.shutdown();
-            throw new IllegalStateException("RocketMQ name server did not initialize in " + dir);
+        NamesrvController controller = new NamesrvController(config, server, security.brokerClientConfig());
+        try (AutoCloseable tls = serverMode(security)) {
+            if (!controller.initialize()) {
+                controller.shutdown();
+                throw new IllegalStateException("RocketMQ name server did not initialize in " + dir);
+            }
         }
         controller.start();
         return controller;
@@ -168,6 +192,11 @@ record RocketMqNodes(NamesrvController nameServer, BrokerController broker, Stri
      * @return the new, started broker
      */
     static BrokerController restartBroker(BrokerController broker) throws Exception {
+        return restartBroker(broker, BrokerSecurity.NONE);
+    }
+
+    /** As {@link #restartBroker(BrokerController)}, for a broker started with {@code security}. */
+    static BrokerController restartBroker(BrokerController broker, BrokerSecurity security) throws Exception {
         BrokerConfig old = broker.getBrokerConfig();
         Path dir = Path.of(old.getRocketmqHome());
         int port = broker.getNettyServerConfig().getListenPort();
@@ -176,7 +205,7 @@ record RocketMqNodes(NamesrvController nameServer, BrokerController broker, Stri
         broker.shutdown();
         stopLeakedRocksDbScheduler(broker);
         return startBroker(dir, old.getBrokerClusterName(), old.getBrokerName(), old.getNamesrvAddr(), port, haPort,
-                advertisedPort);
+                advertisedPort, security);
     }
 
     /** The address the broker listens on, {@code brokerIP1:listenPort}, whatever it registers. */
@@ -198,9 +227,9 @@ record RocketMqNodes(NamesrvController nameServer, BrokerController broker, Stri
 
         private final int advertisedPort;
 
-        AdvertisingBroker(BrokerConfig brokerConfig, NettyServerConfig server, MessageStoreConfig store,
-                int advertisedPort) {
-            super(brokerConfig, server, new NettyClientConfig(), store);
+        AdvertisingBroker(BrokerConfig brokerConfig, NettyServerConfig server, NettyClientConfig client,
+                MessageStoreConfig store, AuthConfig auth, int advertisedPort) {
+            super(brokerConfig, server, client, store, auth);
             this.advertisedPort = advertisedPort;
         }
 
@@ -215,22 +244,36 @@ record RocketMqNodes(NamesrvController nameServer, BrokerController broker, Stri
      *     listens on
      */
     private static BrokerController startBroker(Path dir, String cluster, String brokerName,
-            String nameServerAddress, int port, int haPort, int advertisedPort) throws Exception {
+            String nameServerAddress, int port, int haPort, int advertisedPort, BrokerSecurity security)
+            throws Exception {
         NettyServerConfig server = new NettyServerConfig();
         server.setBindAddress(LOOPBACK);
         server.setListenPort(port);
         BrokerConfig brokerConfig = brokerConfig(dir, cluster, brokerName, nameServerAddress, port);
         MessageStoreConfig storeConfig = storeConfig(dir, haPort);
-        BrokerController controller = advertisedPort == 0
-                ? new BrokerController(brokerConfig, server, new NettyClientConfig(), storeConfig)
-                : new AdvertisingBroker(brokerConfig, server, storeConfig, advertisedPort);
-        if (!controller.initialize()) {
-            controller.shutdown();
-            throw new IllegalStateException("RocketMQ broker did not initialize in " + dir
-                    + " (see its log, rocketmq.log under rocketmq.log.root)");
+        AuthConfig auth = security.authConfig(dir, cluster, brokerName);
+        BrokerController controller;
+        // the broker's remoting client (registration with the name server) reads the TLS settings when it is made
+        try (AutoCloseable tls = serverMode(security)) {
+            controller = advertisedPort == 0
+                    ? new BrokerController(brokerConfig, server, security.brokerClientConfig(), storeConfig, auth)
+                    : new AdvertisingBroker(brokerConfig, server, security.brokerClientConfig(), storeConfig, auth,
+                            advertisedPort);
+            if (!controller.initialize()) {
+                controller.shutdown();
+                throw new IllegalStateException("RocketMQ broker did not initialize in " + dir
+                        + (security.acl() ? " with ACL (authentication store " + auth.getAuthConfigPath() + ")" : "")
+                        + (security.tls() != null ? " with TLS (certificate " + security.tls().certificate() + ")" : "")
+                        + " (see its log, rocketmq.log under rocketmq.log.root)");
+            }
         }
         controller.start();
         return controller;
+    }
+
+    /** TLS enforced with the broker's certificate while servers are created, when {@code security} has TLS. */
+    private static AutoCloseable serverMode(BrokerSecurity security) {
+        return security.tls() == null ? () -> { } : security.tls().serverMode();
     }
 
     static BrokerConfig brokerConfig(Path dir, String cluster, String brokerName,

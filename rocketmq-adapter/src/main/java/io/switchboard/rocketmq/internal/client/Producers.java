@@ -55,7 +55,7 @@ public final class Producers implements AutoCloseable {
         }
         synchronized (lock) {
             if (plain == null) {
-                plain = start(new DefaultMQProducer(settings.producerGroup()));
+                plain = start(new DefaultMQProducer(settings.producerGroup(), settings.rpcHook()));
             }
             return plain;
         }
@@ -68,7 +68,7 @@ public final class Producers implements AutoCloseable {
         }
         synchronized (lock) {
             if (transactional == null) {
-                TransactionMQProducer created = new TransactionMQProducer(settings.producerGroup() + "_tx");
+                TransactionMQProducer created = new TransactionMQProducer(settings.producerGroup() + "_tx", settings.rpcHook());
                 created.setTransactionListener(new HandlerListener());
                 transactional = start(created);
             }
@@ -85,6 +85,11 @@ public final class Producers implements AutoCloseable {
     public MQClientInstance startedClient() {
         DefaultMQProducer producer = plain;
         return producer == null ? null : producer.getDefaultMQProducerImpl().getMqClientFactory();
+    }
+
+    /** {@return the ACL credentials the producers sign their requests with} */
+    public AclCredentials credentials() {
+        return settings.credentials();
     }
 
     /** The handler registered for this broker instance, or null. */
@@ -108,7 +113,9 @@ public final class Producers implements AutoCloseable {
         } catch (MQClientException e) {
             throw new SwitchboardException("Could not start a RocketMQ producer of group '" + producer.getProducerGroup()
                     + "' for name server " + settings.nameServer() + ": " + e.getErrorMessage()
-                    + "; check property " + RocketMqSettings.NAME_SERVER, e);
+                    + "; check property " + RocketMqSettings.NAME_SERVER
+                    + (settings.tls() ? " and the TLS settings (" + RocketMqSettings.TLS + ", tls.client.* system properties)" : ""),
+                    e);
         }
         return producer;
     }

@@ -88,7 +88,7 @@ public final class RocketMqConsumer implements RawConsumer {
         this.broadcastOffsets = spec.broadcast() ? new MemoryOffsetStore() : null;
         boolean concurrently = concurrently(spec, settings);
         this.handoff = new Handoff(spec.destination(), !spec.broadcast(), !concurrently, spec.maxInFlight());
-        this.consumer = configure(new DefaultMQPushConsumer(group));
+        this.consumer = configure(new DefaultMQPushConsumer(group, settings.rpcHook()));
         if (concurrently) {
             consumer.registerMessageListener(new ConcurrentListener(handoff));
         } else {
@@ -173,9 +173,12 @@ public final class RocketMqConsumer implements RawConsumer {
             }
         } catch (Exception e) {
             PushConsumerShutdown.run(consumer);
-            return CompletableFuture.failedFuture(new SubscriptionException("Could not subscribe to '" + spec.destination()
-                    + "' as RocketMQ group '" + group + "' on name server " + settings.nameServer() + ": "
-                    + e.getMessage() + "; check that the topic exists and the name server is reachable", e));
+            String refused = settings.credentials().refusal(e, "subscribe to '" + spec.destination() + "' as group '"
+                    + group + "'");
+            return CompletableFuture.failedFuture(new SubscriptionException(refused != null ? refused
+                    : "Could not subscribe to '" + spec.destination() + "' as RocketMQ group '" + group + "' on name server "
+                    + settings.nameServer() + ": " + e.getMessage() + "; check that the topic exists and the name server is "
+                    + "reachable", e));
         }
         log.debug("Subscribed to '{}' as RocketMQ group '{}' ({})", spec.destination(), group,
                 spec.broadcast() ? "broadcast" : "clustering");

@@ -113,14 +113,14 @@ final class RocketMqControlLog implements ControlLog {
 
                 @Override
                 protected void failed(Throwable error) {
-                    done.completeExceptionally(SendFailures.of(error, topic, settings.nameServer()));
+                    done.completeExceptionally(SendFailures.of(error, topic, settings.nameServer(), settings.credentials()));
                 }
             }.start();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             done.completeExceptionally(new SwitchboardException("Interrupted while appending to control log '" + topic + "'", e));
         } catch (Exception e) {
-            done.completeExceptionally(SendFailures.of(e, topic, settings.nameServer()));
+            done.completeExceptionally(SendFailures.of(e, topic, settings.nameServer(), settings.credentials()));
         }
         return done;
     }
@@ -135,7 +135,7 @@ final class RocketMqControlLog implements ControlLog {
                     + "' is followed already; follow() is called once"));
         }
         String group = "sb_ctl_" + queue.getTopic() + "_" + UUID.randomUUID().toString().substring(0, 8);
-        DefaultMQPullConsumer c = new DefaultMQPullConsumer(group);
+        DefaultMQPullConsumer c = new DefaultMQPullConsumer(group, settings.rpcHook());
         settings.configure(c, clientName);
         c.setMessageModel(MessageModel.CLUSTERING);
         c.setBrokerSuspendMaxTimeMillis(SUSPEND_MILLIS);

@@ -2,6 +2,7 @@ package io.switchboard.rocketmq.internal.provision;
 
 import io.switchboard.SwitchboardException;
 import io.switchboard.rocketmq.internal.RocketMqSettings;
+import io.switchboard.rocketmq.internal.client.AclCredentials;
 import io.switchboard.rocketmq.internal.client.Producers;
 import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.DestinationSpec;
@@ -110,15 +111,29 @@ public final class RocketMqProvisioner implements Provisioner {
         } catch (SwitchboardException e) {
             throw e;
         } catch (Exception e) {
+            String refused = settings.credentials().refusal(e, "create " + withQueues(missing.values()));
+            if (refused != null) {
+                throw new SwitchboardException(refused + ", or create the " + (missing.size() == 1 ? "topic" : "topics")
+                        + " with mqadmin updateTopic", e);
+            }
             if (unreachable(e)) {
                 throw new SwitchboardException("RocketMQ name server " + settings.nameServer() + " (or its broker) is not reachable"
                         + " while creating " + TopicAdmin.named(missing.keySet()) + ": " + e.getMessage() + "; start the name "
-                        + "server and broker, or correct rocketmq.namesrv-addr", e);
+                        + "server and broker, or correct rocketmq.namesrv-addr" + tlsHint(), e);
             }
             throw new SwitchboardException("RocketMQ refused to create " + withQueues(missing.values()) + " (name server "
                     + settings.nameServer() + "): " + e.getMessage() + "; check the broker's permissions, or create the "
                     + (missing.size() == 1 ? "topic" : "topics") + " with mqadmin updateTopic", e);
         }
+    }
+
+    /** What to check about TLS when the name server or broker drops the connection. */
+    private String tlsHint() {
+        return settings.tls()
+                ? "; with " + RocketMqSettings.TLS + "=true also check that they take TLS and that this JVM trusts the "
+                        + "broker's certificate (tls.client.trustCertPath; a failed handshake is in rocketmq-client's log)"
+                : " (a name server that takes TLS only closes connections without it: then set " + RocketMqSettings.TLS
+                        + "=true)";
     }
 
     private static TopicConfig config(DestinationSpec spec) {
@@ -188,6 +203,10 @@ public final class RocketMqProvisioner implements Provisioner {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (Exception e) {
+                if (AclCredentials.isAuthenticationRefusal(e)) {
+                    // not a missing admin right: the broker refuses every request with these credentials
+                    throw new SwitchboardException(settings.credentials().refusal(e, "make consumer group '" + group + "'"), e);
+                }
                 log.info("Could not make RocketMQ consumer {} and their retry topics ahead of their consumers (name server "
                         + "{}): {}; the broker makes each at its consumer's first heartbeat instead", TopicAdmin.named(batch, "group", "groups"),
                         settings.nameServer(), e.toString());
@@ -253,8 +272,9 @@ public final class RocketMqProvisioner implements Provisioner {
             Thread.currentThread().interrupt();
             throw new SwitchboardException("Interrupted while deleting RocketMQ topic '" + name + "'", e);
         } catch (Exception e) {
-            throw new SwitchboardException("Could not delete RocketMQ topic '" + name + "' (name server "
-                    + settings.nameServer() + "): " + e.getMessage(), e);
+            String refused = settings.credentials().refusal(e, "delete topic '" + name + "'");
+            throw new SwitchboardException(refused != null ? refused : "Could not delete RocketMQ topic '" + name
+                    + "' (name server " + settings.nameServer() + "): " + e.getMessage(), e);
         }
     }
 

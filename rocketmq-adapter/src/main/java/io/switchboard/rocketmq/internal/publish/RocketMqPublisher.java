@@ -217,7 +217,7 @@ public final class RocketMqPublisher implements RawPublisher {
                 answered.run();
             }
             finished(1);
-            sent.accept(null, SendFailures.of(error, destination, settings.nameServer()));
+            sent.accept(null, SendFailures.of(error, destination, settings.nameServer(), settings.credentials()));
         }
     }
 
@@ -365,7 +365,7 @@ public final class RocketMqPublisher implements RawPublisher {
                 answered.run();
                 finished(chunk.size());
                 for (Keyed k : chunk) {
-                    k.sent().accept(null, SendFailures.of(error, destination, settings.nameServer()));
+                    k.sent().accept(null, SendFailures.of(error, destination, settings.nameServer(), settings.credentials()));
                 }
             }
         };
@@ -397,7 +397,7 @@ public final class RocketMqPublisher implements RawPublisher {
             Thread.currentThread().interrupt();
             return new PublishException("Interrupted while sending to '" + destination + "'", e);
         }
-        return SendFailures.of(e, destination, settings.nameServer());
+        return SendFailures.of(e, destination, settings.nameServer(), settings.credentials());
     }
 
     /** The topic's queues as the producer last fetched them, or null before its first send. */

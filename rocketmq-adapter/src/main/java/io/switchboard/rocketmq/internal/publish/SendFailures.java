@@ -3,6 +3,7 @@ package io.switchboard.rocketmq.internal.publish;
 import io.switchboard.BackPressureException;
 import io.switchboard.PublishException;
 import io.switchboard.SwitchboardException;
+import io.switchboard.rocketmq.internal.client.AclCredentials;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -39,8 +40,16 @@ public final class SendFailures {
 
     private SendFailures() {}
 
-    public static SwitchboardException of(Throwable error, String destination, String nameServer) {
+    /**
+     * @param credentials the adapter's ACL credentials: a refused permission is explained with its access key
+     */
+    public static SwitchboardException of(Throwable error, String destination, String nameServer,
+            AclCredentials credentials) {
         String where = "'" + destination + "' (name server " + nameServer + ")";
+        String refused = credentials.refusal(error, "take the message to " + where);
+        if (refused != null) {
+            return new PublishException(refused, error);
+        }
         if (isBusy(error)) {
             return new BackPressureException("RocketMQ broker is busy and refused the message to " + where + ": "
                     + error.getMessage() + "; publish slower or give the broker more resources", error);

@@ -50,7 +50,7 @@ final class TransactionalSender {
         try {
             result = producers.transactional().sendMessageInTransaction(message, null);
         } catch (Exception e) {
-            done.accept(null, SendFailures.of(e, destination, "see rocketmq.namesrv-addr"));
+            done.accept(null, SendFailures.of(e, destination, "see rocketmq.namesrv-addr", producers.credentials()));
             return;
         }
         if (result.getLocalTransactionState() == LocalTransactionState.ROLLBACK_MESSAGE) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.switchboard.BackPressureException;
 import io.switchboard.PublishException;
 import io.switchboard.SwitchboardException;
+import io.switchboard.rocketmq.internal.client.AclCredentials;
 import java.util.concurrent.TimeoutException;
 import org.apache.rocketmq.client.exception.MQBrokerException;
 import org.apache.rocketmq.client.exception.MQClientException;
@@ -24,7 +25,7 @@ class SendFailuresTest {
     @Test
     @DisplayName("a failed connection names the broker address and what to check, and may be retried")
     void connectFailed() {
-        SwitchboardException e = SendFailures.of(new RemotingConnectException("127.0.0.1:10911"), "orders", NAME_SERVER);
+        SwitchboardException e = SendFailures.of(new RemotingConnectException("127.0.0.1:10911"), "orders", NAME_SERVER, AclCredentials.none());
 
         assertThat(e).isInstanceOf(PublishException.class).hasCauseInstanceOf(TimeoutException.class);
         assertThat(e.getMessage()).contains("'orders'", NAME_SERVER, "the connection to broker 127.0.0.1:10911 failed",
@@ -37,7 +38,7 @@ class SendFailuresTest {
         Throwable error = new MQClientException("send message failed",
                 new RemotingSendRequestException("/127.0.0.1:10911", new java.io.IOException("Connection reset")));
 
-        SwitchboardException e = SendFailures.of(error, "orders", NAME_SERVER);
+        SwitchboardException e = SendFailures.of(error, "orders", NAME_SERVER, AclCredentials.none());
 
         assertThat(e).hasCauseInstanceOf(TimeoutException.class);
         assertThat(e.getMessage()).contains("the connection to broker 127.0.0.1:10911 broke while sending")
@@ -50,7 +51,7 @@ class SendFailuresTest {
         Throwable error = new MQClientException("unknown reason", new RemotingException(
                 "RemotingCommand [code=310, language=JAVA, extFields={i=KEYSk12 secret-header}]"));
 
-        SwitchboardException e = SendFailures.of(error, "orders", NAME_SERVER);
+        SwitchboardException e = SendFailures.of(error, "orders", NAME_SERVER, AclCredentials.none());
 
         assertThat(e).hasCauseInstanceOf(TimeoutException.class);
         assertThat(e.getMessage()).contains("the connection to the broker closed before it answered", "reachable")
@@ -62,7 +63,7 @@ class SendFailuresTest {
     @DisplayName("a time-out names the broker, how long it waited, and the setting to raise")
     void timedOut() {
         SwitchboardException e = SendFailures.of(new RemotingTimeoutException("/127.0.0.1:40481", 2998), "orders",
-                NAME_SERVER);
+                NAME_SERVER, AclCredentials.none());
 
         assertThat(e).hasCauseInstanceOf(TimeoutException.class);
         assertThat(e.getMessage()).contains("no answer from broker 127.0.0.1:40481 within 2998 ms",
@@ -72,7 +73,7 @@ class SendFailuresTest {
     @Test
     @DisplayName("a connection failure to no address says the route is missing, not 'null'")
     void noAddress() {
-        SwitchboardException e = SendFailures.of(new RemotingConnectException(null), "orders", NAME_SERVER);
+        SwitchboardException e = SendFailures.of(new RemotingConnectException(null), "orders", NAME_SERVER, AclCredentials.none());
 
         assertThat(e.getMessage()).contains("the connection to the broker failed", "routes the topic")
                 .doesNotContain("null");
@@ -93,10 +94,10 @@ class SendFailuresTest {
     @Test
     @DisplayName("a busy broker is back-pressure, and any other refusal a plain publish failure")
     void busyAndRefused() {
-        assertThat(SendFailures.of(new MQBrokerException(ResponseCode.SYSTEM_BUSY, "busy"), "orders", NAME_SERVER))
+        assertThat(SendFailures.of(new MQBrokerException(ResponseCode.SYSTEM_BUSY, "busy"), "orders", NAME_SERVER, AclCredentials.none()))
                 .isInstanceOf(BackPressureException.class);
         SwitchboardException refused = SendFailures.of(new MQBrokerException(ResponseCode.NO_PERMISSION, "no write"),
-                "orders", NAME_SERVER);
+                "orders", NAME_SERVER, AclCredentials.none());
         assertThat(refused).isExactlyInstanceOf(PublishException.class).hasMessageContaining("refused")
                 .hasMessageContaining("no write");
         assertThat(refused.getCause()).isNotInstanceOf(TimeoutException.class);
