@@ -3,6 +3,7 @@ package io.switchboard.internal;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.switchboard.Codec;
+import io.switchboard.ConfigurationException;
 import io.switchboard.Delivery;
 import io.switchboard.Envelope;
 import io.switchboard.InvalidMessageException;
@@ -10,6 +11,7 @@ import io.switchboard.Message;
 import io.switchboard.PublishReceipt;
 import io.switchboard.Publisher;
 import io.switchboard.SwitchboardClosedException;
+import io.switchboard.TypedCodec;
 import io.switchboard.internal.comparison.ClientCost;
 import io.switchboard.internal.envelope.EnvelopeFormat;
 import io.switchboard.internal.envelope.EnvelopeHeaders;
@@ -25,9 +27,11 @@ import io.switchboard.spi.RawPublisher;
 import io.switchboard.spi.SendResult;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
@@ -81,6 +85,10 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     private final boolean timeFromBroker;
     /** The header names and the attribute values every message of this publisher carries. */
     private final EnvelopeHeaders.Layout layout;
+    /** The codec when it writes a type id per payload class, or null (one check at construction, none a message). */
+    private final TypedCodec<T> typed;
+    /** With a typed codec on the CloudEvents type: the layout of each type id, whose constant type it is. */
+    private final ConcurrentHashMap<String, EnvelopeHeaders.Layout> typeLayouts;
     /** {@code none} on a broker whose position is the id, nothing tracing: a message with nothing of its own gets these. */
     private final EnvelopeHeaders shared;
     /** Whether a publish reads nanoTime: for the latency timers, or for the id of the lean envelope on Kafka. */
@@ -121,6 +129,15 @@ public final class DefaultPublisher<T> implements Publisher<T> {
                 : EnvelopeHeaders.Layout.cloudEvents(source, type, full ? contentType : leanContentType, full ? "1" : null);
         this.atMostOnce = spec.delivery() == Delivery.AT_MOST_ONCE;
         this.cost = telemetry.cost();
+        this.typed = codec instanceof TypedCodec<T> t ? t : null;
+        this.typeLayouts = typed != null && Envelope.TYPE.equals(typed.header()) ? new ConcurrentHashMap<>() : null;
+        if (typeLayouts != null && (none || compact)) {
+            throw new ConfigurationException("Publisher for '" + destination + "' writes its type ids as the CloudEvents type ("
+                    + Envelope.TYPE + "), which broker instance '" + instance + "' does not write: its switchboard.envelope is "
+                    + format.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-') + ". Set switchboard.envelope to "
+                    + "cloudevents or cloudevents-full, or write the type id in a header of its own (TypedCodec's default, "
+                    + TypedCodec.SPRING_TYPE_ID + ")");
+        }
         this.shared = none && timeFromBroker && observations == null && !stampTraceparent ? EnvelopeHeaders.shared(layout) : null;
         this.readsClock = timed || (timeFromBroker && !none); // elsewhere the id's time is the envelope's, or none
     }
@@ -221,7 +238,18 @@ public final class DefaultPublisher<T> implements Publisher<T> {
                     + "value (for example new byte[0] or \"\") instead of null");
         }
         byte[] bytes = codec.encode(payload);
-        EnvelopeHeaders headers = envelope(key, userHeaders, id, timestamp, nowNanos);
+        EnvelopeHeaders.Layout lay = layout;
+        if (typed != null) {
+            String typeId = typed.typeIdOf(payload);
+            if (typeLayouts != null) {
+                lay = typeLayout(typeId);
+            } else if (!userHeaders.containsKey(typed.header())) { // a type id the application set stays
+                Map<String, String> withType = new HashMap<>(userHeaders);
+                withType.put(typed.header(), typeId);
+                userHeaders = withType;
+            }
+        }
+        EnvelopeHeaders headers = envelope(lay, key, userHeaders, id, timestamp, nowNanos);
         PublishLimits.checkSize(headers, bytes, userHeaders, capabilities, destination, instance);
         return new OutboundRecord(destination, key, headers, bytes, PublishLimits.deliverAt(delay, at, capabilities, destination,
                 instance));
@@ -365,7 +393,15 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         }
     }
 
-    private EnvelopeHeaders envelope(String key, Map<String, String> userHeaders, String id, Instant given, long nowNanos) {
+    /** The layout whose CloudEvents type is {@code typeId}, made once per type id. */
+    private EnvelopeHeaders.Layout typeLayout(String typeId) {
+        EnvelopeHeaders.Layout l = typeLayouts.get(typeId);
+        return l != null ? l : typeLayouts.computeIfAbsent(typeId, t -> EnvelopeHeaders.Layout.cloudEvents(source, t,
+                full ? contentType : leanContentType, full ? "1" : null));
+    }
+
+    private EnvelopeHeaders envelope(EnvelopeHeaders.Layout layout, String key, Map<String, String> userHeaders, String id,
+            Instant given, long nowNanos) {
         if (shared != null && id == null && given == null && userHeaders.isEmpty()) {
             return shared; // no object a message: the id is the record's position, made only where read
         }

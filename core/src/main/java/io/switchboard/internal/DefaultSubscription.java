@@ -6,6 +6,7 @@ import io.switchboard.Delivery;
 import io.switchboard.DeliveryContext;
 import io.switchboard.Envelope;
 import io.switchboard.Message;
+import io.switchboard.TypedCodec;
 import io.switchboard.MessageHandler;
 import io.switchboard.RetryPolicy;
 import io.switchboard.Subscription;
@@ -50,6 +51,8 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
     private final SubscriptionSettings settings;
     private final ConsumerSpec spec;
     private final Codec<T> codec;
+    /** The codec when it reads the type id from a header (one check at construction, none a message). */
+    private final TypedCodec<T> typed;
     private final MessageHandler<T> handler;
     private final RetryPolicy retry;
     private final IdempotencyStore store;
@@ -82,6 +85,7 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
         this.settings = settings;
         this.spec = settings.spec();
         this.codec = codec;
+        this.typed = codec instanceof TypedCodec<T> t ? t : null;
         this.handler = handler;
         this.retry = settings.retry();
         this.store = settings.idempotencyStore();
@@ -191,7 +195,8 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
         }
         T payload;
         try {
-            payload = codec.decode(record.payload());
+            payload = typed == null ? codec.decode(record.payload())
+                    : typed.decode(record.payload(), record.headers().get(typed.header()));
         } catch (RuntimeException e) {
             String id = Envelopes.id(record);
             log.warn("Message {} on '{}' cannot be decoded; sending it to '{}': {}", id, spec.destination(),

@@ -5,11 +5,13 @@ import io.switchboard.BrokerInstance;
 import io.switchboard.Codec;
 import io.switchboard.ConfigurationException;
 import io.switchboard.Delivery;
+import io.switchboard.Envelope;
 import io.switchboard.InvalidDestinationException;
 import io.switchboard.InvalidMessageException;
 import io.switchboard.Message;
 import io.switchboard.MessageTooLargeException;
 import io.switchboard.Switchboard;
+import io.switchboard.TypedCodec;
 import io.switchboard.spi.BrokerHealth;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -354,6 +356,25 @@ public final class Outbox implements AutoCloseable {
         }
     }
 
+    /**
+     * The headers with the type id a {@link TypedCodec} writes for the payload (unless the application set one); the
+     * relay sends them as they are stored, so the type id goes in its own header, not the CloudEvents type.
+     */
+    private static <T> Map<String, String> withTypeId(Map<String, String> headers, T payload, Codec<T> codec,
+            String destination) {
+        if (!(codec instanceof TypedCodec<T> typed) || headers.containsKey(typed.header())) {
+            return headers;
+        }
+        if (Envelope.TYPE.equals(typed.header())) {
+            throw new ConfigurationException("The outbox for '" + destination + "' cannot write type ids as the CloudEvents "
+                    + "type (" + Envelope.TYPE + "): its relay sends what it stored with the relay's own envelope. Write them "
+                    + "in a header of their own (TypedCodec's default, " + TypedCodec.SPRING_TYPE_ID + ")");
+        }
+        Map<String, String> with = new java.util.LinkedHashMap<>(headers);
+        with.put(typed.header(), typed.typeIdOf(payload));
+        return with;
+    }
+
     /** Checks and writes the messages; returns their ids. */
     <T> List<String> insert(Connection c, String destination, String contentType, List<Message<T>> messages, Codec<T> codec) {
         Objects.requireNonNull(messages, "messages");
@@ -374,7 +395,7 @@ public final class Outbox implements AutoCloseable {
                             + key.length() + " characters but outbox '" + table + "' keeps at most " + MAX_KEY_LENGTH
                             + "; use a shorter key (a hash of it, say)");
                 }
-                Map<String, String> headers = stamped.headers();
+                Map<String, String> headers = withTypeId(stamped.headers(), m.payload(), codec, destination);
                 checkHeaders(stamped.id(), destination, headers);
                 checkSize(stamped.id(), destination, payload, headers);
                 insert.setInt(1, bucket(key, stamped.id()));

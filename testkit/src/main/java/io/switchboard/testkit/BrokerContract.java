@@ -104,6 +104,14 @@ public abstract class BrokerContract extends ContractSupport {
     }
 
     @Nested
+    @DisplayName("Several payload types on one destination")
+    class TypedPayloads extends TypedPayloadCases {
+        TypedPayloads() {
+            super(BrokerContract.this);
+        }
+    }
+
+    @Nested
     @DisplayName("The envelope: lean by default, full and compact on request")
     class CompactEnvelope extends CompactEnvelopeCases {
         CompactEnvelope() {
