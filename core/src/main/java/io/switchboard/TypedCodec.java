@@ -25,7 +25,8 @@ import java.util.regex.Pattern;
  * {@link Builder#unknownTypesAsBytes()} hands it on as an {@link Unknown} payload (to {@link TypeDispatch}'s default
  * handler). A message without the header is read as the {@link Builder#defaultType(Class) default type}, or fails
  * the same way. A publisher writes the registered id of the payload's class (or of its nearest registered
- * superclass or interface), and for a class not registered its name, as Spring's serializer does.
+ * superclass or interface), and for a class not registered its name, as Spring's serializer does (so a publisher's
+ * codec needs no registered type).
  *
  * <pre>{@code
  * TypedCodec<Object> codec = TypedCodec.json()
@@ -309,12 +310,9 @@ public final class TypedCodec<T> implements Codec<T> {
         /**
          * {@return the codec}
          *
-         * @throws IllegalArgumentException when no type is registered or the default type is not registered
+         * @throws IllegalArgumentException when the default type is not registered
          */
         public TypedCodec<T> build() {
-            if (byId.isEmpty()) {
-                throw new IllegalArgumentException("A TypedCodec needs at least one type: register one with type(Class)");
-            }
             if (defaultType != null && byId.values().stream().noneMatch(r -> r.type() == defaultType)) {
                 throw new IllegalArgumentException("Default type " + defaultType.getName() + " is not registered; register "
                         + "it with type(..) first");

@@ -43,6 +43,12 @@ public class DestinationProperties {
     /** The codec: json, string or bytes [by payload type: String is string, byte[] is bytes, anything else json]. */
     private String codec;
 
+    /**
+     * The header carrying each JSON message's type id, as Spring's JsonSerializer writes it (__TypeId__), or ce_type
+     * for the CloudEvents type: publishers write it, class listeners dispatch on it [none; class listeners: __TypeId__].
+     */
+    private String typeHeader;
+
     /** Broker properties of this destination's publishers and listeners only (for example kafka.linger.ms). */
     private Map<String, String> properties = new LinkedHashMap<>();
 
@@ -165,6 +171,20 @@ public class DestinationProperties {
      */
     public void setDrainTimeout(Duration drainTimeout) {
         this.drainTimeout = drainTimeout;
+    }
+
+    /** {@return the header carrying each JSON message's type id, or null for none} */
+    public String getTypeHeader() {
+        return typeHeader;
+    }
+
+    /**
+     * Sets the header carrying each JSON message's type id ({@code __TypeId__}, or {@code ce_type}).
+     *
+     * @param typeHeader the value to set
+     */
+    public void setTypeHeader(String typeHeader) {
+        this.typeHeader = typeHeader;
     }
 
     /** {@return the codec: json, string or bytes [by payload type: String is string, byte[] is bytes, anything else json]} */

@@ -21,6 +21,9 @@ import org.springframework.aot.hint.annotation.Reflective;
  * void bill(Order order, DeliveryContext context) { ... }
  * }</pre>
  *
+ * <p>On a class, it makes one subscription whose messages go to the class's {@link SwitchboardHandler} methods by
+ * their type id (one method per payload type); see {@link SwitchboardHandler}.
+ *
  * <p>Attributes left empty take {@code switchboard.destinations.<destination>.*}, then core's
  * defaults. Every attribute may hold a {@code ${...}} placeholder. Listeners are subscribed when
  * the application context has been refreshed; a listener that cannot subscribe (bad destination
@@ -30,7 +33,7 @@ import org.springframework.aot.hint.annotation.Reflective;
  * ({@link ListenerReflectiveProcessor}); payload types used only by publishers need
  * {@code @RegisterReflectionForBinding} in a native image.
  */
-@Target(ElementType.METHOD)
+@Target({ElementType.METHOD, ElementType.TYPE})
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 @Reflective(ListenerReflectiveProcessor.class)
@@ -53,4 +56,10 @@ public @interface SwitchboardListener {
 
     /** {@return the messages fetched and not yet acknowledged, at most [256]} */
     String maxInFlight() default "";
+
+    /**
+     * {@return on a class, the header whose type id picks the {@link SwitchboardHandler} method [{@code __TypeId__},
+     * Spring's; {@code ce_type} for the CloudEvents type]}
+     */
+    String typeHeader() default "";
 }

@@ -2,6 +2,7 @@ package io.switchboard.spring.internal;
 
 import io.switchboard.Codec;
 import io.switchboard.SwitchboardException;
+import io.switchboard.TypedCodec;
 import io.switchboard.spring.CodecResolver;
 import io.switchboard.spring.InvalidSwitchboardPropertyException;
 import io.switchboard.spring.SwitchboardProperties;
@@ -32,6 +33,29 @@ public final class DefaultCodecResolver implements CodecResolver {
     @Override
     @SuppressWarnings("unchecked")
     public <T> Codec<T> codec(String destination, Class<T> payloadType) {
+        Codec<T> codec = payloadCodec(destination, payloadType);
+        String typeHeader = properties.destination(destination).getTypeHeader();
+        if (typeHeader == null || typeHeader.isBlank() || !"application/json".equals(codec.contentType())) {
+            return codec;
+        }
+        // the type id of each payload's class goes with it, as Spring's JsonSerializer writes it
+        TypedCodec.Builder<Object> typed = TypedCodec.json().typeHeader(typeHeader.trim());
+        if (payloadType != Object.class) {
+            typed.type(payloadType.getName(), (Class<Object>) payloadType, (Codec<Object>) codec);
+        }
+        return (Codec<T>) typed.build();
+    }
+
+    /**
+     * The codec of the payload type alone, without a type id: what a listener of that one type reads with.
+     *
+     * @param <T> the payload type
+     * @param destination the destination
+     * @param payloadType the payload class
+     * @return the configured codec, or the one the payload type picks
+     */
+    @SuppressWarnings("unchecked")
+    public <T> Codec<T> payloadCodec(String destination, Class<T> payloadType) {
         String configured = properties.destination(destination).getCodec();
         if (configured == null || configured.isBlank()) {
             if (payloadType == String.class) {

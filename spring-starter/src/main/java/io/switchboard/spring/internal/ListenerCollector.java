@@ -1,5 +1,6 @@
 package io.switchboard.spring.internal;
 
+import io.switchboard.spring.SwitchboardHandler;
 import io.switchboard.spring.SwitchboardListener;
 import java.lang.reflect.Method;
 import java.util.List;
@@ -16,7 +17,8 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
 
 /**
- * Finds {@link SwitchboardListener} methods on every initialised bean and checks them at once, so
+ * Finds {@link SwitchboardListener} methods, and classes with their {@link SwitchboardHandler} methods, on every
+ * initialised bean and checks them at once, so
  * a malformed listener fails startup with its bean. It only collects: {@link SwitchboardLifecycle}
  * subscribes them once the context is refreshed.
  */
@@ -37,6 +39,16 @@ public final class ListenerCollector implements BeanPostProcessor, BeanFactoryAw
         Class<?> target = AopUtils.getTargetClass(bean);
         if (!AnnotationUtils.isCandidateClass(target, SwitchboardListener.class)) {
             return bean;
+        }
+        SwitchboardListener onClass = AnnotatedElementUtils.findMergedAnnotation(target, SwitchboardListener.class);
+        if (onClass != null) {
+            Map<Method, SwitchboardHandler> handlers = MethodIntrospector.selectMethods(target,
+                    (MethodIntrospector.MetadataLookup<SwitchboardHandler>) method ->
+                            AnnotatedElementUtils.findMergedAnnotation(method, SwitchboardHandler.class));
+            Map<Method, SwitchboardHandler> invocable = new java.util.LinkedHashMap<>();
+            handlers.forEach((method, annotation) -> invocable.put(AopUtils.selectInvocableMethod(method, bean.getClass()),
+                    annotation));
+            endpoints.add(ListenerEndpoint.ofClass(bean, target, invocable, onClass, this::resolve));
         }
         Map<Method, SwitchboardListener> annotated = MethodIntrospector.selectMethods(target,
                 (MethodIntrospector.MetadataLookup<SwitchboardListener>) method ->

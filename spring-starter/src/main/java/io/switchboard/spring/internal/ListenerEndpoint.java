@@ -5,11 +5,16 @@ import io.switchboard.Delivery;
 import io.switchboard.DeliveryContext;
 import io.switchboard.Message;
 import io.switchboard.MessageHandler;
+import io.switchboard.spring.SwitchboardHandler;
 import io.switchboard.spring.SwitchboardListener;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import org.springframework.core.ResolvableType;
@@ -30,9 +35,25 @@ import org.springframework.util.ReflectionUtils;
  * @param delivery the guarantee, or null for the configured one
  * @param concurrency handler threads, or null for the configured number
  * @param maxInFlight prefetch, or null for the configured number
+ * @param typeHeader for a class listener, the header of the type id (null for Spring's); null for a method listener
+ * @param branches for a class listener, its {@link SwitchboardHandler} methods; empty for a method listener
  */
 public record ListenerEndpoint(Object bean, Method method, Class<?> payloadType, Argument[] arguments, String destination,
-        String group, boolean broadcast, Delivery delivery, Integer concurrency, Integer maxInFlight) {
+        String group, boolean broadcast, Delivery delivery, Integer concurrency, Integer maxInFlight, String typeHeader,
+        List<Branch> branches) {
+
+    /**
+     * One {@link SwitchboardHandler} method of a class listener.
+     *
+     * @param typeId the type id it takes, or null for the default handler
+     * @param method the method, checked as a method listener is (its payload type, its parameters)
+     */
+    public record Branch(String typeId, ListenerEndpoint method) {}
+
+    /** {@return whether this is a class listener, dispatching by type id to its handler methods} */
+    public boolean dispatchesByType() {
+        return !branches.isEmpty();
+    }
 
     /** What fills a parameter. */
     public enum Argument {
@@ -83,7 +104,49 @@ public record ListenerEndpoint(Object bean, Method method, Class<?> payloadType,
                 blankToNull(resolver.apply(annotation.group())), annotation.broadcast(),
                 delivery(where, resolver.apply(annotation.delivery())),
                 positive(where, "concurrency", resolver.apply(annotation.concurrency())),
-                positive(where, "maxInFlight", resolver.apply(annotation.maxInFlight())));
+                positive(where, "maxInFlight", resolver.apply(annotation.maxInFlight())), null, List.of());
+    }
+
+    /**
+     * Checks a class listener: each {@link SwitchboardHandler} method as a method listener, one method per type id
+     * and at most one default, whose payload is {@code byte[]}.
+     *
+     * @param bean the bean
+     * @param target the bean's class, which carries the annotation
+     * @param handlers the class's handler methods (invocable on the bean) and their annotations
+     * @param annotation the class's annotation
+     * @param resolver resolves {@code ${...}} placeholders in attributes
+     * @throws ConfigurationException naming the class and what is wrong with it
+     */
+    public static ListenerEndpoint ofClass(Object bean, Class<?> target, Map<Method, SwitchboardHandler> handlers,
+            SwitchboardListener annotation, UnaryOperator<String> resolver) {
+        String where = ClassUtils.getShortName(ClassUtils.getUserClass(target));
+        if (handlers.isEmpty()) {
+            throw new ConfigurationException("@SwitchboardListener class " + where + " has no @SwitchboardHandler method; "
+                    + "annotate one method per payload type with @SwitchboardHandler, or put @SwitchboardListener on a method");
+        }
+        List<Branch> branches = new ArrayList<>();
+        Map<String, String> taken = new HashMap<>();
+        ListenerEndpoint first = null;
+        for (Map.Entry<Method, SwitchboardHandler> e : handlers.entrySet()) {
+            ListenerEndpoint m = of(bean, e.getKey(), annotation, resolver);
+            first = first == null ? m : first;
+            String given = blankToNull(resolver.apply(e.getValue().typeId()));
+            String typeId = e.getValue().isDefault() ? null : given != null ? given : m.payloadType().getName();
+            if (typeId == null && m.payloadType() != byte[].class) {
+                throw invalid(m.description(), "is the default handler but takes " + m.payloadType().getName(),
+                        "take byte[] (or Message<byte[]>): a type nobody registered is handed on as received");
+            }
+            String earlier = taken.putIfAbsent(typeId == null ? "" : typeId, m.description());
+            if (earlier != null) {
+                throw invalid(m.description(), typeId == null ? "is a second default handler (" + earlier + " is one)"
+                        : "takes type id '" + typeId + "', which " + earlier + " takes too", "give each type id one method");
+            }
+            branches.add(new Branch(typeId, m));
+        }
+        return new ListenerEndpoint(bean, first.method(), Object.class, first.arguments(), first.destination(), first.group(),
+                first.broadcast(), first.delivery(), first.concurrency(), first.maxInFlight(),
+                blankToNull(resolver.apply(annotation.typeHeader())), List.copyOf(branches));
     }
 
     private static Class<?> payloadOf(String where, ResolvableType type, Argument argument) {
@@ -162,9 +225,9 @@ public record ListenerEndpoint(Object bean, Method method, Class<?> payloadType,
         };
     }
 
-    /** The method as people read it. */
+    /** The method (or for a class listener, the class) as people read it. */
     public String description() {
-        return describe(method);
+        return dispatchesByType() ? ClassUtils.getShortName(ClassUtils.getUserClass(method.getDeclaringClass())) : describe(method);
     }
 
     @Override

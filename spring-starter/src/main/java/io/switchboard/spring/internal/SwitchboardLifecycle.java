@@ -1,10 +1,12 @@
 package io.switchboard.spring.internal;
 
+import io.switchboard.Codec;
 import io.switchboard.SubscriberBuilder;
 import io.switchboard.Subscription;
 import io.switchboard.SubscriptionException;
 import io.switchboard.Switchboard;
 import io.switchboard.SwitchboardException;
+import io.switchboard.TypeDispatch;
 import io.switchboard.routing.PromotionGate;
 import io.switchboard.spring.CodecResolver;
 import io.switchboard.spring.DestinationProperties;
@@ -93,11 +95,48 @@ public final class SwitchboardLifecycle implements SmartLifecycle {
     }
 
     private <T> Subscription subscribe(ListenerEndpoint endpoint) {
-        String destination = endpoint.destination();
-        DestinationProperties settings = properties.destination(destination);
+        if (endpoint.dispatchesByType()) {
+            TypeDispatch dispatch = dispatch(endpoint);
+            return configured(switchboard.subscriber(endpoint.destination(), dispatch.codec()), endpoint).subscribe(dispatch);
+        }
         @SuppressWarnings("unchecked")
         Class<T> type = (Class<T>) endpoint.payloadType();
-        SubscriberBuilder<T> builder = switchboard.subscriber(destination, codecs.codec(destination, type));
+        SubscriberBuilder<T> builder = switchboard.subscriber(endpoint.destination(), readCodec(endpoint.destination(), type));
+        return configured(builder, endpoint).subscribe(endpoint.handler());
+    }
+
+    /** A class listener's handler: its methods by type id, each type read with the destination's codec of its class. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private TypeDispatch dispatch(ListenerEndpoint endpoint) {
+        TypeDispatch.Builder b = TypeDispatch.json();
+        String header = endpoint.typeHeader() != null ? endpoint.typeHeader()
+                : properties.destination(endpoint.destination()).getTypeHeader();
+        if (header != null && !header.isBlank()) {
+            b.typeHeader(header.trim());
+        }
+        for (ListenerEndpoint.Branch branch : endpoint.branches()) {
+            ListenerEndpoint m = branch.method();
+            if (branch.typeId() == null) {
+                b.otherwise(m.handler());
+            } else {
+                Class type = m.payloadType();
+                b.on(branch.typeId(), type, readCodec(endpoint.destination(), type), m.handler());
+            }
+        }
+        return b.build();
+    }
+
+    /**
+     * The codec a listener reads its payload type with: the resolver's, without the type id the starter's resolver
+     * adds for publishers where {@code type-header} is set (a method listener reads its one type whatever the header).
+     */
+    private <T> Codec<T> readCodec(String destination, Class<T> type) {
+        return codecs instanceof DefaultCodecResolver own ? own.payloadCodec(destination, type) : codecs.codec(destination, type);
+    }
+
+    /** The builder with the listener's and the destination's settings. */
+    private <T> SubscriberBuilder<T> configured(SubscriberBuilder<T> builder, ListenerEndpoint endpoint) {
+        DestinationProperties settings = properties.destination(endpoint.destination());
         String group = endpoint.group() != null ? endpoint.group() : settings.getGroup();
         if (group != null) {
             builder.group(group);
@@ -127,7 +166,7 @@ public final class SwitchboardLifecycle implements SmartLifecycle {
             builder.drainTimeout(settings.getDrainTimeout());
         }
         settings.getProperties().forEach(builder::property);
-        return builder.subscribe(endpoint.handler());
+        return builder;
     }
 
     private void awaitReady(List<ListenerEndpoint> endpoints, List<CompletableFuture<Void>> ready) {
