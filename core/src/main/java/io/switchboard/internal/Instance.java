@@ -55,6 +55,7 @@ public final class Instance implements BrokerInstance, AutoCloseable {
         this.adapter = adapter;
         this.shared = shared;
         this.metricsSettings = MetricsSettings.from(config);
+        KeyFormat.of(config); // an unknown key format of the instance fails its Switchboard's build()
         long threshold = config.getLong(ConsumerLag.THRESHOLD, 0);
         if (threshold < 0) {
             throw new io.switchboard.ConfigurationException("Property '" + ConsumerLag.THRESHOLD + "' of broker instance '"
