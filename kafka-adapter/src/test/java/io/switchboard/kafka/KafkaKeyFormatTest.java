@@ -107,33 +107,25 @@ class KafkaKeyFormatTest {
     @Test
     @DisplayName("integer, uuid and bytes: both ways with IntegerSerializer, UUIDSerializer and ByteArraySerializer")
     void integerUuidAndBytesBothWays() throws Exception {
-        List<Integer> ints = List.of(42, -7, 0, Integer.MAX_VALUE, Integer.MIN_VALUE, 1_000_000);
-        Outcome integers = publishAndReadPlainly(KeyFormat.INTEGER, ints, 60, Object::toString, new IntegerSerializer(),
-                new IntegerDeserializer());
-        integers.print("integer");
-        assertThat(integers.samePartition).isEqualTo(60);
-        assertThat(plainProducerToSubscription(KeyFormat.INTEGER, ints, Object::toString, new IntegerSerializer()))
-                .isEqualTo(ints.size());
-
+        bothWays(KeyFormat.INTEGER, List.of(42, -7, 0, Integer.MAX_VALUE, Integer.MIN_VALUE, 1_000_000), 60,
+                Object::toString, new IntegerSerializer(), new IntegerDeserializer());
         List<UUID> uuids = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             uuids.add(UUID.randomUUID());
         }
-        Outcome uuidOutcome = publishAndReadPlainly(KeyFormat.UUID, uuids, 60, UUID::toString, new UUIDSerializer(),
-                new UUIDDeserializer());
-        uuidOutcome.print("uuid");
-        assertThat(uuidOutcome.samePartition).isEqualTo(60);
-        assertThat(plainProducerToSubscription(KeyFormat.UUID, uuids, UUID::toString, new UUIDSerializer()))
-                .isEqualTo(uuids.size());
-
-        List<byte[]> blobs = List.of(new byte[] {0, 1, 2}, new byte[] {(byte) 0xFF}, new byte[] {42, 42, 42, 42, 42});
-        Function<byte[], String> base64 = b -> java.util.Base64.getEncoder().encodeToString(b);
-        Outcome bytesOutcome = publishAndReadPlainly(KeyFormat.BYTES, blobs, 30, base64, new ByteArraySerializer(),
+        bothWays(KeyFormat.UUID, uuids, 60, UUID::toString, new UUIDSerializer(), new UUIDDeserializer());
+        bothWays(KeyFormat.BYTES, List.of(new byte[] {0, 1, 2}, new byte[] {(byte) 0xFF}, new byte[] {42, 42, 42, 42, 42}),
+                30, b -> java.util.Base64.getEncoder().encodeToString(b), new ByteArraySerializer(),
                 new ByteArrayDeserializer());
-        bytesOutcome.print("bytes");
-        assertThat(bytesOutcome.samePartition).isEqualTo(30);
-        assertThat(plainProducerToSubscription(KeyFormat.BYTES, blobs, base64, new ByteArraySerializer()))
-                .isEqualTo(blobs.size());
+    }
+
+    /** Switchboard to a plain consumer ({@code count} messages over {@code keys}) and a plain producer to Switchboard. */
+    private <K> void bothWays(KeyFormat format, List<K> keys, int count, Function<K, String> text, Serializer<K> serializer,
+            Deserializer<K> deserializer) throws Exception {
+        Outcome outcome = publishAndReadPlainly(format, keys, count, text, serializer, deserializer);
+        outcome.print(format.id());
+        assertThat(outcome.samePartition).isEqualTo(count);
+        assertThat(plainProducerToSubscription(format, keys, text, serializer)).isEqualTo(keys.size());
     }
 
     @Test
