@@ -21,6 +21,7 @@ import io.switchboard.internal.metrics.Tracing;
 import io.switchboard.internal.metrics.WallClock;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.Capabilities;
+import io.switchboard.spi.KeyFormat;
 import io.switchboard.spi.OutboundRecord;
 import io.switchboard.spi.PublisherSpec;
 import io.switchboard.spi.RawPublisher;
@@ -100,6 +101,8 @@ public final class DefaultPublisher<T> implements Publisher<T> {
     private final ClientCost.Account cost;
     /** Where a publish held back is reported. */
     private final io.switchboard.spi.ClientEvents events;
+    /** Property {@value KeyFormat#PROPERTY} of this publisher, else its instance; null for {@code string}: no check. */
+    private final KeyFormat keyFormat;
 
     /** Wraps a raw publisher. */
     public DefaultPublisher(RawPublisher raw, PublisherSpec spec, Codec<T> codec, Capabilities capabilities,
@@ -110,6 +113,8 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         this.capabilities = capabilities;
         this.instance = config.instanceName();
         this.events = config.events();
+        KeyFormat keys = KeyFormat.of(spec.properties(), config);
+        this.keyFormat = keys == KeyFormat.STRING ? null : keys;
         EnvelopeFormat format = EnvelopeFormat.of(config);
         this.compact = format == EnvelopeFormat.COMPACT;
         this.full = format == EnvelopeFormat.CLOUDEVENTS_FULL;
@@ -236,6 +241,9 @@ public final class DefaultPublisher<T> implements Publisher<T> {
         if (payload == null) {
             throw new InvalidMessageException("Message to '" + destination + "' has a null payload; publish an empty "
                     + "value (for example new byte[0] or \"\") instead of null");
+        }
+        if (key != null && keyFormat != null) {
+            keyFormat.check(key, destination, instance); // the same refusal on every broker, before anything is sent
         }
         byte[] bytes = codec.encode(payload);
         EnvelopeHeaders.Layout lay = layout;

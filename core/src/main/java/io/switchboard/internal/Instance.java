@@ -15,6 +15,7 @@ import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.BrokerHealth;
 import io.switchboard.spi.Capabilities;
 import io.switchboard.spi.ConsumerSpec;
+import io.switchboard.spi.KeyFormat;
 import io.switchboard.spi.Provisioner;
 import io.switchboard.spi.PublisherSpec;
 import io.switchboard.spi.RawPublisher;
@@ -54,6 +55,7 @@ public final class Instance implements BrokerInstance, AutoCloseable {
         this.adapter = adapter;
         this.shared = shared;
         this.metricsSettings = MetricsSettings.from(config);
+        KeyFormat.of(config); // an unknown key format of the instance fails its Switchboard's build()
         long threshold = config.getLong(ConsumerLag.THRESHOLD, 0);
         if (threshold < 0) {
             throw new io.switchboard.ConfigurationException("Property '" + ConsumerLag.THRESHOLD + "' of broker instance '"
@@ -137,6 +139,7 @@ public final class Instance implements BrokerInstance, AutoCloseable {
     public <T> DefaultPublisher<T> publisher(String destination, Codec<T> codec, Delivery delivery, Map<String, String> properties,
             Consumer<AutoCloseable> onClose) {
         Validation.destination(capabilities(), name(), destination);
+        KeyFormat.of(properties, config); // an unknown name fails before the adapter makes anything
         CompletableFuture<Void> provisioned = provisioning == null ? null : provisioning.submit(List.of(destination), null);
         PublisherSpec spec = new PublisherSpec(destination, delivery, properties);
         RawPublisher adapterPublisher = created("a publisher", destination, () -> adapter.createPublisher(spec));
@@ -188,6 +191,7 @@ public final class Instance implements BrokerInstance, AutoCloseable {
     public void check(SubscriptionRequest<?> request) {
         Capabilities caps = capabilities();
         Validation.destination(caps, name(), request.destination());
+        KeyFormat.of(request.properties(), config);
         if (request.broadcast() && !caps.broadcast()) {
             throw new UnsupportedCapabilityException("Broker '" + name() + "' (" + caps.brokerId()
                     + ") cannot broadcast; alternative: give each subscriber its own consumer group with group(name)");

@@ -13,6 +13,7 @@ import io.switchboard.MessageTooLargeException;
 import io.switchboard.Switchboard;
 import io.switchboard.TypedCodec;
 import io.switchboard.spi.BrokerHealth;
+import io.switchboard.spi.KeyFormat;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
@@ -68,6 +69,8 @@ public final class Outbox implements AutoCloseable {
     static final String OPAQUE = "application/octet-stream";
 
     final Switchboard switchboard;
+    /** The key format of each broker instance whose format is not {@code string}: a row's key is checked at write. */
+    private final Map<String, KeyFormat> keyFormats;
     final DataSource dataSource;
     final String table;
     final Dialect dialect;
@@ -102,6 +105,7 @@ public final class Outbox implements AutoCloseable {
 
     private Outbox(Builder b, Dialect dialect, String database, boolean notifyTrigger) {
         this.switchboard = b.switchboard;
+        this.keyFormats = keyFormats(b.switchboard);
         this.dataSource = b.dataSource;
         this.table = b.table;
         this.dialect = dialect;
@@ -341,6 +345,18 @@ public final class Outbox implements AutoCloseable {
                 + (relayThreads == 1 ? "" : "s") + ", relay " + (isRunning() ? "running" : "stopped") + "]";
     }
 
+    /** The instances' key formats other than {@code string}, by instance name. */
+    private static Map<String, KeyFormat> keyFormats(Switchboard switchboard) {
+        Map<String, KeyFormat> formats = new java.util.LinkedHashMap<>();
+        for (String name : switchboard.instances()) {
+            KeyFormat format = KeyFormat.of(switchboard.instance(name).config());
+            if (format != KeyFormat.STRING) {
+                formats.put(name, format);
+            }
+        }
+        return Map.copyOf(formats);
+    }
+
     void checkDestination(String destination) {
         if (destination == null || destination.isEmpty() || destination.length() > MAX_DESTINATION_LENGTH) {
             throw new InvalidDestinationException("Destination '" + destination + "' is not valid for outbox '" + table
@@ -394,6 +410,9 @@ public final class Outbox implements AutoCloseable {
                     throw new InvalidMessageException("Key of message " + stamped.id() + " for '" + destination + "' has "
                             + key.length() + " characters but outbox '" + table + "' keeps at most " + MAX_KEY_LENGTH
                             + "; use a shorter key (a hash of it, say)");
+                }
+                if (key != null) {
+                    keyFormats.forEach((name, format) -> format.check(key, destination, name)); // as the relay's publisher will
                 }
                 Map<String, String> headers = withTypeId(stamped.headers(), m.payload(), codec, destination);
                 checkHeaders(stamped.id(), destination, headers);

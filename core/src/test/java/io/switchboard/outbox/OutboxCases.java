@@ -127,6 +127,26 @@ abstract class OutboxCases {
     }
 
     @Test
+    @DisplayName("a key that is not of the instance's key format is refused at write, as the relay's publisher would")
+    void keyOfAnotherFormatRefused() throws Exception {
+        Switchboard sb = Switchboard.builder().broker("memory").property("memory.broker", broker)
+                .property(io.switchboard.spi.KeyFormat.PROPERTY, "long").build();
+        closeLast.add(sb);
+        List<String> got = receive(sb, "orders");
+        OutboxPublisher<String> orders = outbox(sb, b -> b).publisher("orders", Codec.utf8());
+        try (Connection c = db().getConnection()) {
+            c.setAutoCommit(false);
+            assertThatThrownBy(() -> orders.publish(c, Message.of("abc", "refused")))
+                    .isInstanceOf(io.switchboard.InvalidMessageException.class).hasMessageContaining("'abc'")
+                    .hasMessageContaining("'long'");
+            orders.publish(c, Message.of("-7", "written"));
+            c.commit();
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> got.size() >= 1);
+        assertThat(got).singleElement().asString().startsWith("-7/written/");
+    }
+
+    @Test
     @DisplayName("refused, with nothing written: auto-commit, a closed connection, another database, a bad destination, a message too large")
     void refusals() throws Exception {
         Switchboard sb = switchboard();

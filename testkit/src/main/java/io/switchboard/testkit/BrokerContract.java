@@ -120,6 +120,14 @@ public abstract class BrokerContract extends ContractSupport {
     }
 
     @Nested
+    @DisplayName("Key formats")
+    class KeyFormats extends KeyFormatCases {
+        KeyFormats() {
+            super(BrokerContract.this);
+        }
+    }
+
+    @Nested
     @DisplayName("Closing")
     class Closing extends ClosingCases {
         Closing() {

@@ -9,6 +9,7 @@ import io.switchboard.routing.Fleet;
 import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.EventKinds;
 import io.switchboard.spi.InboundRecord;
+import io.switchboard.spi.KeyFormat;
 import io.switchboard.spi.OutboundRecord;
 import io.switchboard.spi.PublisherSpec;
 import io.switchboard.spi.RawConsumer;
@@ -94,10 +95,12 @@ final class FleetBus implements RecordListener, AutoCloseable {
     void start() {
         String bus = settings.busName();
         Validation.autoProvision(control.config(), control.capabilities(), control.adapter().provisioner(), bus);
+        // the bus's keys are replica names, whatever key format the instance's own messages use
+        Map<String, String> textKeys = Map.of(KeyFormat.PROPERTY, KeyFormat.STRING.id());
         publisher = control.created("the fleet bus publisher", bus,
-                () -> control.adapter().createPublisher(new PublisherSpec(bus, Delivery.AT_MOST_ONCE, Map.of())));
+                () -> control.adapter().createPublisher(new PublisherSpec(bus, Delivery.AT_MOST_ONCE, textKeys)));
         consumer = control.created("the fleet bus subscriber", bus, () -> control.adapter().createConsumer(new ConsumerSpec(bus,
-                bus + "-" + settings.replica(), true, Delivery.AT_MOST_ONCE, 1_000, null, Map.of())));
+                bus + "-" + settings.replica(), true, Delivery.AT_MOST_ONCE, 1_000, null, textKeys)));
         consumer.start(this).toCompletableFuture().orTimeout(settings.startupTimeout().toMillis(), TimeUnit.MILLISECONDS)
                 .exceptionally(e -> {
                     log.warn("Fleet '{}': the bus subscriber on instance '{}' is not ready yet ({}); other replicas' heartbeats "

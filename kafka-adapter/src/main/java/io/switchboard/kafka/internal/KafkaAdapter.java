@@ -20,6 +20,7 @@ import io.switchboard.spi.Capabilities;
 import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.ControlSupport;
 import io.switchboard.spi.DestinationNameRule;
+import io.switchboard.spi.KeyFormat;
 import io.switchboard.spi.Provisioner;
 import io.switchboard.spi.PublisherSpec;
 import io.switchboard.spi.RawConsumer;
@@ -137,18 +138,20 @@ public final class KafkaAdapter implements BrokerAdapter {
     public RawPublisher createPublisher(PublisherSpec spec) {
         Map<String, Object> clientConfig = config.producer(spec.delivery(), spec.destination(), spec.properties());
         Duration timeout = config.duration("close-timeout", closeTimeout, spec.properties());
+        KeyFormat keys = KeyFormat.of(spec.properties(), config.brokerConfig());
         RawPublisher publisher;
         try {
             if (Boolean.parseBoolean(spec.properties().get(PipelineTransaction.OUTPUT_PROPERTY))) {
-                publisher = new PipelineTransaction.OutputPublisher(config.brokerConfig(), spec.destination(), delays);
+                publisher = new PipelineTransaction.OutputPublisher(config.brokerConfig(), spec.destination(), delays, keys);
             } else if (spec.delivery() == Delivery.EXACTLY_ONCE) {
                 BrokerConfig settings = config.brokerConfig().with(spec.properties());
                 publisher = track(new TransactionalKafkaPublisher(clientConfig, spec.destination(),
                         settings.getInt(KafkaClientConfig.PREFIX + "transaction-max-records", 1, 1000),
                         settings.getInt(KafkaClientConfig.PREFIX + "transaction-queue-capacity", 1, 10_000),
-                        timeout, open::remove, delays));
+                        timeout, open::remove, delays, keys));
             } else {
-                publisher = new KafkaPublisher(producers.acquire(clientConfig), spec.destination(), timeout, open::remove, delays);
+                publisher = new KafkaPublisher(producers.acquire(clientConfig), spec.destination(), timeout, open::remove, delays,
+                        keys);
                 track(publisher);
             }
         } catch (KafkaException e) {

@@ -1,6 +1,7 @@
 package io.switchboard.kafka.internal.consume;
 
 import io.switchboard.spi.ConsumerSpec;
+import io.switchboard.spi.KeyFormat;
 import io.switchboard.spi.RawConsumer;
 import io.switchboard.spi.RecordListener;
 import java.util.ArrayList;
@@ -27,6 +28,8 @@ import java.util.function.Consumer;
 public final class Attachment implements RawConsumer, KafkaInboundRecord.Settlement {
 
     final ConsumerSpec spec;
+    /** The subscription's key format, resolved once. */
+    final KeyFormat keys;
     final TagMatcher tags;
     private final GroupConsumer group;
     private final DeliveryPool pool;
@@ -50,8 +53,9 @@ public final class Attachment implements RawConsumer, KafkaInboundRecord.Settlem
     /** Whether an assignment since the attach took this subscription's topic into account ({@link GroupConsumer}). */
     boolean assigned;
 
-    Attachment(ConsumerSpec spec, GroupConsumer group, DeliveryPool pool, Consumer<AutoCloseable> onClosed) {
+    Attachment(ConsumerSpec spec, KeyFormat keys, GroupConsumer group, DeliveryPool pool, Consumer<AutoCloseable> onClosed) {
         this.spec = spec;
+        this.keys = keys;
         this.group = group;
         this.pool = pool;
         this.onClosed = onClosed;

@@ -4,6 +4,7 @@ import io.switchboard.ConfigurationException;
 import io.switchboard.kafka.internal.KafkaClientConfig;
 import io.switchboard.kafka.internal.provision.KafkaProvisioner;
 import io.switchboard.spi.ConsumerSpec;
+import io.switchboard.spi.KeyFormat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -98,7 +99,7 @@ public final class GroupConsumers {
             }
         }
         chosen.reserved.add(spec.destination());
-        return new Attachment(spec, chosen, pool, onClosed);
+        return new Attachment(spec, KeyFormat.of(spec.properties(), config.brokerConfig()), chosen, pool, onClosed);
     }
 
     private KafkaConsumer<byte[], byte[]> client(ConsumerSpec spec, Map<String, Object> clientConfig) {

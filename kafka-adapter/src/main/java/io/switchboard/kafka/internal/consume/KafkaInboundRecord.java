@@ -2,6 +2,7 @@ package io.switchboard.kafka.internal.consume;
 
 import io.switchboard.kafka.internal.mapping.KafkaRecords;
 import io.switchboard.kafka.internal.mapping.LazyHeaderMap;
+import io.switchboard.spi.KeyFormat;
 import io.switchboard.spi.SettledOnce;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -23,6 +24,8 @@ public final class KafkaInboundRecord extends SettledOnce {
     private final ConsumerRecord<byte[], byte[]> record;
     private final Settlement owner;
     private final int deliveryCount;
+    /** How the key's bytes read as text. */
+    private final KeyFormat keys;
     private Map<String, String> headers;
     /** The key's text once read; null before, or for a record without a key. */
     private String key;
@@ -31,11 +34,19 @@ public final class KafkaInboundRecord extends SettledOnce {
     /** Poll thread only: records after this one that the filter dropped, up to this offset (exclusive); 0 for none. */
     long skipThrough;
 
+    /** A record whose key is UTF-8 text (key format {@code string}). */
     public KafkaInboundRecord(ConsumerRecord<byte[], byte[]> record, int deliveryCount, Settlement owner, boolean settled) {
+        this(record, deliveryCount, owner, settled, KeyFormat.STRING);
+    }
+
+    /** A record whose key's bytes {@code keys} reads as text. */
+    public KafkaInboundRecord(ConsumerRecord<byte[], byte[]> record, int deliveryCount, Settlement owner, boolean settled,
+            KeyFormat keys) {
         super(settled ? PRE_ACKED : PENDING);
         this.record = record;
         this.owner = owner;
         this.deliveryCount = deliveryCount;
+        this.keys = keys;
     }
 
     @Override
@@ -71,13 +82,18 @@ public final class KafkaInboundRecord extends SettledOnce {
 
     /**
      * Decodes the key when first read: a handler that reads only the payload, the usual case, never turns it into
-     * text. Two threads reading it at once decode it twice, to equal strings.
+     * text. Two threads reading it at once decode it twice, to equal strings. Key bytes that do not fit the
+     * subscription's key format read as {@value KeyFormat#RAW_PREFIX} and their base64 (logged once per topic), which
+     * published again (a dead letter, a retry) writes the same bytes.
      */
     @Override
     public String key() {
         String k = key;
         if (k == null && record.key() != null) {
-            k = KafkaRecords.key(record.key());
+            k = KafkaRecords.key(record.key(), keys);
+            if (keys.isRaw(k)) {
+                KafkaRecords.keyDidNotFit(record, keys);
+            }
             key = k;
         }
         return k;

@@ -57,7 +57,7 @@ final class RoundDelivery {
                         continue;
                     }
                     KafkaInboundRecord record = new KafkaInboundRecord(fetched, state.deliveryCount(fetched.offset()),
-                            attachment, false);
+                            attachment, false, attachment.keys);
                     budget--;
                     try {
                         attachment.dispatch(record); // handled before it returns when core runs the handler here
@@ -103,7 +103,7 @@ final class RoundDelivery {
                     attachment.listener.onFiltered();
                     continue;
                 }
-                attachment.dispatch(new KafkaInboundRecord(fetched, 1, attachment, true));
+                attachment.dispatch(new KafkaInboundRecord(fetched, 1, attachment, true, attachment.keys));
             }
         });
     }

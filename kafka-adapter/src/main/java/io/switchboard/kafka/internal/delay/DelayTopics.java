@@ -3,6 +3,7 @@ package io.switchboard.kafka.internal.delay;
 import io.switchboard.InvalidMessageException;
 import io.switchboard.kafka.internal.mapping.KafkaRecords;
 import io.switchboard.spi.DestinationSpec;
+import io.switchboard.spi.KeyFormat;
 import io.switchboard.spi.OutboundRecord;
 import io.switchboard.spi.Provisioner;
 import java.nio.charset.StandardCharsets;
@@ -47,18 +48,16 @@ public final class DelayTopics {
 
     /**
      * The Kafka record for a record core publishes: to its destination when it is due, else to the delay tier
-     * for its remaining time, with the destination, the due time and the publish time in headers.
+     * for its remaining time, with the destination, the due time and the publish time in headers; the key's bytes
+     * are those of {@code keys}, and the delay tiers pass them on unchanged.
      *
      * @throws InvalidMessageException when the delay is longer than {@link DelayTiers#MAX_DELAY}
      */
-    public ProducerRecord<byte[], byte[]> toKafka(OutboundRecord record) {
+    public ProducerRecord<byte[], byte[]> toKafka(OutboundRecord record, KeyFormat keys) {
         long due = record.deliverAtEpochMillis();
-        if (due == 0) {
-            return KafkaRecords.toKafka(record);
-        }
-        long now = System.currentTimeMillis();
+        long now = due == 0 ? 0 : System.currentTimeMillis();
         if (due <= now) {
-            return KafkaRecords.toKafka(record);
+            return KafkaRecords.toKafka(record, record.destination(), keys);
         }
         if (due - now > DelayTiers.MAX_DELAY.toMillis()) {
             throw new InvalidMessageException("Message to '" + record.destination() + "' is due in " + (due - now)
@@ -66,7 +65,7 @@ public final class DelayTopics {
                     + "; publish it nearer its time, or store the schedule in a database");
         }
         ProducerRecord<byte[], byte[]> delayed = KafkaRecords.toKafka(record,
-                ensure(record.destination(), DelayTiers.tierFor(due - now)));
+                ensure(record.destination(), DelayTiers.tierFor(due - now)), keys);
         delayed.headers()
                 .add(DelayTiers.DESTINATION_HEADER, record.destination().getBytes(StandardCharsets.UTF_8))
                 .add(DelayTiers.DUE_HEADER, DelayTiers.ascii(due))

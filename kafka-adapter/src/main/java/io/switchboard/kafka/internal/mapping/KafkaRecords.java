@@ -1,38 +1,51 @@
 package io.switchboard.kafka.internal.mapping;
 
 import io.switchboard.Envelope;
+import io.switchboard.spi.KeyFormat;
 import io.switchboard.spi.OutboundRecord;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Maps records between Switchboard and Kafka. Envelope headers already carry the CloudEvents Kafka
  * binding's names ({@code ce_*}, {@code content-type}), so every header is written as it is, its
- * value in UTF-8; the key is UTF-8 bytes, so Kafka's default partitioner places a key exactly as a
- * plain producer with a {@code StringSerializer} would.
+ * value in UTF-8; the key's bytes are those of the publisher's or subscription's {@link KeyFormat}
+ * (UTF-8 text by default), which are kafka-clients' serializer's for the same key, so Kafka's default
+ * partitioner places a key exactly as a plain producer with that serializer would.
  */
 public final class KafkaRecords {
 
+    private static final Logger log = LoggerFactory.getLogger(KafkaRecords.class);
+
     private KafkaRecords() {}
 
+    /** The Kafka record of {@code record}, its key text in UTF-8 (key format {@code string}). */
     public static ProducerRecord<byte[], byte[]> toKafka(OutboundRecord record) {
-        return toKafka(record, record.destination());
+        return toKafka(record, record.destination(), KeyFormat.STRING);
     }
 
-    /** The record as {@link #toKafka(OutboundRecord)} maps it, for another topic (a delay topic). */
-    public static ProducerRecord<byte[], byte[]> toKafka(OutboundRecord record, String topic) {
-        return withHeaders(record, new ProducerRecord<>(topic, null, null, key(record), record.payload()));
+    /** The Kafka record of {@code record}, for {@code topic} (its destination, or a delay topic), its key as {@code keys} writes it. */
+    public static ProducerRecord<byte[], byte[]> toKafka(OutboundRecord record, String topic, KeyFormat keys) {
+        return withHeaders(record, new ProducerRecord<>(topic, null, null, key(record, keys), record.payload()));
     }
 
-    /** The record's key as the Kafka record's: UTF-8 bytes, or null. */
-    public static byte[] key(OutboundRecord record) {
-        return record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
+    /**
+     * The record's key as the Kafka record's: the bytes of {@code keys} (UTF-8 for {@code string}), or null.
+     *
+     * @throws io.switchboard.InvalidMessageException when the key is not of that format (core refuses such keys
+     *     before they reach an adapter)
+     */
+    public static byte[] key(OutboundRecord record, KeyFormat keys) {
+        return record.key() == null ? null : keys.toBytes(record.key());
     }
 
     /** Writes {@code record}'s headers into {@code kafka}, a record made from it that has not been sent; returns it. */
@@ -131,7 +144,29 @@ public final class KafkaRecords {
         return all.length == 0 ? Map.of() : new LazyHeaderMap(all);
     }
 
-    public static String key(byte[] key) {
-        return key == null ? null : new String(key, StandardCharsets.UTF_8);
+    /**
+     * A Kafka record's key as text: what {@code keys} reads from the bytes (for bytes that do not fit it,
+     * {@value KeyFormat#RAW_PREFIX} and their base64), or null.
+     */
+    public static String key(byte[] key, KeyFormat keys) {
+        return key == null ? null : keys.fromBytes(key);
+    }
+
+    /** Topics whose records' keys did not fit their subscription's key format, told once each (bounded). */
+    private static final Set<String> UNFIT_KEYS_TOLD = ConcurrentHashMap.newKeySet();
+
+    /**
+     * Logs, once per topic, that a record's key bytes do not fit the key format (its key reads as
+     * {@value KeyFormat#RAW_PREFIX} and base64, the record is delivered).
+     */
+    public static void keyDidNotFit(ConsumerRecord<byte[], byte[]> record, KeyFormat keys) {
+        if (UNFIT_KEYS_TOLD.size() < MAX_CACHED && UNFIT_KEYS_TOLD.add(record.topic())) {
+            log.warn("Record {}-{}@{} has a key of {} bytes, which is not a key of key format '{}' (property {}); it is "
+                    + "delivered with the key as '{}' and base64 of the bytes (further such records of topic '{}' are not "
+                    + "logged). Set {} of the subscription to the format its producers write (their key serializer's: "
+                    + "string, long, integer, uuid, or bytes)", record.topic(), record.partition(), record.offset(),
+                    record.key().length, keys.id(), KeyFormat.PROPERTY, KeyFormat.RAW_PREFIX, record.topic(),
+                    KeyFormat.PROPERTY);
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.switchboard.kafka.internal.publish;
 
 import io.switchboard.kafka.internal.mapping.KafkaRecords;
+import io.switchboard.spi.KeyFormat;
 import io.switchboard.spi.OutboundRecord;
 import io.switchboard.spi.SendResult;
 import java.util.function.BiConsumer;
@@ -21,14 +22,14 @@ final class CallbackRecord extends ProducerRecord<byte[], byte[]> implements Cal
 
     private final BiConsumer<SendResult, Throwable> done;
 
-    private CallbackRecord(OutboundRecord record, BiConsumer<SendResult, Throwable> done) {
-        super(record.destination(), null, null, KafkaRecords.key(record), record.payload());
+    private CallbackRecord(OutboundRecord record, KeyFormat keys, BiConsumer<SendResult, Throwable> done) {
+        super(record.destination(), null, null, KafkaRecords.key(record, keys), record.payload());
         this.done = done;
     }
 
-    /** The Kafka record of {@code record}, headers written, whose callback hands the outcome to {@code done}. */
-    static CallbackRecord of(OutboundRecord record, BiConsumer<SendResult, Throwable> done) {
-        return KafkaRecords.withHeaders(record, new CallbackRecord(record, done));
+    /** The Kafka record of {@code record}, key per {@code keys}, headers written, whose callback hands the outcome to {@code done}. */
+    static CallbackRecord of(OutboundRecord record, KeyFormat keys, BiConsumer<SendResult, Throwable> done) {
+        return KafkaRecords.withHeaders(record, new CallbackRecord(record, keys, done));
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.switchboard.kafka.internal.publish;
 
 import io.switchboard.SwitchboardClosedException;
 import io.switchboard.kafka.internal.delay.DelayTopics;
+import io.switchboard.spi.KeyFormat;
 import io.switchboard.spi.OutboundRecord;
 import io.switchboard.spi.RawPublisher;
 import io.switchboard.spi.SendResult;
@@ -24,11 +25,14 @@ public final class KafkaPublisher implements RawPublisher {
     private final Consumer<AutoCloseable> onClosed;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final DelayTopics delays;
+    /** The publisher's key format, resolved once. */
+    private final KeyFormat keys;
 
     public KafkaPublisher(ProducerPool.Lease lease, String destination, Duration closeTimeout, Consumer<AutoCloseable> onClosed,
-            DelayTopics delays) {
+            DelayTopics delays, KeyFormat keys) {
         this.lease = lease;
         this.delays = delays;
+        this.keys = keys;
         this.destination = destination;
         this.closeTimeout = closeTimeout;
         this.onClosed = onClosed;
@@ -48,10 +52,10 @@ public final class KafkaPublisher implements RawPublisher {
         }
         try {
             if (record.deliverAtEpochMillis() == 0) {
-                CallbackRecord kafka = CallbackRecord.of(record, done);
+                CallbackRecord kafka = CallbackRecord.of(record, keys, done);
                 lease.producer().send(kafka, kafka);
             } else {
-                lease.producer().send(delays.toKafka(record), new SendCallback(record.destination(), done));
+                lease.producer().send(delays.toKafka(record, keys), new SendCallback(record.destination(), done));
             }
         } catch (RuntimeException e) {
             done.accept(null, SendFuture.translate(e, record.destination()));

@@ -15,6 +15,7 @@ import io.switchboard.kafka.internal.KafkaClientConfig;
 import io.switchboard.kafka.internal.consume.KafkaInboundRecord;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.DaemonThreads;
+import io.switchboard.spi.KeyFormat;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -77,6 +78,8 @@ public final class PipelineRunner<I, O> implements ConsumerRebalanceListener {
     private final Producer<byte[], byte[]> producer;
     private final Publisher<O> publisher;
     private final BrokerConfig owner;
+    /** The input's key format: the pipeline's properties, then the Switchboard's. */
+    private final KeyFormat inputKeys;
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
     private final Thread thread;
@@ -105,6 +108,7 @@ public final class PipelineRunner<I, O> implements ConsumerRebalanceListener {
         this.inputCodec = inputCodec;
         this.transform = transform;
         this.maxAttempts = maxAttempts;
+        this.inputKeys = KeyFormat.of(properties, switchboard.config());
         KafkaClientConfig config = new KafkaClientConfig(switchboard.config());
         Map<String, String> overrides = transactionalId == null ? properties
                 : merge(properties, KafkaClientConfig.PREFIX + ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
@@ -199,7 +203,7 @@ public final class PipelineRunner<I, O> implements ConsumerRebalanceListener {
         try {
             int outputs = 0;
             for (ConsumerRecord<byte[], byte[]> record : records) {
-                KafkaInboundRecord inbound = new KafkaInboundRecord(record, 1, (r, ack) -> { }, true);
+                KafkaInboundRecord inbound = new KafkaInboundRecord(record, 1, (r, ack) -> { }, true, inputKeys);
                 Message<I> message = Envelopes.toMessage(inputCodec.decode(inbound.payload()), inbound,
                         Envelopes.envelopeTime(inbound));
                 for (Message<O> out : transform.apply(message)) {

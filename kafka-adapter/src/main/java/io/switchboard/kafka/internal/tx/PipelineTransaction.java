@@ -7,6 +7,7 @@ import io.switchboard.PublishException;
 import io.switchboard.kafka.internal.KafkaClientConfig;
 import io.switchboard.kafka.internal.publish.SendFuture;
 import io.switchboard.spi.BrokerConfig;
+import io.switchboard.spi.KeyFormat;
 import io.switchboard.spi.OutboundRecord;
 import io.switchboard.spi.RawPublisher;
 import io.switchboard.spi.SendResult;
@@ -56,11 +57,13 @@ public final class PipelineTransaction {
         private final BrokerConfig owner;
         private final String destination;
         private final DelayTopics delays;
+        private final KeyFormat keys;
 
-        public OutputPublisher(BrokerConfig owner, String destination, DelayTopics delays) {
+        public OutputPublisher(BrokerConfig owner, String destination, DelayTopics delays, KeyFormat keys) {
             this.owner = owner;
             this.destination = destination;
             this.delays = delays;
+            this.keys = keys;
         }
 
         @Override
@@ -75,7 +78,7 @@ public final class PipelineTransaction {
             SendFuture future = new SendFuture(record.destination());
             ProducerRecord<byte[], byte[]> kafkaRecord;
             try {
-                kafkaRecord = delays.toKafka(record);
+                kafkaRecord = delays.toKafka(record, keys);
             } catch (RuntimeException e) {
                 return future.failed(e);
             }

@@ -6,6 +6,7 @@ import io.switchboard.SwitchboardClosedException;
 import io.switchboard.kafka.internal.delay.DelayTopics;
 import io.switchboard.kafka.internal.publish.SendFuture;
 import io.switchboard.spi.DaemonThreads;
+import io.switchboard.spi.KeyFormat;
 import io.switchboard.spi.OutboundRecord;
 import io.switchboard.spi.RawPublisher;
 import io.switchboard.spi.SendResult;
@@ -54,14 +55,17 @@ public final class TransactionalKafkaPublisher implements RawPublisher {
     private final Consumer<AutoCloseable> onClosed;
     private final BlockingQueue<Pending> queue;
     private final DelayTopics delays;
+    /** The publisher's key format, resolved once. */
+    private final KeyFormat keys;
     private final Thread committer;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile boolean finished;
     private Producer<byte[], byte[]> producer;
 
     public TransactionalKafkaPublisher(Map<String, Object> config, String destination, int maxRecordsPerTransaction,
-            int queueCapacity, Duration closeTimeout, Consumer<AutoCloseable> onClosed, DelayTopics delays) {
+            int queueCapacity, Duration closeTimeout, Consumer<AutoCloseable> onClosed, DelayTopics delays, KeyFormat keys) {
         this.delays = delays;
+        this.keys = keys;
         this.config = config;
         this.destination = destination;
         this.maxRecordsPerTransaction = maxRecordsPerTransaction;
@@ -77,7 +81,7 @@ public final class TransactionalKafkaPublisher implements RawPublisher {
     public CompletableFuture<SendResult> send(OutboundRecord record) {
         Pending pending;
         try {
-            pending = new Pending(record.destination(), delays.toKafka(record));
+            pending = new Pending(record.destination(), delays.toKafka(record, keys));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(SendFuture.translate(e, record.destination()));
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.switchboard.Delivery;
 import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.InboundRecord;
+import io.switchboard.spi.KeyFormat;
 import io.switchboard.spi.RecordListener;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,7 +29,7 @@ class RoundDeliveryTest {
     /** A subscription of topic t with maxInFlight 16 holding partition 0, with {@code fetched} records waiting. */
     private Attachment attachment(int fetched, boolean settleAtOnce) {
         Attachment attachment = new Attachment(new ConsumerSpec("t", "g", false, Delivery.AT_LEAST_ONCE, 16, null, Map.of()),
-                null, null, closed -> { });
+                KeyFormat.STRING, null, null, closed -> { });
         attachment.listener = new RecordListener() {
             @Override
             public void onRecord(InboundRecord record) {

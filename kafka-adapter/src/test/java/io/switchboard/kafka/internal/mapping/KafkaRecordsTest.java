@@ -6,6 +6,7 @@ import io.switchboard.Codec;
 import io.switchboard.Envelope;
 import io.switchboard.Message;
 import io.switchboard.spi.Capabilities;
+import io.switchboard.spi.KeyFormat;
 import io.switchboard.spi.OutboundRecord;
 import io.switchboard.testkit.CoreRecords;
 import java.nio.charset.StandardCharsets;
@@ -72,7 +73,7 @@ class KafkaRecordsTest {
     @DisplayName("envelope none without application headers: a record without headers, still writable (delay topics add theirs)")
     void noneWritesNoHeader() {
         ProducerRecord<byte[], byte[]> kafka = KafkaRecords.toKafka(coreRecord("none", Message.builder(new byte[] {1})
-                .key("k-1").build()), "delayed");
+                .key("k-1").build()), "delayed", KeyFormat.STRING);
         assertThat(kafka.headers().toArray()).isEmpty();
         assertThat(kafka.topic()).isEqualTo("delayed");
         kafka.headers().add("due", new byte[] {2});
