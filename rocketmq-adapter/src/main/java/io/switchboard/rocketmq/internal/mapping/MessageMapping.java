@@ -158,8 +158,10 @@ public final class MessageMapping {
     }
 
     /**
-     * Whether RocketMQ uses the name itself. Compared with the names of the same length rather than looked up: a
-     * consumed message's property names are new strings, whose hash would be computed for each.
+     * Whether RocketMQ uses the name itself: one of its own properties, or a name in its {@code __NAME} style, which it
+     * keeps for properties to come. Spring's type-id headers ({@code __TypeId__}, {@code __ContentTypeId__}), which
+     * also end with {@code __}, are the application's. Compared with the names of the same length rather than looked
+     * up: a consumed message's property names are new strings, whose hash would be computed for each.
      */
     private static boolean isSystemProperty(String name) {
         if (name.length() < SYSTEM_BY_LENGTH.length) {
@@ -169,7 +171,7 @@ public final class MessageMapping {
                 }
             }
         }
-        return name.startsWith("__");
+        return name.startsWith("__") && !(name.length() > 4 && name.endsWith("__"));
     }
 
     private static String[][] byLength(Set<String> names) {
