@@ -154,24 +154,25 @@ class AdoptSpringKafkaServiceTest extends RoutingTestSupport {
         audit.setDaemon(true);
         audit.start();
         Map<String, Integer> handled = new ConcurrentHashMap<>();
-        AtomicInteger portedTypeErrors = new AtomicInteger();
-        AtomicInteger portedWrongKey = new AtomicInteger();
         Map<String, String> kafkaLong = props(kafka(), Map.of("switchboard.key-format", "long"));
         Map<String, String> rabbitLong = props(rabbit(), Map.of("switchboard.key-format", "long"));
         Switchboard sb = closeAfter(builder().instance("kafka", "kafka", kafkaLong).instance("rabbit", "rabbitmq", rabbitLong)
                 .route(topic, Route.single("kafka")).build());
-        TypeDispatch dispatch = TypeDispatch.json()
-                .on("placed", OrderPlaced.class, (m, c) -> {
-                    note(handled, m.payload().order(), m.key(), "-p", portedTypeErrors, portedWrongKey);
-                })
-                .on("shipped", OrderShipped.class, (m, c) -> {
-                    note(handled, m.payload().order(), m.key(), "-s", portedTypeErrors, portedWrongKey);
-                })
-                .build();
-        Subscription billing = sb.subscriber(topic, dispatch.codec()).group("billing").subscribe(dispatch);
-        billing.ready().toCompletableFuture().get(60, TimeUnit.SECONDS);
-        Publisher<Object> orders = sb.publisher(topic, TypedCodec.json().type("placed", OrderPlaced.class)
-                .type("shipped", OrderShipped.class).build()).build();
+        Invoices invoices = new Invoices(handled);
+        // tag::adopt-kafka-dispatch[]
+        TypeDispatch billing = TypeDispatch.json()
+                .on("placed", OrderPlaced.class, (m, ctx) -> invoices.open(m.payload(), Long.parseLong(m.key())))
+                .on("shipped", OrderShipped.class, (m, ctx) -> invoices.close(m.payload(), Long.parseLong(m.key())))
+                .build(); // any other type id: to the dead-letter destination at once
+        Subscription subscription = sb.subscriber(topic, billing.codec()).group("billing").subscribe(billing);
+        // end::adopt-kafka-dispatch[]
+        subscription.ready().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        // tag::adopt-kafka-publisher[]
+        Publisher<Object> orders = sb.publisher(topic, TypedCodec.json()
+                .type("placed", OrderPlaced.class) // the tokens of spring.json.type.mapping, or type(Class): its name
+                .type("shipped", OrderShipped.class)
+                .build()).build();
+        // end::adopt-kafka-publisher[]
         int n = 1000;
         try (KafkaProducer<Long, Object> checkout = springProducer()) {
             // 1. the Spring producer's records reach the ported consumer, dispatched by type, Long keys as text
@@ -186,7 +187,7 @@ class AdoptSpringKafkaServiceTest extends RoutingTestSupport {
             await().atMost(TIMEOUT).until(() -> neighbour.count("ported-") == n && neighbour.count("spring-") == n);
             await().atMost(TIMEOUT).until(() -> count(handled, "ported-") == n);
             report("adopt", 2 * n, neighbour, neighbour.count("spring-") + neighbour.count("ported-"), 2 * n, handled,
-                    count(handled, "spring-") + count(handled, "ported-"), 2 * n, portedTypeErrors, portedWrongKey);
+                    count(handled, "spring-") + count(handled, "ported-"), 2 * n, invoices);
 
             // 3. mirror to RabbitMQ: the neighbour still reads everything on Kafka, the service handles each once
             sb.routing().update(topic, Route.mirror("kafka", "rabbit"));
@@ -196,7 +197,7 @@ class AdoptSpringKafkaServiceTest extends RoutingTestSupport {
             System.out.println(sb.routing().shadowReport(topic).summary());
             assertThat(sb.routing().shadowReport(topic).clean()).isTrue();
             report("mirror", n, neighbour, neighbour.count("mirror-"), n, handled, count(handled, "mirror-"), n,
-                    portedTypeErrors, portedWrongKey);
+                    invoices);
 
             // 4. migrate: the service publishes to RabbitMQ and reads both; the Spring producer still writes Kafka
             sb.routing().update(topic, Route.migrate("kafka", "rabbit"));
@@ -213,22 +214,40 @@ class AdoptSpringKafkaServiceTest extends RoutingTestSupport {
             assertThat(neighbour.count("migrated-")).as("after the cutover the neighbour on Kafka gets none of the service's")
                     .isZero();
             report("migrate", 2 * n, neighbour, neighbour.count("late-"), n, handled,
-                    count(handled, "migrated-") + count(handled, "late-"), 2 * n, portedTypeErrors, portedWrongKey);
+                    count(handled, "migrated-") + count(handled, "late-"), 2 * n, invoices);
         } finally {
             stop.set(true);
             audit.join(10_000);
         }
     }
 
-    private static void note(Map<String, Integer> handled, String order, String key, String suffix, AtomicInteger typeErrors,
-            AtomicInteger wrongKey) {
-        if (!order.endsWith(suffix)) {
-            typeErrors.incrementAndGet();
+    /** The moved service's handlers: they note each order once, its type and key checked against its id. */
+    static final class Invoices {
+        final Map<String, Integer> handled;
+        final AtomicInteger typeErrors = new AtomicInteger();
+        final AtomicInteger wrongKeys = new AtomicInteger();
+
+        Invoices(Map<String, Integer> handled) {
+            this.handled = handled;
         }
-        if (!order.substring(order.indexOf('#') + 1, order.lastIndexOf('-')).equals(key)) {
-            wrongKey.incrementAndGet();
+
+        void open(OrderPlaced order, long key) {
+            note(order.order(), key, "-p");
         }
-        handled.merge(order, 1, Integer::sum);
+
+        void close(OrderShipped order, long key) {
+            note(order.order(), key, "-s");
+        }
+
+        private void note(String order, long key, String suffix) {
+            if (!order.endsWith(suffix)) {
+                typeErrors.incrementAndGet();
+            }
+            if (Long.parseLong(order.substring(order.indexOf('#') + 1, order.lastIndexOf('-'))) != key) {
+                wrongKeys.incrementAndGet();
+            }
+            handled.merge(order, 1, Integer::sum);
+        }
     }
 
     private static void publish(Publisher<Object> orders, String phase, int n, String expectedInstance) throws Exception {
@@ -247,12 +266,11 @@ class AdoptSpringKafkaServiceTest extends RoutingTestSupport {
     }
 
     private void report(String phase, int sent, NeighbourView neighbour, long neighbourGot, long neighbourExpected,
-            Map<String, Integer> handled, long portedGot, long portedExpected, AtomicInteger portedTypeErrors,
-            AtomicInteger portedWrongKey) {
+            Map<String, Integer> handled, long portedGot, long portedExpected, Invoices invoices) {
         long lost = Math.max(0, neighbourExpected - neighbourGot) + Math.max(0, portedExpected - portedGot);
         long duplicates = handled.values().stream().filter(c -> c > 1).count();
-        int typeErrors = neighbour.typeErrors.get() + portedTypeErrors.get() + (int) counter("switchboard.dead.letters");
-        int wrongKeys = neighbour.wrongKey.get() + portedWrongKey.get();
+        int typeErrors = neighbour.typeErrors.get() + invoices.typeErrors.get() + (int) counter("switchboard.dead.letters");
+        int wrongKeys = neighbour.wrongKey.get() + invoices.wrongKeys.get();
         System.out.printf("adopt=spring-kafka-orders broker=kafka phase=%s key_format=long type_ids=__TypeId__ sent=%d "
                 + "neighbour_received=%d/%d ported_handled=%d/%d other_partition=%d wrong_keys=%d duplicates=%d lost=%d "
                 + "type_errors=%d%n", phase, sent, neighbourGot, neighbourExpected, portedGot, portedExpected,

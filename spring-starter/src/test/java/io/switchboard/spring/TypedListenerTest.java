@@ -53,6 +53,7 @@ class TypedListenerTest {
         }
     }
 
+    // tag::class-listener[]
     @SwitchboardListener(destination = "orders-t", group = "billing")
     static class Billing {
         private final Received received;
@@ -61,22 +62,23 @@ class TypedListenerTest {
             this.received = received;
         }
 
-        @SwitchboardHandler
+        @SwitchboardHandler // type id: the class name, as Spring's JsonSerializer writes it
         void placed(Placed order, DeliveryContext context) {
             received.items.add("placed:" + order.id() + ":" + context.group());
         }
 
-        @SwitchboardHandler(typeId = "order-cancelled")
+        @SwitchboardHandler(typeId = "order-cancelled") // a token of Spring's type mapping
         void cancelled(Message<Cancelled> message) {
             received.items.add("cancelled:" + message.payload().id() + ":" + message.headers().get("__TypeId__"));
         }
 
-        @SwitchboardHandler(isDefault = true)
+        @SwitchboardHandler(isDefault = true) // any other type id, as received
         void other(Message<byte[]> message) {
             received.items.add("other:" + message.headers().get("__TypeId__") + ":"
                     + new String(message.payload(), StandardCharsets.UTF_8));
         }
     }
+    // end::class-listener[]
 
     @Configuration(proxyBeanMethods = false)
     static class Listeners {
