@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * A message: payload, optional key, application headers, id and timestamp. Immutable.
@@ -183,6 +184,18 @@ public final class Message<T> {
         }
         return new Message<>(payload, key(), headers(), i != null ? i : MessageIds.next(), t != null ? t : MessageIds.now(),
                 delay, deliverAt);
+    }
+
+    /**
+     * {@return this message with another payload: the same key, headers, id, time, delay and delivery instant} A
+     * received message's fields are still read from its record when first asked for, by either message.
+     *
+     * @param <P> the new payload's type
+     * @param newPayload the payload, not null
+     */
+    public <P> Message<P> withPayload(P newPayload) {
+        Objects.requireNonNull(newPayload, "payload");
+        return new Message<>(newPayload, key, headers, id, timestamp, delay, deliverAt, record);
     }
 
     /** {@return a builder holding this message's fields} */

@@ -1,8 +1,6 @@
 package io.switchboard;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.switchboard.internal.codec.Codecs;
-import io.switchboard.internal.envelope.MessageAccess;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -41,7 +39,7 @@ public final class TypeDispatch implements MessageHandler<Object> {
 
     /** {@return a builder of JSON payloads through Switchboard's default Jackson mapper} */
     public static Builder json() {
-        return json(Codecs.defaultMapper());
+        return new Builder(TypedCodec.json(), null);
     }
 
     /**
@@ -63,9 +61,7 @@ public final class TypeDispatch implements MessageHandler<Object> {
     public void handle(Message<Object> message, DeliveryContext context) throws Exception {
         Object payload = message.payload();
         if (payload instanceof TypedCodec.Unknown unknown) {
-            Message<byte[]> raw = MessageAccess.forwarded(unknown.bytes(), message.key(), message.headers(), message.id(),
-                    message.timestamp(), null);
-            otherwise.handle(raw, context);
+            otherwise.handle(message.withPayload(unknown.bytes()), context);
             return;
         }
         MessageHandler handler = handlerOf(payload.getClass());
@@ -151,7 +147,7 @@ public final class TypeDispatch implements MessageHandler<Object> {
          * @return this builder
          */
         public <X> Builder on(String id, Class<X> type, MessageHandler<X> handler) {
-            return on(id, type, Codecs.json(type, mapper), handler);
+            return on(id, type, mapper == null ? Codec.json(type) : Codec.json(type, mapper), handler);
         }
 
         /**

@@ -1,7 +1,6 @@
 package io.switchboard;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.switchboard.internal.codec.Codecs;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -81,7 +80,7 @@ public final class TypedCodec<T> implements Codec<T> {
 
     /** {@return a builder of JSON payloads through Switchboard's default Jackson mapper} */
     public static Builder<Object> json() {
-        return json(Codecs.defaultMapper());
+        return new Builder<>(null, "application/json");
     }
 
     /**
@@ -151,7 +150,12 @@ public final class TypedCodec<T> implements Codec<T> {
     /** The JSON codec of a payload class that is not registered (written under its name), made once per class. */
     private Codec<?> unregistered(Class<?> c) {
         Codec<?> codec = fallback.get(c);
-        return codec != null ? codec : fallback.computeIfAbsent(c, k -> Codecs.json(k, mapper));
+        return codec != null ? codec : fallback.computeIfAbsent(c, k -> jsonOf(k, mapper));
+    }
+
+    /** The JSON codec of a class: through the given mapper, or Switchboard's default one when it is null. */
+    private static <X> Codec<X> jsonOf(Class<X> type, ObjectMapper mapper) {
+        return mapper == null ? Codec.json(type) : Codec.json(type, mapper);
     }
 
     /**
@@ -258,7 +262,7 @@ public final class TypedCodec<T> implements Codec<T> {
          * @return this builder
          */
         public <X extends T> Builder<T> type(String id, Class<X> type) {
-            return type(id, type, Codecs.json(type, mapper));
+            return type(id, type, jsonOf(type, mapper));
         }
 
         /**
