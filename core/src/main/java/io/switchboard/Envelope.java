@@ -80,7 +80,10 @@ public final class Envelope {
     public static final String RETRY_ATTEMPTS = "sb_retry_attempts";
     /** On a dead-lettered record: how many attempts were made. */
     public static final String DEAD_LETTER_ATTEMPTS = "sb_attempts";
-    /** On a dead-lettered record: why ({@code handler-failed} or {@code undecodable}). */
+    /**
+     * On a dead-lettered record: why ({@code handler-failed}: the last attempt failed; {@code non-retryable}: the
+     * handler threw an exception its {@link RetryPolicy} does not retry; {@code undecodable}).
+     */
     public static final String DEAD_LETTER_REASON = "sb_dead_letter_reason";
 
     private Envelope() {}

@@ -46,6 +46,9 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
 
     private static final Logger log = LoggerFactory.getLogger(DefaultSubscription.class);
     private static final int MAX_ERROR_MESSAGE = 1000;
+    private static final String HANDLER_FAILED = ConsumeRecorder.HANDLER_FAILED;
+    private static final String UNDECODABLE = ConsumeRecorder.UNDECODABLE;
+    private static final String NON_RETRYABLE = ConsumeRecorder.NON_RETRYABLE;
     private final Instance instance;
     private final BrokerAdapter adapter;
     private final SubscriptionSettings settings;
@@ -201,7 +204,7 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
             String id = Envelopes.id(record);
             log.warn("Message {} on '{}' cannot be decoded; sending it to '{}': {}", id, spec.destination(),
                     settings.deadLetter(), e.getMessage());
-            deadLetter(record, id, e, Math.max(1, record.deliveryCount()), "undecodable", false);
+            deadLetter(record, id, e, Math.max(1, record.deliveryCount()), UNDECODABLE, false);
             return;
         }
         boolean timed = m != null && m.timed(); // the first attempt's start and e2e's end: one read, none when counting
@@ -260,11 +263,19 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
                 settle(record, false);
                 return;
             } catch (Exception e) {
+                if (!retry.retries(e)) { // the policy's exception types and tests; a failure no attempt can mend
+                    ConsumeRecorder.handled(m, Outcome.DEAD_LETTER, start);
+                    log.warn("Message {} on '{}' failed at attempt {} in group '{}' with a non-retryable {}; sending it to '{}'",
+                            message.id(), spec.destination(), attempt, spec.group(), e.getClass().getName(),
+                            settings.deadLetter(), e);
+                    deadLetter(record, message.id(), e, attempt, NON_RETRYABLE, dedup);
+                    return;
+                }
                 if (attempt >= retry.maxAttempts()) {
                     ConsumeRecorder.handled(m, Outcome.DEAD_LETTER, start);
                     log.warn("Message {} on '{}' failed {} attempt(s) in group '{}'; sending it to '{}'", message.id(),
                             spec.destination(), attempt, spec.group(), settings.deadLetter(), e);
-                    deadLetter(record, message.id(), e, attempt, "handler-failed", dedup);
+                    deadLetter(record, message.id(), e, attempt, HANDLER_FAILED, dedup);
                     return;
                 }
                 ConsumeRecorder.handled(m, Outcome.RETRY, start);
@@ -328,7 +339,7 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
         sent.whenComplete((result, failure) -> {
             if (failure == null) {
                 ConsumeRecorder m = meters;
-                if (m != null) m.deadLettered("undecodable".equals(reason));
+                if (m != null) m.deadLettered(reason);
                 if (dedup) {
                     store.complete(scope, id);
                 }

@@ -131,7 +131,8 @@ class ListenerTest {
 
                 @SwitchboardListener(destination = "fails-a.dlq", group = "audit")
                 void deadLetter(Message<String> message) {
-                    received.items.add("dead:" + message.payload() + ":" + message.headers().get("sb_error_message"));
+                    received.items.add("dead:" + message.payload() + ":" + message.headers().get("sb_error_message") + ":"
+                            + message.headers().get("sb_dead_letter_reason"));
                 }
             };
         }
@@ -148,7 +149,21 @@ class ListenerTest {
                     Received received = context.getBean(Received.class);
                     assertThat(received.next()).isEqualTo("attempt 1");
                     assertThat(received.next()).isEqualTo("attempt 2");
-                    assertThat(received.next()).isEqualTo("dead:x:boom");
+                    assertThat(received.next()).isEqualTo("dead:x:boom:handler-failed");
+                });
+    }
+
+    @Test
+    @DisplayName("a listener failing with a retry.not-retryable exception is dead-lettered at its first attempt")
+    void notRetryableDeadLettersAtOnce() {
+        runner.withUserConfiguration(FailingListener.class)
+                .withPropertyValues("switchboard.destinations.fails-a.retry.not-retryable=java.lang.IllegalStateException")
+                .run(context -> {
+                    context.getBean(Publishers.class).get("fails-a", String.class).publish("y").toCompletableFuture().join();
+                    Received received = context.getBean(Received.class);
+                    assertThat(received.next()).isEqualTo("attempt 1");
+                    assertThat(received.next()).isEqualTo("dead:y:boom:non-retryable");
+                    assertThat(received.items).as("no second attempt").isEmpty();
                 });
     }
 

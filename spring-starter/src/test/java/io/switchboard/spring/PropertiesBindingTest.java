@@ -141,4 +141,38 @@ class PropertiesBindingTest {
                     assertThat(orders.getDeadLetter()).isEqualTo("orders.failed");
                 });
     }
+
+    @Test
+    @DisplayName("retry.not-retryable and retry.retryable bind to the handler's retry policy")
+    void retryExceptionTypes() {
+        runner.withPropertyValues("switchboard.destinations.orders.retry.not-retryable=java.lang.IllegalArgumentException,"
+                        + " java.lang.ClassCastException",
+                "switchboard.destinations.audit.retry.retryable[0]=java.util.concurrent.TimeoutException")
+                .run(context -> {
+                    SwitchboardProperties p = context.getBean(SwitchboardProperties.class);
+                    io.switchboard.RetryPolicy orders = p.destination("orders").getRetry().toPolicy();
+                    assertThat(orders.retries(new NumberFormatException())).isFalse();
+                    assertThat(orders.retries(new RuntimeException(new ClassCastException()))).isFalse();
+                    assertThat(orders.retries(new IllegalStateException())).isTrue();
+                    assertThat(orders.maxAttempts()).isEqualTo(3);
+                    io.switchboard.RetryPolicy audit = p.destination("audit").getRetry().toPolicy();
+                    assertThat(audit.retries(new java.util.concurrent.TimeoutException())).isTrue();
+                    assertThat(audit.retries(new IllegalStateException())).isFalse();
+                });
+    }
+
+    @Test
+    @DisplayName("an unknown or non-exception class in retry.not-retryable fails startup, naming the value and the fix")
+    void unknownExceptionType() {
+        runner.withPropertyValues("switchboard.destinations.orders.retry.not-retryable=com.example.NoSuchException")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("'com.example.NoSuchException'").hasMessageContaining("fully-qualified name"));
+        runner.withPropertyValues("switchboard.destinations.orders.retry.retryable=java.lang.String")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("'java.lang.String'").hasMessageContaining("not an exception class"));
+        runner.withPropertyValues("switchboard.resilience.retry.not-retryable=java.lang.IllegalArgumentException")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("switchboard.resilience.retry.not-retryable")
+                        .hasMessageContaining("switchboard.destinations.<name>.retry"));
+    }
 }

@@ -200,6 +200,14 @@ public abstract class BrokerContract extends ContractSupport {
     }
 
     @Nested
+    @DisplayName("Retry classification")
+    class RetryClassification extends RetryClassificationCases {
+        RetryClassification() {
+            super(BrokerContract.this);
+        }
+    }
+
+    @Nested
     @DisplayName("Metrics")
     class Metrics extends MetricsCases {
         Metrics() {

@@ -98,7 +98,7 @@ public final class TrafficStats implements PublishRecorder, ConsumeRecorder {
     }
 
     @Override
-    public void deadLettered(boolean undecodable) {
+    public void deadLettered(String reason) {
         deadLetters.increment();
     }
 

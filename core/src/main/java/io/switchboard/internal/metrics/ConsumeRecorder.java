@@ -81,8 +81,21 @@ public interface ConsumeRecorder extends AutoCloseable {
     /** The broker delivered a record again. */
     void redelivered();
 
-    /** A record went to the dead-letter destination. */
-    void deadLettered(boolean undecodable);
+    /** Dead-letter reason: the handler failed its last attempt. */
+    String HANDLER_FAILED = "handler-failed";
+
+    /** Dead-letter reason: the payload could not be decoded. */
+    String UNDECODABLE = "undecodable";
+
+    /** Dead-letter reason: the handler failed with an exception the retry policy does not retry. */
+    String NON_RETRYABLE = "non-retryable";
+
+    /**
+     * A record went to the dead-letter destination.
+     *
+     * @param reason {@link #HANDLER_FAILED}, {@link #UNDECODABLE} or {@link #NON_RETRYABLE}
+     */
+    void deadLettered(String reason);
 
     /** The subscription's filter dropped a record in the client. */
     default void filtered() {
@@ -132,9 +145,9 @@ public interface ConsumeRecorder extends AutoCloseable {
             }
 
             @Override
-            public void deadLettered(boolean undecodable) {
-                a.deadLettered(undecodable);
-                b.deadLettered(undecodable);
+            public void deadLettered(String reason) {
+                a.deadLettered(reason);
+                b.deadLettered(reason);
             }
 
             @Override

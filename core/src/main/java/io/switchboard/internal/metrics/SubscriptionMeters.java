@@ -23,6 +23,7 @@ public final class SubscriptionMeters implements ConsumeRecorder {
     private final Counter redeliveries;
     private final Counter deadLettersFailed;
     private final Counter deadLettersUndecodable;
+    private final Counter deadLettersNonRetryable;
     private final Counter filtered;
     private final List<Meter> registered = new ArrayList<>();
     private volatile long backlogReadAt;
@@ -41,9 +42,11 @@ public final class SubscriptionMeters implements ConsumeRecorder {
         this.redeliveries = keep(Counter.builder(Meters.REDELIVERIES).description("Records the broker delivered again")
                 .tags(tags).register(registry));
         this.deadLettersFailed = keep(Counter.builder(Meters.DEAD_LETTERS).description("Records dead-lettered")
-                .tags(tags.and("reason", "handler-failed")).register(registry));
+                .tags(tags.and("reason", HANDLER_FAILED)).register(registry));
         this.deadLettersUndecodable = keep(Counter.builder(Meters.DEAD_LETTERS).description("Records dead-lettered")
-                .tags(tags.and("reason", "undecodable")).register(registry));
+                .tags(tags.and("reason", UNDECODABLE)).register(registry));
+        this.deadLettersNonRetryable = keep(Counter.builder(Meters.DEAD_LETTERS).description("Records dead-lettered")
+                .tags(tags.and("reason", NON_RETRYABLE)).register(registry));
         this.filtered = keep(Counter.builder(Meters.FILTERED).description("Records the subscription's filter dropped in the client")
                 .tags(tags).register(registry));
         keep(Gauge.builder(Meters.IN_FLIGHT, inFlight, AtomicInteger::get).description("Records fetched and not settled")
@@ -88,8 +91,9 @@ public final class SubscriptionMeters implements ConsumeRecorder {
     }
 
     @Override
-    public void deadLettered(boolean undecodable) {
-        (undecodable ? deadLettersUndecodable : deadLettersFailed).increment();
+    public void deadLettered(String reason) {
+        (UNDECODABLE.equals(reason) ? deadLettersUndecodable
+                : NON_RETRYABLE.equals(reason) ? deadLettersNonRetryable : deadLettersFailed).increment();
     }
 
     @Override
