@@ -8,6 +8,7 @@ import io.switchboard.schemaregistry.SchemaRegistryClient;
 import io.switchboard.schemaregistry.SchemaRegistryException;
 import io.switchboard.schemaregistry.StandInRegistry;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.apache.avro.Schema;
@@ -69,6 +70,23 @@ class AvroCodecTest {
         assertThat(back.get("amount")).isEqualTo(9.5);
         assertThat(codec.subject()).isEqualTo("orders-value");
         assertThat(codec.contentType()).isEqualTo("application/avro");
+    }
+
+    @Test
+    void theDocumentedUse() {
+        Schema orderSchema = ORDER_V1;
+        String registryUrl = registry.url();
+        // tag::schema-registry-avro[]
+        SchemaRegistryClient registry = SchemaRegistryClient.builder(registryUrl) // Apicurio: <url>/apis/ccompat/v7
+                .timeout(Duration.ofSeconds(5))
+                .build();
+        AvroCodec<GenericRecord> codec = AvroCodec.generic(registry, orderSchema)
+                .destination("orders") // registers under subject orders-value, as KafkaAvroSerializer does
+                .build();
+        // end::schema-registry-avro[]
+        GenericRecord order = order(ORDER_V1, 1, 2);
+        assertThat(codec.decode(codec.encode(order))).isEqualTo(order);
+        assertThat(this.registry.requests).containsExactly("POST /subjects/orders-value/versions");
     }
 
     @Test

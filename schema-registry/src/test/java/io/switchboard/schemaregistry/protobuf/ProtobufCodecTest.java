@@ -96,6 +96,18 @@ class ProtobufCodecTest {
     }
 
     @Test
+    void theDocumentedUse() {
+        SchemaRegistryClient registry = client;
+        // tag::schema-registry-protobuf[]
+        ProtobufCodec<Timestamp> codec = ProtobufCodec.of(registry, Timestamp.getDefaultInstance())
+                .destination("clock") // subject clock-value; the .proto text is written from the descriptor
+                .build();
+        // end::schema-registry-protobuf[]
+        Timestamp now = Timestamp.newBuilder().setSeconds(1_800_000_000L).build();
+        assertThat(codec.decode(codec.encode(now))).isEqualTo(now);
+    }
+
+    @Test
     void writesTheProtoFileOfADynamicMessage() throws Exception {
         Descriptor order = shop(false).findMessageTypeByName("Order");
 
