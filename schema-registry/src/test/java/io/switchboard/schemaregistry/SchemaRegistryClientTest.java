@@ -12,27 +12,14 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** The client against {@link StandInRegistry}, a stand-in for a registry (not a real one). */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class SchemaRegistryClientTest {
+class SchemaRegistryClientTest extends StandInRegistryTest {
     private static final String SCHEMA = "{\"type\":\"record\",\"name\":\"Order\",\"fields\":[{\"name\":\"id\",\"type\":\"long\"}]}";
 
-    private StandInRegistry registry;
-
-    @BeforeEach
-    void start() throws Exception {
-        registry = new StandInRegistry();
-    }
-
-    @AfterEach
-    void stop() {
-        registry.close();
-    }
 
     @Test
     void registersOnceAndAnswersFromTheCacheBothWays() {

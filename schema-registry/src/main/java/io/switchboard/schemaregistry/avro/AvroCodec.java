@@ -2,11 +2,12 @@ package io.switchboard.schemaregistry.avro;
 
 import io.switchboard.Codec;
 import io.switchboard.CodecException;
+import io.switchboard.schemaregistry.CodecBuilder;
 import io.switchboard.schemaregistry.RegisteredSchema;
 import io.switchboard.schemaregistry.SchemaRegistryClient;
 import io.switchboard.schemaregistry.SchemaType;
-import io.switchboard.schemaregistry.SubjectNaming;
 import io.switchboard.schemaregistry.internal.WireFormat;
+import io.switchboard.schemaregistry.internal.WriterSchema;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.Map;
@@ -56,21 +57,16 @@ public final class AvroCodec<T extends IndexedRecord> implements Codec<T> {
 
     private final SchemaRegistryClient registry;
     private final Schema schema;
-    private final String schemaText;
-    private final String subject;
-    private final boolean register;
+    private final WriterSchema writerSchema;
     private final Class<T> type;
     private final GenericData data;
     private final DatumWriter<T> writer;
     private final Map<Integer, DatumReader<T>> readers = new ConcurrentHashMap<>();
-    private volatile int writerId = -1;
 
-    private AvroCodec(Builder<T> b) {
-        this.registry = b.registry;
+    private AvroCodec(Builder<T> b, SchemaRegistryClient registry, WriterSchema writerSchema) {
+        this.registry = registry;
         this.schema = b.schema;
-        this.schemaText = b.schema.toString();
-        this.subject = WireFormat.subject(b.subject, b.destination, b.naming, "AvroCodec of " + b.schema.getFullName());
-        this.register = b.register;
+        this.writerSchema = writerSchema;
         this.type = b.type;
         this.data = b.specific ? new SpecificData(b.type.getClassLoader()) : GenericData.get();
         this.writer = b.specific ? new SpecificDatumWriter<>(schema, (SpecificData) data) : new GenericDatumWriter<>(schema, data);
@@ -114,7 +110,7 @@ public final class AvroCodec<T extends IndexedRecord> implements Codec<T> {
 
     /** {@return the subject the codec's schema is registered under} */
     public String subject() {
-        return subject;
+        return writerSchema.subject();
     }
 
     /** {@return the schema written, and the one payloads are read into} */
@@ -128,20 +124,15 @@ public final class AvroCodec<T extends IndexedRecord> implements Codec<T> {
         if (!type.isInstance(value) || !schema.equals(value.getSchema())) {
             throw new CodecException("Cannot encode " + value.getClass().getName() + " of schema "
                     + value.getSchema().getFullName() + " with the AvroCodec of " + schema.getFullName() + " (subject '"
-                    + subject + "'); build the record with the codec's schema, or use a codec of the record's schema");
+                    + subject() + "'); build the record with the codec's schema, or use a codec of the record's schema");
         }
-        int id = writerId;
-        if (id < 0) {
-            id = WireFormat.writerId(registry, register, subject, SchemaType.AVRO, schemaText);
-            writerId = id;
-        }
-        ByteArrayOutputStream out = WireFormat.start(id);
+        ByteArrayOutputStream out = WireFormat.start(writerSchema.id());
         try {
             BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
             writer.write(value, encoder);
             encoder.flush();
         } catch (IOException | RuntimeException e) {
-            throw new CodecException("Cannot encode " + schema.getFullName() + " record for subject '" + subject + "': " + e
+            throw new CodecException("Cannot encode " + schema.getFullName() + " record for subject '" + subject() + "': " + e
                     .getMessage() + "; set every field the schema requires, with a value of the field's type", e);
         }
         return out.toByteArray();
@@ -191,7 +182,7 @@ public final class AvroCodec<T extends IndexedRecord> implements Codec<T> {
 
     @Override
     public String toString() {
-        return "AvroCodec[" + schema.getFullName() + ", subject '" + subject + "', " + registry + "]";
+        return "AvroCodec[" + schema.getFullName() + ", subject '" + subject() + "', " + registry + "]";
     }
 
     /**
@@ -199,67 +190,16 @@ public final class AvroCodec<T extends IndexedRecord> implements Codec<T> {
      *
      * @param <T> the record type
      */
-    public static final class Builder<T extends IndexedRecord> {
-        private final SchemaRegistryClient registry;
+    public static final class Builder<T extends IndexedRecord> extends CodecBuilder<Builder<T>> {
         private final Schema schema;
         private final Class<T> type;
         private final boolean specific;
-        private String destination;
-        private String subject;
-        private SubjectNaming naming = SubjectNaming.topicName();
-        private boolean register = true;
 
         private Builder(SchemaRegistryClient registry, Schema schema, Class<T> type, boolean specific) {
-            this.registry = Objects.requireNonNull(registry, "registry");
+            super(registry);
             this.schema = schema;
             this.type = type;
             this.specific = specific;
-        }
-
-        /**
-         * Sets the destination (the Kafka topic) whose subject the schema is registered under, named by {@link
-         * #subjectNaming(SubjectNaming)}: {@code <destination>-value} unless set.
-         *
-         * @param destination the destination
-         * @return this builder
-         */
-        public Builder<T> destination(String destination) {
-            this.destination = Objects.requireNonNull(destination, "destination");
-            return this;
-        }
-
-        /**
-         * Sets the subject itself, instead of naming it after the destination.
-         *
-         * @param subject the subject
-         * @return this builder
-         */
-        public Builder<T> subject(String subject) {
-            this.subject = Objects.requireNonNull(subject, "subject");
-            return this;
-        }
-
-        /**
-         * Sets how the destination's subject is named; {@link SubjectNaming#topicName()} unless set.
-         *
-         * @param naming the subject naming
-         * @return this builder
-         */
-        public Builder<T> subjectNaming(SubjectNaming naming) {
-            this.naming = Objects.requireNonNull(naming, "naming");
-            return this;
-        }
-
-        /**
-         * Whether the first payload registers the schema under the subject (the default, like Confluent's {@code
-         * auto.register.schemas}) or only looks up its id, failing when the subject does not have it.
-         *
-         * @param register false to look up only
-         * @return this builder
-         */
-        public Builder<T> autoRegister(boolean register) {
-            this.register = register;
-            return this;
         }
 
         /**
@@ -268,7 +208,8 @@ public final class AvroCodec<T extends IndexedRecord> implements Codec<T> {
          * @throws IllegalStateException when neither a destination nor a subject is set
          */
         public AvroCodec<T> build() {
-            return new AvroCodec<>(this);
+            return new AvroCodec<>(this, registry(), new WriterSchema(registry(), resolvedSubject("AvroCodec of "
+                    + schema.getFullName()), registers(), SchemaType.AVRO, schema.toString()));
         }
     }
 }

@@ -1,8 +1,6 @@
 package io.switchboard.schemaregistry.internal;
 
 import io.switchboard.CodecException;
-import io.switchboard.schemaregistry.SchemaRegistryClient;
-import io.switchboard.schemaregistry.SubjectNaming;
 import java.io.ByteArrayOutputStream;
 import java.util.Objects;
 
@@ -48,45 +46,6 @@ public final class WireFormat {
                     + "KafkaProtobufSerializer) or this codec");
         }
         return (bytes[1] & 0xff) << 24 | (bytes[2] & 0xff) << 16 | (bytes[3] & 0xff) << 8 | bytes[4] & 0xff;
-    }
-
-    /**
-     * {@return the subject a codec uses: the explicit one, or the naming's subject of the destination}
-     *
-     * @param subject the subject set, or null
-     * @param destination the destination set, or null
-     * @param naming the subject naming
-     * @param codec the codec's name, for the message
-     * @throws IllegalStateException when neither is set
-     */
-    public static String subject(String subject, String destination, SubjectNaming naming, String codec) {
-        if (subject != null) {
-            return subject;
-        }
-        if (destination == null) {
-            throw new IllegalStateException(codec + " has no subject to register its schema under; call destination(\"orders\")"
-                    + " (subject orders-value, Confluent's TopicNameStrategy) or subject(\"...\") on its builder");
-        }
-        String named = naming.subject(destination);
-        if (named == null || named.isBlank()) {
-            throw new IllegalStateException(codec + "'s subject naming gave no subject for destination '" + destination
-                    + "'; return a subject such as '" + destination + "-value'");
-        }
-        return named;
-    }
-
-    /**
-     * {@return the registry's id of the writer's schema: registered, or looked up when registering is off}
-     *
-     * @param registry the registry
-     * @param register whether to register the schema
-     * @param subject the subject
-     * @param type the schema type
-     * @param schema the schema's text
-     */
-    public static int writerId(SchemaRegistryClient registry, boolean register, String subject,
-                               io.switchboard.schemaregistry.SchemaType type, String schema) {
-        return register ? registry.register(subject, type, schema) : registry.lookup(subject, type, schema);
     }
 
     private static String hex(byte[] bytes) {

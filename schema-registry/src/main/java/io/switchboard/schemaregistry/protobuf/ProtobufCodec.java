@@ -9,12 +9,13 @@ import com.google.protobuf.Message;
 import com.google.protobuf.Parser;
 import io.switchboard.Codec;
 import io.switchboard.CodecException;
+import io.switchboard.schemaregistry.CodecBuilder;
 import io.switchboard.schemaregistry.RegisteredSchema;
 import io.switchboard.schemaregistry.SchemaRegistryClient;
 import io.switchboard.schemaregistry.SchemaType;
-import io.switchboard.schemaregistry.SubjectNaming;
 import io.switchboard.schemaregistry.internal.ProtoText;
 import io.switchboard.schemaregistry.internal.WireFormat;
+import io.switchboard.schemaregistry.internal.WriterSchema;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -52,21 +53,16 @@ public final class ProtobufCodec<T extends Message> implements Codec<T> {
     private final Descriptor descriptor;
     private final Parser<? extends Message> parser;
     private final Class<?> type;
-    private final String schemaText;
-    private final String subject;
-    private final boolean register;
+    private final WriterSchema writerSchema;
     private final byte[] indexes;
     private final Set<Integer> knownIds = ConcurrentHashMap.newKeySet();
-    private volatile int writerId = -1;
 
-    private ProtobufCodec(Builder<T> b) {
-        this.registry = b.registry;
-        this.descriptor = b.prototype.getDescriptorForType();
-        this.parser = b.prototype.getParserForType();
-        this.type = b.prototype.getClass();
-        this.schemaText = b.schema != null ? b.schema : ProtoText.of(descriptor);
-        this.subject = WireFormat.subject(b.subject, b.destination, b.naming, "ProtobufCodec of " + descriptor.getFullName());
-        this.register = b.register;
+    private ProtobufCodec(T prototype, SchemaRegistryClient registry, WriterSchema writerSchema) {
+        this.registry = registry;
+        this.descriptor = prototype.getDescriptorForType();
+        this.parser = prototype.getParserForType();
+        this.type = prototype.getClass();
+        this.writerSchema = writerSchema;
         this.indexes = indexesOf(descriptor);
     }
 
@@ -84,12 +80,12 @@ public final class ProtobufCodec<T extends Message> implements Codec<T> {
 
     /** {@return the subject the codec's schema is registered under} */
     public String subject() {
-        return subject;
+        return writerSchema.subject();
     }
 
     /** {@return the {@code .proto} text the codec registers} */
     public String schema() {
-        return schemaText;
+        return writerSchema.text();
     }
 
     @Override
@@ -97,15 +93,10 @@ public final class ProtobufCodec<T extends Message> implements Codec<T> {
         Objects.requireNonNull(value, "value");
         if (!type.isInstance(value) || value.getDescriptorForType() != descriptor) {
             throw new CodecException("Cannot encode " + value.getDescriptorForType().getFullName() + " with the "
-                    + "ProtobufCodec of " + descriptor.getFullName() + " (subject '" + subject + "'); use a codec of "
+                    + "ProtobufCodec of " + descriptor.getFullName() + " (subject '" + subject() + "'); use a codec of "
                     + "the message's own type");
         }
-        int id = writerId;
-        if (id < 0) {
-            id = WireFormat.writerId(registry, register, subject, SchemaType.PROTOBUF, schemaText);
-            writerId = id;
-        }
-        ByteArrayOutputStream out = WireFormat.start(id);
+        ByteArrayOutputStream out = WireFormat.start(writerSchema.id());
         out.writeBytes(indexes);
         try {
             value.writeTo(out);
@@ -179,7 +170,7 @@ public final class ProtobufCodec<T extends Message> implements Codec<T> {
 
     @Override
     public String toString() {
-        return "ProtobufCodec[" + descriptor.getFullName() + ", subject '" + subject + "', " + registry + "]";
+        return "ProtobufCodec[" + descriptor.getFullName() + ", subject '" + subject() + "', " + registry + "]";
     }
 
     /**
@@ -187,52 +178,13 @@ public final class ProtobufCodec<T extends Message> implements Codec<T> {
      *
      * @param <T> the message type
      */
-    public static final class Builder<T extends Message> {
-        private final SchemaRegistryClient registry;
+    public static final class Builder<T extends Message> extends CodecBuilder<Builder<T>> {
         private final T prototype;
-        private String destination;
-        private String subject;
         private String schema;
-        private SubjectNaming naming = SubjectNaming.topicName();
-        private boolean register = true;
 
         private Builder(SchemaRegistryClient registry, T prototype) {
-            this.registry = Objects.requireNonNull(registry, "registry");
+            super(registry);
             this.prototype = Objects.requireNonNull(prototype, "prototype");
-        }
-
-        /**
-         * Sets the destination (the Kafka topic) whose subject the schema is registered under, named by {@link
-         * #subjectNaming(SubjectNaming)}: {@code <destination>-value} unless set.
-         *
-         * @param destination the destination
-         * @return this builder
-         */
-        public Builder<T> destination(String destination) {
-            this.destination = Objects.requireNonNull(destination, "destination");
-            return this;
-        }
-
-        /**
-         * Sets the subject itself, instead of naming it after the destination.
-         *
-         * @param subject the subject
-         * @return this builder
-         */
-        public Builder<T> subject(String subject) {
-            this.subject = Objects.requireNonNull(subject, "subject");
-            return this;
-        }
-
-        /**
-         * Sets how the destination's subject is named; {@link SubjectNaming#topicName()} unless set.
-         *
-         * @param naming the subject naming
-         * @return this builder
-         */
-        public Builder<T> subjectNaming(SubjectNaming naming) {
-            this.naming = Objects.requireNonNull(naming, "naming");
-            return this;
         }
 
         /**
@@ -248,25 +200,15 @@ public final class ProtobufCodec<T extends Message> implements Codec<T> {
         }
 
         /**
-         * Whether the first payload registers the schema under the subject (the default, like Confluent's {@code
-         * auto.register.schemas}) or only looks up its id, failing when the subject does not have it.
-         *
-         * @param register false to look up only
-         * @return this builder
-         */
-        public Builder<T> autoRegister(boolean register) {
-            this.register = register;
-            return this;
-        }
-
-        /**
          * {@return the codec}
          *
          * @throws IllegalStateException when neither a destination nor a subject is set
          * @throws IllegalArgumentException when the message's file imports others and no schema text is set
          */
         public ProtobufCodec<T> build() {
-            return new ProtobufCodec<>(this);
+            Descriptor descriptor = prototype.getDescriptorForType();
+            return new ProtobufCodec<>(prototype, registry(), new WriterSchema(registry(), resolvedSubject("ProtobufCodec of "
+                    + descriptor.getFullName()), registers(), SchemaType.PROTOBUF, schema != null ? schema : ProtoText.of(descriptor)));
         }
     }
 }

@@ -7,6 +7,7 @@ import io.switchboard.CodecException;
 import io.switchboard.schemaregistry.SchemaRegistryClient;
 import io.switchboard.schemaregistry.SchemaRegistryException;
 import io.switchboard.schemaregistry.StandInRegistry;
+import io.switchboard.schemaregistry.StandInRegistryTest;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Arrays;
@@ -14,14 +15,12 @@ import java.util.concurrent.TimeUnit;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** AvroCodec against {@link StandInRegistry}, a stand-in for a registry (not a real one). */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class AvroCodecTest {
+class AvroCodecTest extends StandInRegistryTest {
     private static final Schema ORDER_V1 = new Schema.Parser().parse("{\"type\":\"record\",\"name\":\"Order\","
             + "\"namespace\":\"shop\",\"fields\":[{\"name\":\"id\",\"type\":\"long\"},{\"name\":\"amount\",\"type\":\"double\"}]}");
     // v2 adds a field with a default (a BACKWARD-compatible change) and keeps the others
@@ -29,19 +28,6 @@ class AvroCodecTest {
             + "\"namespace\":\"shop\",\"fields\":[{\"name\":\"id\",\"type\":\"long\"},{\"name\":\"amount\",\"type\":\"double\"},"
             + "{\"name\":\"currency\",\"type\":\"string\",\"default\":\"EUR\"}]}");
 
-    private StandInRegistry registry;
-    private SchemaRegistryClient client;
-
-    @BeforeEach
-    void start() throws Exception {
-        registry = new StandInRegistry();
-        client = SchemaRegistryClient.builder(registry.url()).build();
-    }
-
-    @AfterEach
-    void stop() {
-        registry.close();
-    }
 
     private static GenericRecord order(Schema schema, long id, double amount) {
         GenericRecord order = new GenericData.Record(schema);

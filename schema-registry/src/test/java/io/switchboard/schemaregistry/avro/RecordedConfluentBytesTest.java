@@ -2,14 +2,13 @@ package io.switchboard.schemaregistry.avro;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.switchboard.schemaregistry.SchemaRegistryClient;
 import io.switchboard.schemaregistry.StandInRegistry;
+import io.switchboard.schemaregistry.StandInRegistryTest;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -23,7 +22,7 @@ import org.junit.jupiter.api.Timeout;
  * ids, not the real one: the codec must decode the recorded bytes and write the very same bytes back.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class RecordedConfluentBytesTest {
+class RecordedConfluentBytesTest extends StandInRegistryTest {
     private static final Schema USER = new Schema.Parser().parse(
             "{\"type\": \"record\", \"name\": \"User\", \"fields\": [{\"name\": \"name\", \"type\": \"string\"}]}");
     /** The four values of topic user_data, offsets 0 to 3, schema id 1. */
@@ -48,20 +47,10 @@ class RecordedConfluentBytesTest {
     private static final String FACTORY_WORKER_VALUE = "AAAAAANIYWEzYWZkNDQtODExOS00NTY1LTgwOWItOWRmNzVkNmRkYWIwAgICQgQCCDA3MDACCDE1"
             + "MDAYAggxMjAwAggyMDAwEAACAggwMTAwAggwMjAwAggwMzAwAggwNDAwAggwNTAwAggwNjAwAggwNzAw";
 
-    private StandInRegistry registry;
-    private SchemaRegistryClient client;
-
     @BeforeEach
-    void start() throws Exception {
-        registry = new StandInRegistry();
+    void seed() {
         registry.seed("user_data-value", 1, "AVRO", USER.toString());
         registry.seed("factory_worker-value", 3, "AVRO", FACTORY_WORKER.toString());
-        client = SchemaRegistryClient.builder(registry.url()).build();
-    }
-
-    @AfterEach
-    void stop() {
-        registry.close();
     }
 
     @Test

@@ -20,10 +20,9 @@ import io.switchboard.schemaregistry.SchemaRegistryClient;
 import io.switchboard.schemaregistry.SchemaRegistryException;
 import io.switchboard.schemaregistry.SchemaType;
 import io.switchboard.schemaregistry.StandInRegistry;
+import io.switchboard.schemaregistry.StandInRegistryTest;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -33,20 +32,7 @@ import org.junit.jupiter.api.Timeout;
  * schema id, message indexes, protobuf bytes).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class ProtobufCodecTest {
-    private StandInRegistry registry;
-    private SchemaRegistryClient client;
-
-    @BeforeEach
-    void start() throws Exception {
-        registry = new StandInRegistry();
-        client = SchemaRegistryClient.builder(registry.url()).build();
-    }
-
-    @AfterEach
-    void stop() {
-        registry.close();
-    }
+class ProtobufCodecTest extends StandInRegistryTest {
 
     private static FieldDescriptorProto field(String name, int number, Type type) {
         return FieldDescriptorProto.newBuilder().setName(name).setNumber(number).setType(type).setLabel(Label.LABEL_OPTIONAL).build();
