@@ -10,7 +10,12 @@ import io.switchboard.schemaregistry.StandInRegistry;
 import io.switchboard.schemaregistry.StandInRegistryTest;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
@@ -86,6 +91,35 @@ class AvroCodecTest extends StandInRegistryTest {
         }
 
         assertThat(registry.requests).containsExactly("POST /subjects/orders-value/versions", "GET /schemas/ids/1");
+    }
+
+    @Test
+    void oneCodecServesManyThreads() throws Exception {
+        AvroCodec<GenericRecord> v1 = AvroCodec.generic(client, ORDER_V1).destination("orders").build();
+        AvroCodec<GenericRecord> v2 = AvroCodec.generic(client, ORDER_V2).destination("orders").build();
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<?>> runs = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                long base = t * 1_000L;
+                runs.add(pool.submit(() -> {
+                    for (long i = base; i < base + 250; i++) {
+                        assertThat(v1.decode(v1.encode(order(ORDER_V1, i, i))).get("id")).isEqualTo(i);
+                        assertThat(v2.decode(v1.encode(order(ORDER_V1, i, i))).get("currency").toString()).isEqualTo("EUR");
+                        assertThat(v1.decode(v2.encode(order(ORDER_V2, i, i))).get("id")).isEqualTo(i);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> run : runs) {
+                run.get(30, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        // one registration per schema and one fetch per id at most, whatever the threads raced to
+        assertThat(registry.requests.stream().filter(r -> r.startsWith("POST")).distinct()).hasSize(1);
+        assertThat(registry.requests).hasSizeLessThanOrEqualTo(2 * 4 + 2 * 4);
     }
 
     @Test
