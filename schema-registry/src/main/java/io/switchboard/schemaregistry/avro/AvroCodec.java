@@ -68,7 +68,8 @@ public final class AvroCodec<T extends IndexedRecord> implements Codec<T> {
         this.schema = b.schema;
         this.writerSchema = writerSchema;
         this.type = b.type;
-        this.data = b.specific ? new SpecificData(b.type.getClassLoader()) : GenericData.get();
+        // a generated class's own model (MODEL$) carries the conversions of its logical types
+        this.data = b.specific ? SpecificData.getForClass(b.type) : GenericData.get();
         this.writer = b.specific ? new SpecificDatumWriter<>(schema, (SpecificData) data) : new GenericDatumWriter<>(schema, data);
     }
 
@@ -100,7 +101,7 @@ public final class AvroCodec<T extends IndexedRecord> implements Codec<T> {
         Objects.requireNonNull(type, "type");
         Schema schema;
         try {
-            schema = new SpecificData(type.getClassLoader()).getSchema(type);
+            schema = SpecificData.getForClass(type).getSchema(type);
         } catch (AvroRuntimeException e) {
             throw new IllegalArgumentException("Class " + type.getName() + " has no Avro schema (a static SCHEMA$ field); "
                     + "give a class generated from the schema by avro-maven-plugin or avro-tools", e);
