@@ -22,4 +22,15 @@ public class CodecException extends SwitchboardException {
     public CodecException(String message, Throwable cause) {
         super(message, cause);
     }
+
+    /**
+     * Whether the payload may well decode later: the codec depends on something outside the message that did not
+     * answer (a schema registry that timed out or was unreachable), not on the bytes. A subscription then waits its
+     * retry back-off and returns the message to the broker instead of sending it to the dead-letter destination.
+     *
+     * @return false here: a payload that cannot be decoded is a poison message
+     */
+    public boolean isTransient() {
+        return false;
+    }
 }

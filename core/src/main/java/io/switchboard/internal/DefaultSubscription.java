@@ -2,14 +2,15 @@ package io.switchboard.internal;
 
 import io.micrometer.observation.ObservationRegistry;
 import io.switchboard.Codec;
+import io.switchboard.CodecException;
 import io.switchboard.Delivery;
 import io.switchboard.DeliveryContext;
 import io.switchboard.Envelope;
 import io.switchboard.Message;
-import io.switchboard.TypedCodec;
 import io.switchboard.MessageHandler;
 import io.switchboard.RetryPolicy;
 import io.switchboard.Subscription;
+import io.switchboard.TypedCodec;
 import io.switchboard.SubscriptionException;
 import io.switchboard.internal.comparison.ClientCost;
 import io.switchboard.internal.envelope.Envelopes;
@@ -58,6 +59,8 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
     private final TypedCodec<T> typed;
     private final MessageHandler<T> handler;
     private final RetryPolicy retry;
+    /** The shortest wait before a payload whose codec failed transiently goes back to the broker. */
+    private static final Duration TRANSIENT_DECODE_WAIT = Duration.ofSeconds(1);
     private final IdempotencyStore store;
     private final String scope;
     /** The scope handlers see in their context: {@link #scope} when exactly-once, else null. */
@@ -202,6 +205,16 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
                     : typed.decode(record.payload(), record.headers().get(typed.header()));
         } catch (RuntimeException e) {
             String id = Envelopes.id(record);
+            if (e instanceof CodecException c && c.isTransient()) { // what the codec waits on may answer later
+                int attempt = Math.max(1, record.deliveryCount());
+                Duration wait = retry.backoffAfter(attempt);
+                wait = wait.compareTo(TRANSIENT_DECODE_WAIT) < 0 ? TRANSIENT_DECODE_WAIT : wait; // never a tight loop
+                log.warn("Message {} on '{}' cannot be decoded yet (attempt {}); returning it to the broker after {}: {}", id,
+                        spec.destination(), attempt, wait, e.getMessage());
+                Lane.pause(wait, isStopping);
+                settle(record, false);
+                return;
+            }
             log.warn("Message {} on '{}' cannot be decoded; sending it to '{}': {}", id, spec.destination(),
                     settings.deadLetter(), e.getMessage());
             deadLetter(record, id, e, Math.max(1, record.deliveryCount()), UNDECODABLE, false);

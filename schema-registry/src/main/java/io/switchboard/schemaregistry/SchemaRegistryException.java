@@ -25,6 +25,16 @@ public class SchemaRegistryException extends CodecException {
         this.status = status;
     }
 
+    /**
+     * {@return true when the registry did not answer (time-out, connection refused), answered 5xx or 429 (too many
+     * requests): a payload waiting on it is returned to the broker and read again after the subscription's back-off,
+     * not dead-lettered}
+     */
+    @Override
+    public boolean isTransient() {
+        return status == -1 || status >= 500 || status == 429;
+    }
+
     /** {@return the HTTP status of the registry's answer, or {@code -1} when there was none (timeout, refused)} */
     public int status() {
         return status;

@@ -31,6 +31,8 @@ public final class StandInRegistry implements AutoCloseable {
     private final AtomicInteger nextId = new AtomicInteger(1);
     /** Every request, as "METHOD path". */
     public final List<String> requests = new CopyOnWriteArrayList<>();
+    /** Requests still to answer 503 Service Unavailable, as a registry that is down (one each, counted down). */
+    public final java.util.concurrent.atomic.AtomicInteger outages = new java.util.concurrent.atomic.AtomicInteger();
     /** Every request's Authorization header ("none" when absent). */
     public final List<String> authorizations = new CopyOnWriteArrayList<>();
 
@@ -73,6 +75,10 @@ public final class StandInRegistry implements AutoCloseable {
         String auth = exchange.getRequestHeaders().getFirst("Authorization");
         authorizations.add(auth == null ? "none" : auth);
         try (exchange) {
+            if (outages.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                answer(exchange, 503, "{\"error_code\":50301,\"message\":\"Service unavailable\"}");
+                return;
+            }
             if (method.equals("GET") && path.startsWith("/schemas/ids/")) {
                 JsonNode schema = byId.get(Integer.parseInt(path.substring("/schemas/ids/".length())));
                 if (schema == null) {

@@ -6,6 +6,7 @@ import io.switchboard.Codec;
 import io.switchboard.Envelope;
 import io.switchboard.Message;
 import io.switchboard.Switchboard;
+import io.switchboard.schemaregistry.SchemaRegistryClient;
 import io.switchboard.schemaregistry.StandInRegistryTest;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.BlockingQueue;
@@ -51,6 +52,29 @@ class AvroOnTheMemoryBrokerTest extends StandInRegistryTest {
             assertThat(deadLetter.headers()).containsEntry(Envelope.DEAD_LETTER_REASON, "undecodable");
             assertThat(deadLetter.headers().get(Envelope.ERROR_MESSAGE)).contains("not Avro in the Confluent wire format");
             assertThat(received).isEmpty();
+        }
+    }
+
+    @Test
+    void aRegistryOutageDelaysTheRecordAndDeadLettersNothing() throws Exception {
+        AvroCodec<GenericRecord> writer = AvroCodec.generic(client, ORDER).destination("prices").build();
+        // the consumer is another process: a client of its own, whose cache does not hold the writer's schema
+        AvroCodec<GenericRecord> reader = AvroCodec.generic(SchemaRegistryClient.builder(registry.url()).build(), ORDER)
+                .destination("prices").build();
+        BlockingQueue<GenericRecord> received = new LinkedBlockingQueue<>();
+        BlockingQueue<Message<byte[]>> dead = new LinkedBlockingQueue<>();
+        try (Switchboard sb = Switchboard.builder().broker("memory").build()) {
+            GenericRecord order = new GenericData.Record(ORDER);
+            order.put("id", 9L);
+            sb.publisher("prices", writer).build().publish(order).toCompletableFuture().get(10, TimeUnit.SECONDS);
+            registry.outages.set(2); // the reader's first two look-ups of the writer's schema get 503
+            sb.subscriber("prices.dlq", Codec.bytes()).group("dlq-reader").subscribe((message, context) -> dead.add(message));
+            sb.subscriber("prices", reader).group("quotes").deadLetter("prices.dlq")
+                    .subscribe((message, context) -> received.add(message.payload()));
+
+            assertThat(received.poll(20, TimeUnit.SECONDS)).as("the record once the registry answers").isEqualTo(order);
+            assertThat(registry.outages).hasValue(0);
+            assertThat(dead.poll(1, TimeUnit.SECONDS)).as("nothing dead-lettered for an outage").isNull();
         }
     }
 }
