@@ -8,6 +8,7 @@ import io.switchboard.ConfigurationException;
 import io.switchboard.Message;
 import io.switchboard.Publisher;
 import io.switchboard.RetryPolicy;
+import io.switchboard.Subscription;
 import io.switchboard.Switchboard;
 import io.switchboard.UnsupportedCapabilityException;
 import io.switchboard.spi.TagFilter;
@@ -90,15 +91,13 @@ class RabbitAdoptTest extends RabbitTestSupport {
         admin.declareBinding(BindingBuilder.bind(auditQueue).to(orders).with(AUDIT));
     }
 
+    /**
+     * Closes the Spring side's connections. Its exchanges and queues are the scratch's names: the scratch deletes them
+     * after the Switchboards are closed (RabbitTestSupport's own @AfterEach, which runs after this one), so no
+     * consumer sees its queue deleted under it.
+     */
     @AfterEach
-    void deleteSpringSide() {
-        if (admin != null) {
-            for (String queue : List.of(billing, audit, deadLetters)) {
-                admin.deleteQueue(queue);
-            }
-            admin.deleteExchange(exchange);
-            admin.deleteExchange(deadLetterExchange);
-        }
+    void closeSpringSide() {
         if (springConnections != null) {
             springConnections.destroy();
         }
@@ -175,8 +174,7 @@ class RabbitAdoptTest extends RabbitTestSupport {
     @DisplayName("4. an existing <destination>.<group> queue with foreign arguments is taken over, not refused")
     void foreignGroupQueueTakenOver() throws Exception {
         String destination = scratch.name("payments");
-        String groupQueue = destination + ".ledger";
-        admin.declareQueue(QueueBuilder.durable(groupQueue).ttl(60_000).build());
+        String groupQueue = foreignGroupQueue(destination, "ledger");
         Map<String, String> before = Rabbitmq.queueArguments(groupQueue);
         Switchboard sb = switchboard();
         Recorder<String> recorder = recorded(sb.subscriber(destination, Codec.utf8()).group("ledger"));
@@ -187,6 +185,37 @@ class RabbitAdoptTest extends RabbitTestSupport {
         assertThat(Rabbitmq.queueArguments(groupQueue)).isEqualTo(before);
         assertThat(before.get(groupQueue)).contains("x-message-ttl").doesNotContain("x-dead-letter-exchange");
         report("group-queue-taken-over", N, recorder.received().size());
+    }
+
+    @Test
+    @DisplayName("4b. after a connection loss, recovery does not declare adopted queues again with Switchboard's arguments")
+    void recoveryKeepsAdoptedQueues() throws Exception {
+        String destination = scratch.name("payments");
+        String ledger = foreignGroupQueue(destination, "ledger");
+        Map<String, String> before = Rabbitmq.queueArguments(billing, ledger);
+        Switchboard sb = switchboard("rabbitmq.recovery-interval", "300ms");
+        Recorder<String> fromNamed = new Recorder<>(TIMEOUT);
+        Recorder<String> fromGroup = new Recorder<>(TIMEOUT);
+        Subscription named = sb.subscriber(scratch.name("orders-in"), Codec.utf8()).group("billing")
+                .property("rabbitmq.queue", billing).property("rabbitmq.exchange", exchange)
+                .property("rabbitmq.binding-keys", CREATED)
+                .property("rabbitmq.queue-arguments.x-message-ttl", "1000").subscribe(fromNamed);
+        join(named.ready());
+        Subscription group = sb.subscriber(destination, Codec.utf8()).group("ledger").subscribe(fromGroup);
+        join(group.ready());
+
+        assertThat(SERVER.closeConnectionsNamed(connectionName())).as("the consuming connection").isPositive();
+        List<String> sent = springSend(CREATED, N);
+        for (String payload : sent) {
+            template.send("", ledger, springMessage(payload, 0, Map.of()));
+        }
+
+        assertThat(fromNamed.awaitCount(N).payloads()).containsExactlyInAnyOrderElementsOf(sent);
+        assertThat(fromGroup.awaitCount(N).payloads()).containsExactlyInAnyOrderElementsOf(sent);
+        assertThat(named.isActive()).isTrue();
+        assertThat(group.isActive()).isTrue();
+        assertThat(Rabbitmq.queueArguments(billing, ledger)).isEqualTo(before);
+        report("recovery-keeps-adopted-queues", 2 * N, fromNamed.received().size() + fromGroup.received().size());
     }
 
     @Test
@@ -308,6 +337,41 @@ class RabbitAdoptTest extends RabbitTestSupport {
         assertThat(dead.awaitCount(1).payloads()).containsExactly("spring-3");
         assertThat(failing.awaitCount(4).payloads()).hasSize(4).doesNotContain("spring-3");
         report("core-dead-letter", 5, failing.received().size() + dead.received().size());
+    }
+
+    @Test
+    @DisplayName("6h. a destination adopted by one subscription still serves its other groups and publishers in Switchboard's layout")
+    void adoptedDestinationKeepsOwnLayoutForOthers() throws Exception {
+        Switchboard sb = switchboard();
+        String destination = scratch.name("orders-in");
+        recorded(sb.subscriber(destination, Codec.utf8()).group("billing")
+                .property("rabbitmq.queue", billing).property("rabbitmq.declare", "passive"));
+        Recorder<String> ledger = recorded(sb.subscriber(destination, Codec.utf8()).group("ledger"));
+
+        List<String> sent = publishAll(sb.publisher(destination, Codec.utf8()).build(), "own-");
+
+        assertThat(ledger.awaitCount(N).payloads()).containsExactlyInAnyOrderElementsOf(sent);
+        report("own-layout-beside-adopted", N, ledger.received().size());
+    }
+
+    @Test
+    @DisplayName("6i. a broadcast subscriber of an adopted exchange gets its own queue, bound with the binding keys")
+    void broadcastFromAdoptedExchange() throws Exception {
+        Recorder<String> everyone = recorded(switchboard().subscriber(scratch.name("orders-in"), Codec.utf8()).broadcast()
+                .property("rabbitmq.exchange", exchange).property("rabbitmq.binding-keys", CREATED));
+
+        List<String> sent = springSend(CREATED, N);
+
+        assertThat(everyone.awaitCount(N).payloads()).containsExactlyInAnyOrderElementsOf(sent);
+        assertThat(springReceive(billing, N)).as("the neighbours' queue still gets its copy").hasSize(N);
+        report("broadcast-from-adopted-exchange", N, everyone.received().size());
+    }
+
+    /** Declares {@code <destination>.<group>} as a neighbour would: a message TTL and no dead-letter exchange. */
+    private String foreignGroupQueue(String destination, String group) {
+        String queue = destination + "." + group;
+        admin.declareQueue(QueueBuilder.durable(queue).ttl(60_000).build());
+        return queue;
     }
 
     private static List<String> publishAll(Publisher<String> publisher, String prefix) throws Exception {

@@ -12,6 +12,7 @@ import io.switchboard.rabbit.internal.AmqpErrors;
 import io.switchboard.rabbit.internal.RabbitAdapter;
 import io.switchboard.rabbit.internal.RabbitSettings;
 import io.switchboard.rabbit.internal.mapping.AmqpHeaders;
+import io.switchboard.rabbit.internal.provision.Adoption;
 import io.switchboard.spi.ClientEvents;
 import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.EventKinds;
@@ -126,6 +127,9 @@ public final class RabbitConsumer implements RawConsumer {
         }
         if (settings.declare != RabbitSettings.Declare.CREATE) {
             return adapter.topology().groupQueues(spec, settings, partitions);
+        }
+        if (adapter.isAdopted(destination)) { // provisioning left the destination's exchange to its users
+            Adoption.ensureExchange(adapter, destination, settings.destinationExchangeType());
         }
         if (!spec.broadcast()) {
             return adapter.topology().declareGroup(channel, destination, spec.group(), partitions, settings, filter);

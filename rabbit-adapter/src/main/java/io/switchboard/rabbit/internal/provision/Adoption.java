@@ -134,8 +134,9 @@ public final class Adoption {
     }
 
     /**
-     * Checks an adopting publisher's settings and, as its {@value RabbitSettings#DECLARE} says, declares or checks
-     * the exchange it publishes to.
+     * Checks a publisher's settings and, as its {@value RabbitSettings#DECLARE} says, declares or checks the exchange
+     * it publishes to. A publisher in Switchboard's own layout declares nothing, unless its destination is adopted
+     * elsewhere in this adapter (then provisioning left the destination's exchange alone: it is declared if missing).
      *
      * @return the exchange the publisher publishes to
      */

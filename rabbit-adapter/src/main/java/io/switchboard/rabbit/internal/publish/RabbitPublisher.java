@@ -70,8 +70,7 @@ public final class RabbitPublisher implements RawPublisher {
         this.confirms = spec.delivery() != Delivery.AT_MOST_ONCE;
         this.partitions = adapter.partitions(destination, spec.properties(), settings);
         this.direct = settings.directExchanges;
-        this.exchange = settings.adopts(destination)
-                ? Adoption.publisher(adapter, destination, settings, partitions) : destination;
+        this.exchange = Adoption.publisher(adapter, destination, settings, partitions);
         this.fixedRoutingKey = settings.routingKey;
         this.noDelays = !exchange.equals(destination) || settings.declare != RabbitSettings.Declare.CREATE
                 ? "Delayed delivery is not available to the publisher of '" + destination + "' on RabbitMQ: it publishes to "
