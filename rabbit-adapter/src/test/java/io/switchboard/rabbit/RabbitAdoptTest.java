@@ -243,6 +243,24 @@ class RabbitAdoptTest extends RabbitTestSupport {
     }
 
     @Test
+    @DisplayName("5b. declare=none checks nothing: the subscription reads the named queue, a publish to a missing exchange fails")
+    void declareNoneChecksNothing() throws Exception {
+        Switchboard sb = switchboard();
+        Recorder<String> recorder = recorded(sb.subscriber(scratch.name("orders-in"), Codec.utf8()).group("billing")
+                .property("rabbitmq.queue", billing).property("rabbitmq.declare", "none"));
+        List<String> sent = springSend(CREATED, N);
+        assertThat(recorder.awaitCount(N).payloads()).containsExactlyInAnyOrderElementsOf(sent);
+
+        String missingExchange = scratch.name("no-such-exchange");
+        Publisher<String> unchecked = sb.publisher(scratch.name("out"), Codec.utf8())
+                .property("rabbitmq.declare", "none").property("rabbitmq.exchange", missingExchange)
+                .property("rabbitmq.routing-key", CREATED).build();
+        assertThatThrownBy(() -> join(unchecked.publish(Message.of("nowhere"))))
+                .hasMessageContaining(missingExchange);
+        report("declare-none", N, recorder.received().size());
+    }
+
+    @Test
     @DisplayName("6a. a named queue gives partitions up: a partitioned subscription to one is refused, naming both")
     void namedQueueWithPartitionsRefused() {
         var subscription = switchboard().subscriber(scratch.name("in"), Codec.utf8()).group("g")
