@@ -51,8 +51,36 @@ import io.switchboard.spi.BrokerConfig;
  * </ul>
  * Every process must agree on a destination's partition count (it is not stored in RabbitMQ):
  * a publisher routing to a partition no group queue is bound to gets an unroutable failure, never
- * a silent loss. Queue settings apply when a queue is created; RabbitMQ refuses to redeclare a queue with other
- * arguments, and the error names the queue and the fix.
+ * a silent loss. Queue settings apply when a queue is created; an existing queue with other arguments is used as
+ * its owner declared it (logged once at INFO), never refused.
+ *
+ * <p>Adopting the exchanges and queues other applications own (adopt, don't impose), per publisher
+ * ({@code PublisherBuilder.property}) or subscription ({@code SubscriberBuilder.property}):
+ * <ul>
+ *   <li>{@code rabbitmq.declare} [create]: {@code create} declares what is missing and uses what exists as it is;
+ *       {@code passive} declares nothing and checks with passive declares that the exchange a publisher publishes
+ *       to, or the queue a subscription consumes, exists, else fails at start with a
+ *       {@link io.switchboard.ConfigurationException} naming it and {@code rabbitmq.declare=create};
+ *       {@code none} declares and checks nothing (also an instance property)</li>
+ *   <li>{@code rabbitmq.exchange} [the destination]: the exchange a publisher publishes to and a subscription's
+ *       queue is bound from; empty: the default exchange (routing key = queue name)</li>
+ *   <li>{@code rabbitmq.adopted-exchange-type} [the instance's exchange type]: direct, topic, fanout or headers,
+ *       for an exchange named by {@code rabbitmq.exchange} that Switchboard creates</li>
+ *   <li>{@code rabbitmq.routing-key} (publisher) [the partition's]: one fixed routing key for every message</li>
+ *   <li>{@code rabbitmq.queue} (subscription) [{@code <destination>.<group>}]: consume this named queue (one
+ *       queue, no partitions)</li>
+ *   <li>{@code rabbitmq.binding-keys} (subscription) [none]: comma-separated binding keys, wildcards allowed, its
+ *       queue is bound with from {@code rabbitmq.exchange} ({@code declare=create} only)</li>
+ *   <li>{@code rabbitmq.queue-arguments.<x-arg>} [none]: arguments of a queue Switchboard creates; the numeric
+ *       ones ({@code x-message-ttl}, {@code x-max-length}, {@code x-expires}, {@code x-max-length-bytes},
+ *       {@code x-delivery-limit}, {@code x-max-priority}) become numbers, {@code true}/{@code false} booleans</li>
+ * </ul>
+ * What an adopted layout gives up fails at start naming the setting that keeps it: partitions with a named queue
+ * or a fixed routing key ({@link io.switchboard.ConfigurationException}), a broadcast subscription of a named
+ * queue; a delayed message to an adopted exchange fails with {@link io.switchboard.UnsupportedCapabilityException}.
+ * Tag filters on a named queue apply in the client. Core's dead-letter and retry destinations keep Switchboard's
+ * own layout. Header values of other types than text (a Spring AMQP publisher's Integer, Boolean, byte[], tables)
+ * reach the handler as text. Details: the module's README, "Adopting an existing layout".
  */
 public final class RabbitAdapterFactory implements BrokerAdapterFactory {
 

@@ -59,6 +59,10 @@ public final class RabbitAdapter implements BrokerAdapter {
     private final RabbitConnections connections;
     private final ScheduledThreadPoolExecutor events;
     private final ConcurrentHashMap<String, Integer> partitions = new ConcurrentHashMap<>();
+    /** Destinations whose publishers or subscriptions adopt names (see {@link #isAdopted}). */
+    private final Set<String> adopted = ConcurrentHashMap.newKeySet();
+    /** Core names a group's broker-side retry destination {@code <destination>_retry_<group>}. */
+    private static final String RETRY_INFIX = "_retry_";
     private final RabbitProvisioner provisioner;
     private final Object connecting = new Object();
     private volatile boolean closing;
@@ -126,13 +130,50 @@ public final class RabbitAdapter implements BrokerAdapter {
     @Override
     public RawPublisher createPublisher(PublisherSpec spec) {
         ensureOpen(spec.destination());
-        return new RabbitPublisher(this, spec, settings.with(spec.properties()));
+        RabbitSettings own = settings.with(spec.properties());
+        // a dead-letter or retry publisher gets its subscription's properties: it keeps Switchboard's own layout
+        boolean coreOwn = isCoreOwn(spec.destination()) || RabbitSettings.hasSubscriptionOnly(spec.properties());
+        return new RabbitPublisher(this, spec, coreOwn ? own.ownLayout() : adopting(spec.destination(), own));
     }
 
     @Override
     public RawConsumer createConsumer(ConsumerSpec spec) {
         ensureOpen(spec.destination());
-        return new RabbitConsumer(this, spec, settings.with(spec.properties()));
+        RabbitSettings own = settings.with(spec.properties());
+        return new RabbitConsumer(this, spec, isCoreOwn(spec.destination()) ? own.ownLayout()
+                : adopting(spec.destination(), own));
+    }
+
+    /**
+     * Core's own destinations, reached with a subscription's properties: its dead-letter destination and the
+     * destinations of its broker-side retries. They always keep Switchboard's own layout.
+     */
+    private boolean isCoreOwn(String destination) {
+        return isDeadLetterDestination(destination) || destination.contains(RETRY_INFIX);
+    }
+
+    /** Notes a destination whose publisher or subscription adopts names, so that provisioning leaves it alone. */
+    private RabbitSettings adopting(String destination, RabbitSettings own) {
+        if (own.adopts(destination)) {
+            adopted.add(destination);
+        }
+        return own;
+    }
+
+    /**
+     * Whether a publisher or subscription of this adapter adopts the names of {@code destination} (see
+     * {@link RabbitSettings#adopts}): then provisioning does not declare its exchange, which its publishers and
+     * subscriptions declare, check or leave alone as their {@value RabbitSettings#DECLARE} says.
+     */
+    public boolean isAdopted(String destination) {
+        return adopted.contains(destination);
+    }
+
+    /** Notes a subscription that will start soon, so that provisioning in the same round knows it adopts names. */
+    public void consumerExpected(ConsumerSpec spec) {
+        if (!isCoreOwn(spec.destination())) {
+            adopting(spec.destination(), settings.with(spec.properties()));
+        }
     }
 
     @Override

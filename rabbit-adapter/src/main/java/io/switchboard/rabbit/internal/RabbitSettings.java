@@ -37,6 +37,37 @@ public final class RabbitSettings {
     private static final Set<String> QUEUE_TYPES = Set.of("classic", "quorum");
     private static final Set<String> EXCHANGE_TYPES = Set.of("topic", "direct");
     private static final Set<String> OVERFLOWS = Set.of("drop-head", "reject-publish", "reject-publish-dlx");
+    /** What a publisher or subscription declares: {@code create} (default), {@code passive} or {@code none}. */
+    public static final String DECLARE = "rabbitmq.declare";
+    /** The exchange a publisher publishes to and a subscription's queue is bound from; empty: the default exchange. */
+    public static final String EXCHANGE = "rabbitmq.exchange";
+    /** The type of an exchange named by {@value #EXCHANGE} that Switchboard creates (with {@code declare=create}). */
+    public static final String ADOPTED_EXCHANGE_TYPE = "rabbitmq.adopted-exchange-type";
+    /** A publisher's fixed routing key. */
+    public static final String ROUTING_KEY = "rabbitmq.routing-key";
+    /** The named queue a subscription consumes. */
+    public static final String QUEUE = "rabbitmq.queue";
+    /** The binding keys of a named (or adopted-exchange) queue, comma-separated. */
+    public static final String BINDING_KEYS = "rabbitmq.binding-keys";
+    /** Prefix of the arguments of a queue Switchboard creates: {@code rabbitmq.queue-arguments.x-message-ttl=60000}. */
+    public static final String QUEUE_ARGUMENTS = "rabbitmq.queue-arguments.";
+    private static final Set<String> ADOPTED_EXCHANGE_TYPES = Set.of("direct", "topic", "fanout", "headers");
+    /** Queue arguments RabbitMQ reads as 64-bit numbers. */
+    private static final Set<String> LONG_ARGUMENTS = Set.of("x-message-ttl", "x-expires", "x-max-length",
+            "x-max-length-bytes", "x-max-age-bytes", "x-stream-max-segment-size-bytes", "x-initial-cluster-size");
+    /** Queue arguments RabbitMQ reads as 32-bit numbers. */
+    private static final Set<String> INT_ARGUMENTS = Set.of("x-delivery-limit", "x-max-priority",
+            "x-quorum-initial-group-size");
+
+    /** {@value #DECLARE}: what a publisher or subscription declares on the broker. */
+    public enum Declare {
+        /** Declares what it uses (an existing queue is used as it is). */
+        CREATE,
+        /** Declares nothing; checks with passive declares that what it uses exists. */
+        PASSIVE,
+        /** Declares and checks nothing. */
+        NONE
+    }
 
     public final BrokerConfig config;
     public final String uri;
@@ -64,6 +95,20 @@ public final class RabbitSettings {
      * filters apply in the client (see {@code RabbitTopology}).
      */
     public final boolean directExchanges;
+    /** {@value #DECLARE}, default {@link Declare#CREATE}. */
+    public final Declare declare;
+    /** {@value #EXCHANGE}, null when unset (the destination's own exchange); empty for the default exchange. */
+    public final String exchange;
+    /** {@value #ADOPTED_EXCHANGE_TYPE}, default the instance's exchange type. */
+    public final String adoptedExchangeType;
+    /** {@value #ROUTING_KEY}, null when unset (the partition's routing key). */
+    public final String routingKey;
+    /** {@value #QUEUE}, null when unset (the group's queues {@code <destination>.<group>}). */
+    public final String queue;
+    /** {@value #BINDING_KEYS}, empty when unset. */
+    public final List<String> bindingKeys;
+    /** The {@value #QUEUE_ARGUMENTS}{@code *} arguments, typed as RabbitMQ expects them. */
+    public final Map<String, Object> queueArguments;
 
     RabbitSettings(BrokerConfig config) {
         this.config = config;
@@ -86,6 +131,21 @@ public final class RabbitSettings {
         this.requiredGroups = Arrays.stream(config.get("rabbitmq.required-groups", "").split(","))
                 .map(String::trim).filter(g -> !g.isEmpty()).toList();
         this.directExchanges = config.getOneOf(EXCHANGE_TYPE, "topic", EXCHANGE_TYPES).equals("direct");
+        this.declare = Declare.valueOf(config.getOneOf(DECLARE, "create", Set.of("create", "passive", "none"))
+                .toUpperCase(Locale.ROOT));
+        this.exchange = config.get(EXCHANGE) == null ? null : config.get(EXCHANGE).trim();
+        this.adoptedExchangeType = config.getOneOf(ADOPTED_EXCHANGE_TYPE, directExchanges ? "direct" : "topic",
+                ADOPTED_EXCHANGE_TYPES);
+        this.routingKey = config.get(ROUTING_KEY);
+        String named = config.get(QUEUE);
+        if (named != null && named.isBlank()) {
+            throw config.invalid(QUEUE, named, "the name of the queue to consume, such as shop.orders.billing; unset it "
+                    + "to consume the group's own queue <destination>.<group>");
+        }
+        this.queue = named == null ? null : named.trim();
+        this.bindingKeys = Arrays.stream(config.get(BINDING_KEYS, "").split(",")).map(String::trim)
+                .filter(k -> !k.isEmpty()).toList();
+        this.queueArguments = queueArguments(config);
         if (lazy && queueType.equals("quorum")) {
             throw config.invalid("rabbitmq.lazy", "true", "false with rabbitmq.queue-type=quorum (quorum queues keep "
                     + "their messages on disk already; lazy mode is for classic queues)");
@@ -97,6 +157,55 @@ public final class RabbitSettings {
         if (maxLength < 0) {
             throw config.invalid("rabbitmq.max-length", Long.toString(maxLength), "0 (no limit) or a positive number of messages");
         }
+    }
+
+    /**
+     * The {@value #QUEUE_ARGUMENTS}{@code *} properties as queue arguments: the numeric ones RabbitMQ knows
+     * ({@code x-message-ttl}, {@code x-max-length}, {@code x-expires}, {@code x-max-length-bytes}: Long;
+     * {@code x-delivery-limit}, {@code x-max-priority}: Integer) as numbers, {@code true}/{@code false} as Boolean,
+     * everything else as text.
+     */
+    private static Map<String, Object> queueArguments(BrokerConfig config) {
+        Map<String, Object> args = new java.util.LinkedHashMap<>();
+        config.withPrefix(QUEUE_ARGUMENTS).forEach((name, raw) -> {
+            String value = raw.trim();
+            try {
+                if (LONG_ARGUMENTS.contains(name)) {
+                    args.put(name, Long.parseLong(value));
+                } else if (INT_ARGUMENTS.contains(name)) {
+                    args.put(name, Integer.parseInt(value));
+                } else if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
+                    args.put(name, Boolean.parseBoolean(value));
+                } else {
+                    args.put(name, value);
+                }
+            } catch (NumberFormatException e) {
+                throw config.invalid(QUEUE_ARGUMENTS + name, raw, "a whole number (RabbitMQ reads " + name + " as one), "
+                        + "such as 60000");
+            }
+        });
+        return java.util.Collections.unmodifiableMap(args);
+    }
+
+    /**
+     * Whether a publisher or subscription with these settings adopts names it does not own: a named queue, an
+     * exchange other than its destination's, a fixed routing key, or declarations other than {@code create}.
+     *
+     * @param destination the publisher's or subscription's destination
+     */
+    public boolean adopts(String destination) {
+        return queue != null || routingKey != null || declare != Declare.CREATE
+                || exchange != null && !exchange.equals(destination);
+    }
+
+    /** The type of a destination's own exchange, as {@value #EXCHANGE_TYPE} says: {@code topic} or {@code direct}. */
+    public String destinationExchangeType() {
+        return directExchanges ? "direct" : "topic";
+    }
+
+    /** The exchange a publisher publishes to and a subscription binds from: {@value #EXCHANGE}, else the destination. */
+    public String exchangeOf(String destination) {
+        return exchange != null ? exchange : destination;
     }
 
     /**
@@ -121,6 +230,32 @@ public final class RabbitSettings {
                     + "every publisher and subscriber of a broker instance must route alike, so set it on the instance");
         }
         return own;
+    }
+
+    /**
+     * The same settings without what adopts names ({@value #DECLARE}, {@value #EXCHANGE}, {@value #ROUTING_KEY},
+     * {@value #QUEUE}, {@value #BINDING_KEYS}, {@value #QUEUE_ARGUMENTS}{@code *}, {@value #ADOPTED_EXCHANGE_TYPE}):
+     * for core's own destinations (dead letters, broker-side retries), which a subscription's properties reach too but
+     * which always live in Switchboard's own layout.
+     */
+    public RabbitSettings ownLayout() {
+        Map<String, String> kept = new java.util.LinkedHashMap<>(config.properties());
+        if (!kept.keySet().removeIf(RabbitSettings::adoptsNames)) {
+            return this;
+        }
+        return new RabbitSettings(new BrokerConfig(config.instanceName(), config.adapterId(), kept, config.events()));
+    }
+
+    /** Whether a property is one of those that adopt names (see {@link #ownLayout()}). */
+    static boolean adoptsNames(String key) {
+        return key.equals(DECLARE) || key.equals(EXCHANGE) || key.equals(ROUTING_KEY) || key.equals(QUEUE)
+                || key.equals(BINDING_KEYS) || key.equals(ADOPTED_EXCHANGE_TYPE) || key.startsWith(QUEUE_ARGUMENTS);
+    }
+
+    /** Whether the properties hold one that only a subscription uses (so a publisher made with them is core's own). */
+    public static boolean hasSubscriptionOnly(Map<String, String> properties) {
+        return properties.keySet().stream().anyMatch(k -> k.equals(QUEUE) || k.equals(BINDING_KEYS)
+                || k.startsWith(QUEUE_ARGUMENTS));
     }
 
     /** The URI for printing, password masked, followed by the cluster's addresses when {@value #ADDRESSES} is set. */

@@ -12,6 +12,7 @@ import io.switchboard.rabbit.internal.AmqpErrors;
 import io.switchboard.rabbit.internal.RabbitAdapter;
 import io.switchboard.rabbit.internal.RabbitSettings;
 import io.switchboard.rabbit.internal.mapping.AmqpHeaders;
+import io.switchboard.rabbit.internal.provision.Adoption;
 import io.switchboard.spi.ClientEvents;
 import io.switchboard.spi.ConsumerSpec;
 import io.switchboard.spi.EventKinds;
@@ -106,6 +107,9 @@ public final class RabbitConsumer implements RawConsumer {
             }
             log.debug("Consuming {} for group '{}' ({})", queues, spec.group(), spec.delivery());
             return CompletableFuture.completedFuture(null);
+        } catch (io.switchboard.ConfigurationException e) {
+            RabbitAdapter.closeQuietly(channel);
+            return CompletableFuture.failedFuture(e);
         } catch (IOException | RuntimeException e) {
             RabbitAdapter.closeQuietly(channel);
             SwitchboardException error = new SubscriptionException("Cannot consume '" + spec.destination() + "' for group '"
@@ -117,9 +121,18 @@ public final class RabbitConsumer implements RawConsumer {
 
     private List<String> declareQueues() throws IOException {
         String destination = spec.destination();
+        int partitions = adapter.partitions(destination, spec.properties(), settings);
+        if (settings.queue != null || settings.exchange != null && !settings.exchange.equals(destination)) {
+            return adapter.topology().declareAdopted(channel, spec, settings, partitions);
+        }
+        if (settings.declare != RabbitSettings.Declare.CREATE) {
+            return adapter.topology().groupQueues(spec, settings, partitions);
+        }
+        if (adapter.isAdopted(destination)) { // provisioning left the destination's exchange to its users
+            Adoption.ensureExchange(adapter, destination, settings.destinationExchangeType());
+        }
         if (!spec.broadcast()) {
-            return adapter.topology().declareGroup(channel, destination, spec.group(),
-                    adapter.partitions(destination, spec.properties(), settings), settings, filter);
+            return adapter.topology().declareGroup(channel, destination, spec.group(), partitions, settings, filter);
         }
         String queue = destination + "." + spec.group();
         channel.queueDeclare(queue, false, true, true, settings.broadcastQueueArguments());

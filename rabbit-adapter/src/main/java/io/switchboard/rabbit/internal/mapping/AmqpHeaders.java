@@ -25,6 +25,8 @@ import java.util.function.Supplier;
  * {@code cloudEvents_sb}; it sets neither property. With envelope {@code none} there is no
  * {@code ce_id}: the generated id travels as {@code message-id} alone and the time as {@code
  * timestamp} alone, so the receiving side has it to the second only. Other headers travel under their own names.
+ * Inbound, a header of another type than text (a plain AMQP publisher's {@code Integer}, {@code Long},
+ * {@code Boolean}, {@code byte[]}, nested table or array) reaches the handler in the text form {@link #text} defines.
  */
 public final class AmqpHeaders {
 
@@ -174,9 +176,20 @@ public final class AmqpHeaders {
         return false;
     }
 
-    private static String text(Object value) {
+    /**
+     * The text form of a header value, as a plain AMQP publisher (Spring AMQP's {@code RabbitTemplate}, for one) may
+     * have typed it: a string as it is; a {@code byte[]} as UTF-8; a number in its decimal form ({@code 42},
+     * {@code -7}, {@code 2.5}; a decimal without exponent, {@code 12.50}); a boolean as {@code true} or
+     * {@code false}; a timestamp as an RFC 3339 instant ({@code 2026-01-01T00:00:07Z}); a nested table as a JSON
+     * object and an array as a JSON array, their values in the same forms (strings, byte arrays and timestamps
+     * quoted; numbers and booleans bare).
+     */
+    static String text(Object value) {
         if (value instanceof LongString s) {
             return s.toString();
+        }
+        if (value instanceof String s) {
+            return s;
         }
         if (value instanceof byte[] bytes) {
             return new String(bytes, StandardCharsets.UTF_8);
@@ -184,7 +197,67 @@ public final class AmqpHeaders {
         if (value instanceof Date date) {
             return Instant.ofEpochMilli(date.getTime()).toString();
         }
+        if (value instanceof java.math.BigDecimal decimal) {
+            return decimal.toPlainString();
+        }
+        if (value instanceof Map<?, ?> || value instanceof List<?> || value instanceof Object[]) {
+            StringBuilder json = new StringBuilder();
+            appendJson(json, value);
+            return json.toString();
+        }
         return String.valueOf(value);
+    }
+
+    private static void appendJson(StringBuilder json, Object value) {
+        if (value == null) {
+            json.append("null");
+        } else if (value instanceof Number || value instanceof Boolean) {
+            json.append(text(value));
+        } else if (value instanceof Map<?, ?> table) {
+            json.append('{');
+            String separator = "";
+            for (Map.Entry<?, ?> e : table.entrySet()) {
+                json.append(separator);
+                appendJsonString(json, String.valueOf(e.getKey()));
+                json.append(':');
+                appendJson(json, e.getValue());
+                separator = ",";
+            }
+            json.append('}');
+        } else if (value instanceof List<?> || value instanceof Object[]) {
+            json.append('[');
+            String separator = "";
+            for (Object element : value instanceof Object[] array ? List.of(array) : (List<?>) value) {
+                json.append(separator);
+                appendJson(json, element);
+                separator = ",";
+            }
+            json.append(']');
+        } else {
+            appendJsonString(json, text(value));
+        }
+    }
+
+    private static void appendJsonString(StringBuilder json, String text) {
+        json.append('"');
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '"' -> json.append("\\\"");
+                case '\\' -> json.append("\\\\");
+                case '\n' -> json.append("\\n");
+                case '\r' -> json.append("\\r");
+                case '\t' -> json.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        json.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        json.append(c);
+                    }
+                }
+            }
+        }
+        json.append('"');
     }
 
     private static Date wholeSeconds(String rfc3339) {

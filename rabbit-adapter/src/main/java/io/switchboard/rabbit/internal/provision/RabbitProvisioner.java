@@ -33,6 +33,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class RabbitProvisioner implements Provisioner {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(RabbitProvisioner.class);
     static final String DEAD_LETTER_GROUP = "default";
     /** Marks a group's filter exchange among the names {@link #deleteDestination} deletes. */
     private static final String FILTER_MARK = "exchange:";
@@ -53,6 +54,15 @@ public final class RabbitProvisioner implements Provisioner {
         String name = spec.name();
         RabbitSettings effective = settings.with(spec.settings());
         int partitions = adapter.rememberPartitions(name, spec.partitions());
+        if (adapter.isAdopted(name) || effective.declare == RabbitSettings.Declare.NONE) {
+            log.debug("Destination '{}' adopts names of its own (or {}=none): its publishers and subscriptions declare "
+                    + "what they use as their {} says", name, RabbitSettings.DECLARE, RabbitSettings.DECLARE);
+            return;
+        }
+        if (effective.declare == RabbitSettings.Declare.PASSIVE) {
+            Adoption.requireExchange(adapter, name, "destination '" + name + "'");
+            return;
+        }
         adapter.withChannel("declare destination '" + name + "'", channel -> {
             declareExchange(channel, name);
             for (String group : requiredGroups(name, effective)) {
@@ -60,6 +70,11 @@ public final class RabbitProvisioner implements Provisioner {
             }
             return null;
         });
+    }
+
+    @Override
+    public void consumerExpected(io.switchboard.spi.ConsumerSpec spec) {
+        adapter.consumerExpected(spec);
     }
 
     /**
@@ -73,9 +88,10 @@ public final class RabbitProvisioner implements Provisioner {
             RabbitSettings queueSettings, TagFilter filter) throws IOException {
         List<String> names = new ArrayList<>(partitions);
         var arguments = queueSettings.groupQueueArguments(adapter.deadLetterExchangeOf(destination));
+        arguments.putAll(queueSettings.queueArguments);
         for (int p = 0; p < partitions; p++) {
             String queue = RabbitTopology.groupQueue(destination, group, partitions, p);
-            channel.queueDeclare(queue, true, false, false, arguments);
+            Adoption.declareGroupQueue(adapter, channel, queue, arguments);
             names.add(queue);
         }
         Set<String> declared = queues.computeIfAbsent(destination, d -> ConcurrentHashMap.newKeySet());
@@ -91,6 +107,40 @@ public final class RabbitProvisioner implements Provisioner {
         GroupBindings.bind(channel, destination, group, names, filter, filter == null && exchangeExists(filterExchange));
         declared.addAll(names);
         declared.add(FILTER_MARK + filterExchange);
+        return names;
+    }
+
+    /** See {@link Adoption#declareAdopted}. */
+    public List<String> declareAdopted(Channel channel, io.switchboard.spi.ConsumerSpec spec, RabbitSettings queueSettings,
+            int partitions) throws IOException {
+        return Adoption.declareAdopted(adapter, channel, spec, queueSettings, partitions);
+    }
+
+    /**
+     * The queues of a subscription in Switchboard's own layout with {@value RabbitSettings#DECLARE}{@code =passive}
+     * (checked to exist, with the destination's exchange; bound as whoever declared them bound them) or {@code none}.
+     * A broadcast subscriber needs a queue of its own, bound: refused.
+     */
+    public List<String> groupQueues(io.switchboard.spi.ConsumerSpec spec, RabbitSettings queueSettings, int partitions) {
+        String destination = spec.destination();
+        String user = "subscription of '" + destination + "' (group '" + spec.group() + "')";
+        boolean passive = queueSettings.declare == RabbitSettings.Declare.PASSIVE;
+        if (passive) {
+            Adoption.requireExchange(adapter, destination, user);
+        }
+        if (spec.broadcast()) {
+            throw new ConfigurationException("The broadcast " + user + " needs a queue of its own bound to '" + destination
+                    + "', which " + RabbitSettings.DECLARE + "=" + queueSettings.declare.name().toLowerCase(java.util.Locale.ROOT)
+                    + " does not declare: set " + RabbitSettings.DECLARE + "=create for it");
+        }
+        List<String> names = new ArrayList<>(partitions);
+        for (int p = 0; p < partitions; p++) {
+            String queue = RabbitTopology.groupQueue(destination, spec.group(), partitions, p);
+            if (passive) {
+                Adoption.requireQueue(adapter, queue, user);
+            }
+            names.add(queue);
+        }
         return names;
     }
 
@@ -151,17 +201,7 @@ public final class RabbitProvisioner implements Provisioner {
     }
 
     private boolean exchangeExists(String exchange) {
-        return adapter.withChannel("look for exchange '" + exchange + "'", ch -> {
-            try {
-                ch.exchangeDeclarePassive(exchange);
-                return true;
-            } catch (IOException e) {
-                if (AmqpErrors.replyCode(e) == AmqpErrors.NOT_FOUND) {
-                    return false;
-                }
-                throw e;
-            }
-        });
+        return Adoption.exchangeExists(adapter, exchange);
     }
 
     @Override

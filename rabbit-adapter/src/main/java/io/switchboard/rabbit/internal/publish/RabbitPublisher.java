@@ -5,10 +5,12 @@ import io.switchboard.Delivery;
 import io.switchboard.InvalidMessageException;
 import io.switchboard.PublishException;
 import io.switchboard.SwitchboardException;
+import io.switchboard.UnsupportedCapabilityException;
 import io.switchboard.rabbit.internal.RabbitAdapter;
 import io.switchboard.rabbit.internal.RabbitSettings;
 import io.switchboard.rabbit.internal.mapping.AmqpHeaders;
 import io.switchboard.rabbit.internal.mapping.DelayLevels;
+import io.switchboard.rabbit.internal.provision.Adoption;
 import io.switchboard.rabbit.internal.provision.RabbitTopology;
 import io.switchboard.spi.OutboundRecord;
 import io.switchboard.spi.PublisherSpec;
@@ -54,6 +56,12 @@ public final class RabbitPublisher implements RawPublisher {
     private final int windowSize;
     private final long publishTimeoutNanos;
     private final AtomicInteger roundRobin = new AtomicInteger();
+    /** The exchange this publisher's own records go to: {@code rabbitmq.exchange}, else the destination. */
+    private final String exchange;
+    /** {@code rabbitmq.routing-key}: every record's routing key, or null to route by partition. */
+    private final String fixedRoutingKey;
+    /** Why delayed records cannot go (the layout gives up the delay levels), or null. */
+    private final String noDelays;
     private volatile boolean closed;
 
     public RabbitPublisher(RabbitAdapter adapter, PublisherSpec spec, RabbitSettings settings) {
@@ -62,6 +70,16 @@ public final class RabbitPublisher implements RawPublisher {
         this.confirms = spec.delivery() != Delivery.AT_MOST_ONCE;
         this.partitions = adapter.partitions(destination, spec.properties(), settings);
         this.direct = settings.directExchanges;
+        this.exchange = Adoption.publisher(adapter, destination, settings, partitions);
+        this.fixedRoutingKey = settings.routingKey;
+        this.noDelays = !exchange.equals(destination) || settings.declare != RabbitSettings.Declare.CREATE
+                ? "Delayed delivery is not available to the publisher of '" + destination + "' on RabbitMQ: it publishes to "
+                        + (exchange.isEmpty() ? "the default exchange" : "exchange '" + exchange + "'") + " with "
+                        + RabbitSettings.DECLARE + "=" + settings.declare.name().toLowerCase(java.util.Locale.ROOT)
+                        + ", and delayed records wait in Switchboard's delay levels, which reach only a destination's own "
+                        + "exchange bound to them. Publish delayed records with a publisher that keeps Switchboard's layout ("
+                        + RabbitSettings.EXCHANGE + " unset, " + RabbitSettings.DECLARE + "=create), or without a delay"
+                : null;
         this.results = new SendResult[partitions];
         for (int p = 0; p < partitions; p++) {
             results[p] = new SendResult(p, -1);
@@ -88,11 +106,17 @@ public final class RabbitPublisher implements RawPublisher {
             done.accept(null, adapter.closedError(destination));
             return;
         }
-        String exchange = record.destination();
+        String target = record.destination();
+        boolean own = target.equals(destination);
+        String exchange = own ? this.exchange : target;
         long delayUnits = 0;
         if (record.deliverAtEpochMillis() != 0) {
             try {
                 delayUnits = DelayLevels.units(record.deliverAtEpochMillis(), System.currentTimeMillis());
+                if (delayUnits > 0 && own && noDelays != null) {
+                    done.accept(null, new UnsupportedCapabilityException(noDelays));
+                    return;
+                }
                 if (delayUnits > 0) {
                     adapter.topology().delays().ensure(exchange);
                 }
@@ -107,7 +131,7 @@ public final class RabbitPublisher implements RawPublisher {
         }
         Pending pending;
         try {
-            int count = exchange.equals(destination) ? partitions : adapter.partitions(exchange);
+            int count = own ? partitions : adapter.partitions(target);
             int partition = partition(record.key(), count);
             String refused = admit();
             if (refused != null) {
@@ -116,7 +140,8 @@ public final class RabbitPublisher implements RawPublisher {
             }
             try {
                 SendResult result = count == partitions ? results[partition] : new SendResult(partition, -1);
-                String routingKey = direct ? RabbitTopology.routingKey(partition)
+                String routingKey = own && fixedRoutingKey != null ? fixedRoutingKey
+                        : direct ? RabbitTopology.routingKey(partition)
                         : RabbitTopology.routingKey(partition, record.headers().get(TagFilter.TAG_HEADER));
                 pending = delayUnits == 0
                         ? new Pending(exchange, routingKey, AmqpHeaders.properties(record, confirms), record.payload(), done,

@@ -48,4 +48,32 @@ class AmqpHeadersTest {
         assertThat(properties.getMessageId()).isNull();
         assertThat(properties.getHeaders()).containsOnlyKeys("cloudEvents_sb");
     }
+
+    @Test
+    @DisplayName("a plain AMQP publisher's typed header values reach the handler as text")
+    void typedHeadersAsText() {
+        Map<String, Object> amqp = new java.util.LinkedHashMap<>();
+        amqp.put("__TypeId__", "com.example.Order");
+        amqp.put("int", 42);
+        amqp.put("long", -7L);
+        amqp.put("bool", true);
+        amqp.put("double", 2.5d);
+        amqp.put("decimal", new java.math.BigDecimal("1E+3"));
+        amqp.put("bytes", "héllo".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        amqp.put("long-string", com.rabbitmq.client.impl.LongStringHelper.asLongString("text"));
+        amqp.put("time", new Date(Instant.parse("2026-01-01T00:00:07Z").toEpochMilli()));
+        Map<String, Object> table = new java.util.LinkedHashMap<>();
+        table.put("n", 1);
+        table.put("s", com.rabbitmq.client.impl.LongStringHelper.asLongString("a\"b"));
+        table.put("list", java.util.List.of(true, "x"));
+        amqp.put("table", table);
+        amqp.put("x-death", java.util.List.of(Map.of("count", 1L)));
+        Map<String, String> headers = AmqpHeaders.headers(new AMQP.BasicProperties.Builder().headers(amqp).build());
+        assertThat(headers).containsEntry("__TypeId__", "com.example.Order").containsEntry("int", "42")
+                .containsEntry("long", "-7").containsEntry("bool", "true").containsEntry("double", "2.5")
+                .containsEntry("decimal", "1000").containsEntry("bytes", "héllo").containsEntry("long-string", "text")
+                .containsEntry("time", "2026-01-01T00:00:07Z")
+                .containsEntry("table", "{\"n\":1,\"s\":\"a\\\"b\",\"list\":[true,\"x\"]}")
+                .doesNotContainKey("x-death");
+    }
 }
