@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.switchboard.AsyncMessageHandler;
 import io.switchboard.Delivery;
+import io.switchboard.DeliveryContext;
 import io.switchboard.Envelope;
 import io.switchboard.Message;
 import io.switchboard.Publisher;
@@ -19,6 +20,7 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
@@ -27,6 +29,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,8 +42,9 @@ import org.junit.jupiter.api.Timeout;
  * The contract's "Asynchronous handlers" cases ({@link SubscriberBuilder#subscribeAsync}): a stage completed later on
  * another executor acknowledges, an exceptional or missing stage fails the attempt, per-key order holds however the
  * executor reorders completions, and a stage that never completes times out; {@link BrokerContract} runs them as a
- * nested group.
+ * nested group. Each case has two minutes at most (the class's {@link Timeout}, inherited by the nested group).
  */
+@Timeout(120)
 abstract class AsyncHandlerCases extends ContractCases {
 
     private static final RetryPolicy THREE = RetryPolicy.fixed(3, Duration.ofMillis(20));
@@ -63,7 +68,6 @@ abstract class AsyncHandlerCases extends ContractCases {
     }
 
     @Test
-    @Timeout(120)
     @DisplayName("a stage completed later on another executor acknowledges: each message is handled once, none redelivered")
     void completedLaterAcknowledges() {
         String dest = destination();
@@ -90,55 +94,28 @@ abstract class AsyncHandlerCases extends ContractCases {
     }
 
     @Test
-    @Timeout(120)
     @DisplayName("an exceptionally completed stage is retried, then dead-lettered with reason handler-failed")
     void exceptionalStageRetriedThenDeadLettered() {
-        String dest = destination();
-        Recorder<String> dead = deadLetterReader(dest, TEXT);
-        Queue<Integer> attempts = new ConcurrentLinkedQueue<>();
-        subscribeAsync(dest, b -> b.group("g").retry(THREE), (m, c) -> {
-            attempts.add(c.attempt());
-            // runAsync wraps the failure in a CompletionException: the dead letter names the failure itself
-            return CompletableFuture.runAsync(() -> {
-                throw new IllegalStateException("stock service unavailable for " + m.payload());
-            }, pool);
-        });
-        join(publisher(dest, TEXT, Delivery.AT_LEAST_ONCE).publish(keyed("k", "doomed")));
-        Message<String> dl = dead.awaitCount(1).received().get(0).message();
-        assertThat(dl.payload()).isEqualTo("doomed");
-        assertThat(dl.headers())
-                .containsEntry(Envelope.DEAD_LETTER_REASON, "handler-failed")
-                .containsEntry(Envelope.DEAD_LETTER_ATTEMPTS, "3")
-                .containsEntry(Envelope.DEAD_LETTER_GROUP, "g")
-                .containsEntry(Envelope.ERROR_TYPE, IllegalStateException.class.getName())
-                .containsEntry(Envelope.ERROR_MESSAGE, "stock service unavailable for doomed");
-        assertThat(attempts).containsExactly(1, 2, 3);
+        // runAsync wraps the failure in a CompletionException: the dead letter names the failure itself
+        Failed failed = failOne(THREE, "doomed", () -> CompletableFuture.runAsync(() -> {
+            throw new IllegalStateException("stock service unavailable");
+        }, pool));
+        assertDeadLettered(failed.deadLetter(), "handler-failed", 3, IllegalStateException.class);
+        assertThat(failed.deadLetter().headers()).containsEntry(Envelope.ERROR_MESSAGE, "stock service unavailable");
+        assertThat(failed.attempts()).containsExactly("doomed", "doomed", "doomed");
     }
 
     @Test
-    @Timeout(120)
     @DisplayName("a stage completed with a non-retryable exception is dead-lettered at once with reason non-retryable")
     void nonRetryableStageDeadLetteredAtOnce() {
-        String dest = destination();
-        Recorder<String> dead = deadLetterReader(dest, TEXT);
-        Queue<Integer> attempts = new ConcurrentLinkedQueue<>();
-        subscribeAsync(dest, b -> b.group("g").retry(THREE.notRetrying(IllegalArgumentException.class)), (m, c) -> {
-            attempts.add(c.attempt());
-            CompletableFuture<Void> stage = new CompletableFuture<>();
-            pool.schedule(() -> stage.completeExceptionally(new IllegalArgumentException("order has no lines")), 10,
-                    TimeUnit.MILLISECONDS);
-            return stage;
-        });
-        join(publisher(dest, TEXT, Delivery.AT_LEAST_ONCE).publish(keyed("k", "invalid")));
-        assertThat(dead.awaitCount(1).received().get(0).message().headers())
-                .containsEntry(Envelope.DEAD_LETTER_REASON, "non-retryable")
-                .containsEntry(Envelope.DEAD_LETTER_ATTEMPTS, "1")
-                .containsEntry(Envelope.ERROR_TYPE, IllegalArgumentException.class.getName());
-        assertThat(attempts).containsExactly(1);
+        Failed failed = failOne(THREE.notRetrying(IllegalArgumentException.class), "invalid", () -> later(10, () -> {
+            throw new IllegalArgumentException("order has no lines");
+        }));
+        assertDeadLettered(failed.deadLetter(), "non-retryable", 1, IllegalArgumentException.class);
+        assertThat(failed.attempts()).containsExactly("invalid");
     }
 
     @Test
-    @Timeout(120)
     @DisplayName("keeps per-key order when the executor completes stages out of order: a key's next message waits for its stage")
     void perKeyOrderWithReorderedCompletions() {
         assumeTrue(capabilities().orderingPerKey(), "broker '" + brokerId() + "' does not declare ordering per key");
@@ -182,37 +159,26 @@ abstract class AsyncHandlerCases extends ContractCases {
     }
 
     @Test
-    @Timeout(120)
     @DisplayName("a stage that never completes fails the attempt after handlerTimeout, is retried and dead-lettered, and the key moves on")
     void neverCompletingStageTimesOut() {
         String dest = destination();
         Recorder<String> dead = deadLetterReader(dest, TEXT);
-        Queue<String> attempts = new ConcurrentLinkedQueue<>();
-        Queue<String> done = new ConcurrentLinkedQueue<>();
-        subscribeAsync(dest, b -> b.group("g").retry(RetryPolicy.fixed(2, Duration.ofMillis(20)))
-                .handlerTimeout(Duration.ofMillis(300)), (m, c) -> {
-                    attempts.add(m.payload());
-                    if (m.payload().equals("lost")) {
-                        return new CompletableFuture<Void>(); // its completion is lost: nothing ever completes it
-                    }
-                    return later(5, () -> done.add(m.payload()));
-                });
+        Run run = subscribeRecording(dest, b -> b.group("g").retry(RetryPolicy.fixed(2, Duration.ofMillis(20)))
+                .handlerTimeout(Duration.ofMillis(300)), (m, c) -> m.payload().equals("lost")
+                        ? new CompletableFuture<Void>() // its completion is lost: nothing ever completes it
+                        : null);
         Publisher<String> pub = publisher(dest, TEXT, Delivery.AT_LEAST_ONCE);
         String lostId = join(pub.publish(keyed("k", "lost"))).messageId();
         join(pub.publish(keyed("k", "next")));
         Message<String> dl = dead.awaitCount(1).received().get(0).message();
         assertThat(dl.payload()).isEqualTo("lost");
-        assertThat(dl.headers())
-                .containsEntry(Envelope.DEAD_LETTER_REASON, "handler-failed")
-                .containsEntry(Envelope.DEAD_LETTER_ATTEMPTS, "2")
-                .containsEntry(Envelope.ERROR_TYPE, TimeoutException.class.getName());
+        assertDeadLettered(dl, "handler-failed", 2, TimeoutException.class);
         assertThat(dl.headers().get(Envelope.ERROR_MESSAGE)).contains(dest, "'g'", lostId, "handlerTimeout", "PT0.3S");
-        await().atMost(timeout()).until(() -> done.contains("next"));
-        assertThat(attempts).containsExactly("lost", "lost", "next");
+        run.awaitDone("next");
+        assertThat(run.attempts()).containsExactly("lost", "lost", "next");
     }
 
     @Test
-    @Timeout(120)
     @DisplayName("a null stage fails the attempt with an error saying what to return")
     void nullStageFails() {
         String dest = destination();
@@ -220,57 +186,63 @@ abstract class AsyncHandlerCases extends ContractCases {
         subscribeAsync(dest, b -> b.group("g").retry(RetryPolicy.NONE), (m, c) -> null);
         String id = join(publisher(dest, TEXT, Delivery.AT_LEAST_ONCE).publish("nothing")).messageId();
         Message<String> dl = dead.awaitCount(1).received().get(0).message();
-        assertThat(dl.headers()).containsEntry(Envelope.DEAD_LETTER_REASON, "handler-failed")
-                .containsEntry(Envelope.ERROR_TYPE, IllegalStateException.class.getName());
+        assertDeadLettered(dl, "handler-failed", 1, IllegalStateException.class);
         assertThat(dl.headers().get(Envelope.ERROR_MESSAGE)).contains(dest, id, "returned null",
                 "CompletableFuture.completedFuture(null)");
     }
 
     @Test
-    @Timeout(120)
     @DisplayName("exactly-once: the id counts as handled when its stage completed, not before; a failed stage lets a retry handle it")
     void exactlyOnceCountsTheCompletion() {
         String dest = destination();
-        Queue<String> attempts = new ConcurrentLinkedQueue<>();
-        Queue<String> done = new ConcurrentLinkedQueue<>();
-        subscribeAsync(dest, b -> b.group("g").delivery(Delivery.EXACTLY_ONCE).retry(THREE), (m, c) -> {
-            attempts.add(m.payload());
-            if (c.attempt() == 1 && m.payload().equals("retry-me")) {
-                return CompletableFuture.failedFuture(new IllegalStateException("first attempt fails"));
-            }
-            return later(randomMillis(5, 20), () -> done.add(m.payload()));
-        });
+        Run run = subscribeRecording(dest, b -> b.group("g").delivery(Delivery.EXACTLY_ONCE).retry(THREE), (m, c) ->
+                c.attempt() == 1 && m.payload().equals("retry-me")
+                        ? CompletableFuture.failedFuture(new IllegalStateException("first attempt fails")) : null);
         Publisher<String> pub = publisher(dest, TEXT, Delivery.EXACTLY_ONCE);
         Message<String> m = Message.builder("retry-me").key("k").id("eo-async-1").build();
         join(pub.publish(m));
         join(pub.publish(m));
         join(pub.publish(Message.builder("marker").key("k").id("eo-async-marker").build()));
-        await().atMost(timeout()).until(() -> done.contains("marker"));
-        assertThat(done).containsExactly("retry-me", "marker");
-        assertThat(attempts).containsExactly("retry-me", "retry-me", "marker");
+        run.awaitDone("marker");
+        assertThat(run.done()).containsExactly("retry-me", "marker");
+        assertThat(run.attempts()).containsExactly("retry-me", "retry-me", "marker");
     }
 
     @Test
-    @Timeout(120)
     @DisplayName("at-most-once: a failed stage is not retried and the next message follows")
     void atMostOnceNotRetried() {
         String dest = destination();
-        Queue<String> attempts = new ConcurrentLinkedQueue<>();
-        Queue<String> done = new ConcurrentLinkedQueue<>();
-        subscribeAsync(dest, b -> b.group("g").delivery(Delivery.AT_MOST_ONCE).retry(THREE), (m, c) -> {
-            attempts.add(m.payload());
-            if (m.payload().equals("fails")) {
-                return CompletableFuture.supplyAsync(() -> {
+        Run run = subscribeRecording(dest, b -> b.group("g").delivery(Delivery.AT_MOST_ONCE).retry(THREE), (m, c) ->
+                m.payload().equals("fails") ? CompletableFuture.supplyAsync(() -> {
                     throw new IllegalStateException("lost on purpose");
-                }, pool);
-            }
-            return later(5, () -> done.add(m.payload()));
-        });
+                }, pool) : null);
         Publisher<String> pub = publisher(dest, TEXT, Delivery.AT_MOST_ONCE);
         join(pub.publish(keyed("k", "fails")));
         join(pub.publish(keyed("k", "after")));
-        await().atMost(timeout()).until(() -> done.contains("after"));
-        assertThat(attempts).containsExactly("fails", "after");
+        run.awaitDone("after");
+        assertThat(run.attempts()).containsExactly("fails", "after");
+    }
+
+    private record Failed(Message<String> deadLetter, Queue<String> attempts) {}
+
+    /** Publishes {@code payload} to a handler whose every stage is {@code stage}'s, and waits for its dead letter. */
+    private Failed failOne(RetryPolicy policy, String payload, Supplier<CompletionStage<?>> stage) {
+        String dest = destination();
+        Recorder<String> dead = deadLetterReader(dest, TEXT);
+        Run run = subscribeRecording(dest, b -> b.group("g").retry(policy), (m, c) -> stage.get());
+        join(publisher(dest, TEXT, Delivery.AT_LEAST_ONCE).publish(keyed("k", payload)));
+        Message<String> deadLetter = dead.awaitCount(1).received().get(0).message();
+        assertThat(deadLetter.payload()).isEqualTo(payload);
+        return new Failed(deadLetter, run.attempts());
+    }
+
+    /** Checks a dead letter's reason, attempts, group ({@code g}) and error type. */
+    private static void assertDeadLettered(Message<String> deadLetter, String reason, int attempts, Class<?> error) {
+        assertThat(deadLetter.headers())
+                .containsEntry(Envelope.DEAD_LETTER_REASON, reason)
+                .containsEntry(Envelope.DEAD_LETTER_ATTEMPTS, Integer.toString(attempts))
+                .containsEntry(Envelope.DEAD_LETTER_GROUP, "g")
+                .containsEntry(Envelope.ERROR_TYPE, error.getName());
     }
 
     /** Subscribes an asynchronous handler of text messages and waits until ready. */
@@ -279,6 +251,28 @@ abstract class AsyncHandlerCases extends ContractCases {
         Subscription subscription = settings.apply(switchboard().subscriber(destination, TEXT)).subscribeAsync(handler);
         join(subscription.ready());
         return subscription;
+    }
+
+    /** The payloads handed to a {@link #subscribeRecording} handler, and those whose stage completed normally. */
+    private record Run(Queue<String> attempts, Queue<String> done, Duration timeout) {
+        void awaitDone(String payload) {
+            await().atMost(timeout).until(() -> done.contains(payload));
+        }
+    }
+
+    /**
+     * Subscribes a handler that records each attempt and returns {@code failing}'s stage for it, or, where that is
+     * null, a stage the pool completes after a few milliseconds, recording the payload as done.
+     */
+    private Run subscribeRecording(String destination, UnaryOperator<SubscriberBuilder<String>> settings,
+            BiFunction<Message<String>, DeliveryContext, CompletionStage<?>> failing) {
+        Run run = new Run(new ConcurrentLinkedQueue<>(), new ConcurrentLinkedQueue<>(), timeout());
+        subscribeAsync(destination, settings, (m, c) -> {
+            run.attempts().add(m.payload());
+            CompletionStage<?> failed = failing.apply(m, c);
+            return failed != null ? failed : later(randomMillis(5, 20), () -> run.done().add(m.payload()));
+        });
+        return run;
     }
 
     /** A stage the pool completes with {@code work}'s result after {@code millis}. */
