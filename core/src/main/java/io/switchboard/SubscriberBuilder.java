@@ -232,7 +232,9 @@ public final class SubscriberBuilder<T> {
      * completed: the handler thread of that partition or key (one of {@link #concurrency(int)}) waits for the stage,
      * at most the handler timeout, while the other threads go on with their partitions and keys. So per-key order and
      * {@link #maxInFlight(int)} hold as for a synchronous handler; to have more stages pending at once, raise the
-     * concurrency (threads that mostly wait cost little).
+     * concurrency (threads that mostly wait cost little). {@link Subscription#close()} waits up to
+     * {@link #drainTimeout(Duration)} for pending stages as for running handlers; a stage still pending then is given
+     * up (the broker delivers its message again) and its thread ends at the handler timeout at the latest.
      *
      * @param handler called with each message; returns the stage of its completion
      * @return the subscription, starting

@@ -36,6 +36,7 @@ class AsyncHandlerTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
 
     private Switchboard sb;
+    private Subscription subscription;
     /** The stage handed out for each payload, completed by the test. */
     private final Map<String, CompletableFuture<Void>> stages = new ConcurrentHashMap<>();
     private final List<String> handed = new CopyOnWriteArrayList<>();
@@ -51,11 +52,11 @@ class AsyncHandlerTest {
     private Publisher<String> subscribe(UnaryOperator<SubscriberBuilder<String>> settings, MeterRegistry registry) {
         Switchboard.Builder b = Switchboard.builder().broker("memory").property("memory.broker", "async-" + UUID.randomUUID());
         sb = (registry == null ? b : b.meterRegistry(registry)).build();
-        Subscription s = settings.apply(sb.subscriber("orders", Codec.utf8()).group("g")).subscribeAsync((m, c) -> {
+        subscription = settings.apply(sb.subscriber("orders", Codec.utf8()).group("g")).subscribeAsync((m, c) -> {
             handed.add(m.payload());
             return stages.computeIfAbsent(m.payload(), p -> new CompletableFuture<>());
         });
-        s.ready().toCompletableFuture().join();
+        subscription.ready().toCompletableFuture().join();
         return sb.publisher("orders", Codec.utf8()).build();
     }
 
@@ -113,6 +114,27 @@ class AsyncHandlerTest {
         double measured = registry.get("switchboard.handle").tags("outcome", "ack").timer().totalTime(TimeUnit.NANOSECONDS);
         assertThat(measured).as("handler duration in ns, the stage completed 200 ms after the message was handed out")
                 .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(190));
+    }
+
+    @Test
+    @DisplayName("close waits for a pending stage (drainTimeout) and the completed message is acknowledged, not redelivered")
+    void closeDrainsPendingStages() {
+        Publisher<String> p = subscribe(b -> b.drainTimeout(Duration.ofSeconds(20)), null);
+        p.publish(Message.of("k", "pending")).toCompletableFuture().join();
+        await().atMost(WAIT).until(() -> handed.contains("pending"));
+        CompletableFuture<Void> closed = CompletableFuture.runAsync(subscription::close);
+        // a short grace to show that close still waits while the stage is pending (its not returning is no event)
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> !closed.isDone());
+        stage("pending").complete(null);
+        closed.orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join();
+
+        List<String> again = new CopyOnWriteArrayList<>();
+        sb.subscriber("orders", Codec.utf8()).group("g").subscribe((m, c) -> again.add(m.payload()))
+                .ready().toCompletableFuture().join();
+        p.publish(Message.of("k", "marker")).toCompletableFuture().join();
+        await().atMost(WAIT).until(() -> again.contains("marker"));
+        assertThat(again).as("the same key's messages after the close, in order: no redelivery of 'pending'")
+                .containsExactly("marker");
     }
 
     // ---- the wrapper alone ----
