@@ -5,7 +5,8 @@ package io.switchboard;
  * under at-least-once and exactly-once, then dead-lettered; dead-lettered at once when the
  * subscription's {@link RetryPolicy} does not retry the exception). Called from one of the
  * subscription's handler threads; messages of one partition or key are handled one at a time, in
- * order.
+ * order. A handler that hands the work to an executor of its own and completes later is an
+ * {@link AsyncMessageHandler}.
  *
  * @param <T> payload type
  */

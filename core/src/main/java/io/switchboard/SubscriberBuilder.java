@@ -1,5 +1,6 @@
 package io.switchboard;
 
+import io.switchboard.internal.AwaitingHandler;
 import io.switchboard.internal.SubscriptionRequest;
 import io.switchboard.spi.IdempotencyStore;
 import java.time.Duration;
@@ -10,7 +11,8 @@ import java.util.Objects;
 /**
  * Builds a {@link Subscription}. Obtain one from {@link Switchboard#subscriber(String, Codec)}.
  * Defaults: consumer group {@code default}, at-least-once, concurrency 1, {@link RetryPolicy#DEFAULT},
- * dead-letter destination {@code <destination>.dlq}, 256 messages in flight, 30 s drain on close.
+ * dead-letter destination {@code <destination>.dlq}, 256 messages in flight, 30 s drain on close, 5 minutes for the
+ * stage of an {@linkplain #subscribeAsync(AsyncMessageHandler) asynchronous handler}.
  *
  * @param <T> payload type
  */
@@ -20,6 +22,8 @@ public final class SubscriberBuilder<T> {
     public static final int MAX_CONCURRENCY = 1024;
     /** The most messages one subscription may hold fetched and unacknowledged. */
     public static final int MAX_IN_FLIGHT = 1_000_000;
+    /** How long the stage of an {@link AsyncMessageHandler} may take by default: 5 minutes. */
+    public static final Duration DEFAULT_HANDLER_TIMEOUT = Duration.ofMinutes(5);
 
     private final Switchboard switchboard;
     private final String destination;
@@ -33,6 +37,7 @@ public final class SubscriberBuilder<T> {
     private String deadLetter;
     private String filter;
     private Duration drainTimeout = Duration.ofSeconds(30);
+    private Duration handlerTimeout = DEFAULT_HANDLER_TIMEOUT;
     private IdempotencyStore idempotencyStore;
     private final Map<String, String> properties = new LinkedHashMap<>();
 
@@ -160,6 +165,26 @@ public final class SubscriberBuilder<T> {
     }
 
     /**
+     * How long the stage an {@linkplain #subscribeAsync(AsyncMessageHandler) asynchronous handler} returns may take
+     * to complete; default {@link #DEFAULT_HANDLER_TIMEOUT} (5 minutes). A stage still incomplete then fails the
+     * attempt with a {@link java.util.concurrent.TimeoutException} (retried, then dead-lettered, as any failure), so a
+     * completion that never comes does not hold its partition or key forever. Does not apply to a
+     * {@link MessageHandler}, whose thread is its own to block.
+     *
+     * @param timeout the longest a stage may take; positive
+     * @return this builder
+     * @throws ConfigurationException naming the value when it is null, zero or negative
+     */
+    public SubscriberBuilder<T> handlerTimeout(Duration timeout) {
+        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+            throw new ConfigurationException("handlerTimeout must be positive but was " + timeout
+                    + "; the longest the stage of an asynchronous handler may take, such as Duration.ofMinutes(5) (the default)");
+        }
+        this.handlerTimeout = timeout;
+        return this;
+    }
+
+    /**
      * The store for exactly-once deduplication; default the Switchboard's.
      *
      * @param store the store
@@ -195,7 +220,34 @@ public final class SubscriberBuilder<T> {
      */
     public Subscription subscribe(MessageHandler<T> handler) {
         Objects.requireNonNull(handler, "handler");
-        return switchboard.newSubscription(SubscriptionRequest.of(destination, codec, group, broadcast, delivery, concurrency,
-                maxInFlight, retry, deadLetter, filter, drainTimeout, idempotencyStore, properties), handler);
+        return switchboard.newSubscription(request(), handler);
+    }
+
+    /**
+     * As {@link #subscribe(MessageHandler)}, with a handler that completes later: each message is acknowledged when
+     * the stage its handler returned completes normally, and fails the attempt when it completes exceptionally, is
+     * null, or does not complete within {@link #handlerTimeout(Duration)}; see {@link AsyncMessageHandler}.
+     *
+     * <p>The next message of the same partition or key reaches the handler only after the previous one's stage
+     * completed: the handler thread of that partition or key (one of {@link #concurrency(int)}) waits for the stage,
+     * at most the handler timeout, while the other threads go on with their partitions and keys. So per-key order and
+     * {@link #maxInFlight(int)} hold as for a synchronous handler; to have more stages pending at once, raise the
+     * concurrency (threads that mostly wait cost little). {@link Subscription#close()} waits up to
+     * {@link #drainTimeout(Duration)} for pending stages as for running handlers; a stage still pending then is given
+     * up (the broker delivers its message again) and its thread ends at the handler timeout at the latest.
+     *
+     * @param handler called with each message; returns the stage of its completion
+     * @return the subscription, starting
+     * @throws InvalidDestinationException when a name breaks a broker's rule
+     * @throws UnsupportedCapabilityException when broadcast or filtering is asked of a broker without it
+     */
+    public Subscription subscribeAsync(AsyncMessageHandler<T> handler) {
+        Objects.requireNonNull(handler, "handler");
+        return switchboard.newSubscription(request(), new AwaitingHandler<>(handler, handlerTimeout));
+    }
+
+    private SubscriptionRequest<T> request() {
+        return SubscriptionRequest.of(destination, codec, group, broadcast, delivery, concurrency, maxInFlight, retry,
+                deadLetter, filter, drainTimeout, idempotencyStore, properties);
     }
 }

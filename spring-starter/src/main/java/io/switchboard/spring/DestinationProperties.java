@@ -40,6 +40,9 @@ public class DestinationProperties {
     /** How long closing a listener waits for handlers in flight [30s]. */
     private Duration drainTimeout;
 
+    /** How long a listener's returned CompletionStage may take before the attempt counts as failed [5m]. */
+    private Duration handlerTimeout;
+
     /** The codec: json, string or bytes [by payload type: String is string, byte[] is bytes, anything else json]. */
     private String codec;
 
@@ -171,6 +174,20 @@ public class DestinationProperties {
      */
     public void setDrainTimeout(Duration drainTimeout) {
         this.drainTimeout = drainTimeout;
+    }
+
+    /** {@return how long a listener's returned CompletionStage may take before the attempt counts as failed [5m]} */
+    public Duration getHandlerTimeout() {
+        return handlerTimeout;
+    }
+
+    /**
+     * Sets {@link #getHandlerTimeout()}.
+     *
+     * @param handlerTimeout the value to set
+     */
+    public void setHandlerTimeout(Duration handlerTimeout) {
+        this.handlerTimeout = handlerTimeout;
     }
 
     /** {@return the header carrying each JSON message's type id, or null for none} */

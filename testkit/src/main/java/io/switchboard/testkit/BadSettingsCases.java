@@ -62,6 +62,13 @@ abstract class BadSettingsCases extends ContractCases {
     }
 
     @Test
+    @DisplayName("a handler timeout of zero is refused")
+    void zeroHandlerTimeout() {
+        assertThatThrownBy(() -> switchboard().subscriber(destination(), TEXT).handlerTimeout(Duration.ZERO))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("handlerTimeout").hasMessageContaining("PT0S");
+    }
+
+    @Test
     @DisplayName("a retry policy with 0 attempts is refused")
     void zeroAttempts() {
         assertThatThrownBy(() -> RetryPolicy.fixed(0, Duration.ofMillis(10)))

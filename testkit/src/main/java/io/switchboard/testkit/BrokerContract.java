@@ -144,6 +144,14 @@ public abstract class BrokerContract extends ContractSupport {
     }
 
     @Nested
+    @DisplayName("Asynchronous handlers")
+    class AsyncHandlers extends AsyncHandlerCases {
+        AsyncHandlers() {
+            super(BrokerContract.this);
+        }
+    }
+
+    @Nested
     @DisplayName("Bad input")
     class BadInput extends BadInputCases {
         BadInput() {

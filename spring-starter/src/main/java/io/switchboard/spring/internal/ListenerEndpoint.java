@@ -1,5 +1,6 @@
 package io.switchboard.spring.internal;
 
+import io.switchboard.AsyncMessageHandler;
 import io.switchboard.ConfigurationException;
 import io.switchboard.Delivery;
 import io.switchboard.DeliveryContext;
@@ -15,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import org.springframework.core.ResolvableType;
@@ -130,6 +132,11 @@ public record ListenerEndpoint(Object bean, Method method, Class<?> payloadType,
         ListenerEndpoint first = null;
         for (Map.Entry<Method, SwitchboardHandler> e : handlers.entrySet()) {
             ListenerEndpoint m = of(bean, e.getKey(), annotation, resolver);
+            if (CompletionStage.class.isAssignableFrom(e.getKey().getReturnType())) {
+                throw invalid(m.description(), "returns a CompletionStage, which a @SwitchboardHandler method of a class "
+                        + "listener cannot", "return void (the message is acknowledged when the method returns), or make it "
+                        + "a @SwitchboardListener method of its own");
+            }
             first = first == null ? m : first;
             String given = blankToNull(resolver.apply(e.getValue().typeId()));
             String typeId = e.getValue().isDefault() ? null : given != null ? given : m.payloadType().getName();
@@ -202,27 +209,42 @@ public record ListenerEndpoint(Object bean, Method method, Class<?> payloadType,
                 + Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName).collect(Collectors.joining(", ")) + ")";
     }
 
+    /** {@return whether the method returns a {@link CompletionStage}: the message is acknowledged when it completes} */
+    public boolean completesLater() {
+        return !dispatchesByType() && CompletionStage.class.isAssignableFrom(method.getReturnType());
+    }
+
+    /**
+     * This method as an asynchronous handler: fills the parameters and invokes it; the stage it returns acknowledges
+     * (completed) or fails the attempt (completed exceptionally); what it throws fails the attempt.
+     */
+    public <T> AsyncMessageHandler<T> asyncHandler() {
+        return (message, context) -> (CompletionStage<?>) invoke(message, context);
+    }
+
+    private Object invoke(Message<?> message, DeliveryContext context) throws Exception {
+        Object[] args = new Object[arguments.length];
+        for (int i = 0; i < args.length; i++) {
+            args[i] = switch (arguments[i]) {
+                case PAYLOAD -> message.payload();
+                case MESSAGE -> message;
+                case CONTEXT -> context;
+            };
+        }
+        try {
+            return method.invoke(bean, args);
+        } catch (InvocationTargetException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof Exception exception) {
+                throw exception;
+            }
+            throw (Error) cause;
+        }
+    }
+
     /** This method as a handler: fills the parameters and invokes it; what it throws fails the attempt. */
     public <T> MessageHandler<T> handler() {
-        return (message, context) -> {
-            Object[] args = new Object[arguments.length];
-            for (int i = 0; i < args.length; i++) {
-                args[i] = switch (arguments[i]) {
-                    case PAYLOAD -> message.payload();
-                    case MESSAGE -> message;
-                    case CONTEXT -> context;
-                };
-            }
-            try {
-                method.invoke(bean, args);
-            } catch (InvocationTargetException e) {
-                Throwable cause = e.getCause();
-                if (cause instanceof Exception exception) {
-                    throw exception;
-                }
-                throw (Error) cause;
-            }
-        };
+        return (message, context) -> invoke(message, context);
     }
 
     /** The method (or for a class listener, the class) as people read it. */

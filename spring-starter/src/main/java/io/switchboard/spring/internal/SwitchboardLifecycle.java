@@ -102,6 +102,9 @@ public final class SwitchboardLifecycle implements SmartLifecycle {
         @SuppressWarnings("unchecked")
         Class<T> type = (Class<T>) endpoint.payloadType();
         SubscriberBuilder<T> builder = switchboard.subscriber(endpoint.destination(), readCodec(endpoint.destination(), type));
+        if (endpoint.completesLater()) {
+            return configured(builder, endpoint).subscribeAsync(endpoint.asyncHandler());
+        }
         return configured(builder, endpoint).subscribe(endpoint.handler());
     }
 
@@ -164,6 +167,9 @@ public final class SwitchboardLifecycle implements SmartLifecycle {
         }
         if (settings.getDrainTimeout() != null) {
             builder.drainTimeout(settings.getDrainTimeout());
+        }
+        if (settings.getHandlerTimeout() != null) {
+            builder.handlerTimeout(settings.getHandlerTimeout());
         }
         settings.getProperties().forEach(builder::property);
         return builder;
