@@ -221,7 +221,12 @@ public enum KeyFormat {
         return RAW_PREFIX + Base64.getEncoder().encodeToString(bytes);
     }
 
-    /** Whether {@code text} is key bytes that did not fit this format ({@value #RAW_PREFIX}); never for string or bytes. */
+    /**
+     * Whether {@code text} is key bytes that did not fit this format ({@value #RAW_PREFIX}); never for string or bytes.
+     *
+     * @param text a key's text
+     * @return true when it is {@value #RAW_PREFIX} followed by base64 under a format whose keys are not text
+     */
     public boolean isRaw(String text) {
         return this != STRING && this != BYTES && text.startsWith(RAW_PREFIX) && isBase64(text, RAW_PREFIX.length());
     }
