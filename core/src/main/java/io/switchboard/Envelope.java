@@ -86,6 +86,18 @@ public final class Envelope {
      */
     public static final String DEAD_LETTER_REASON = "sb_dead_letter_reason";
 
+    /**
+     * On a request ({@link Requester}): the destination its reply goes to. A CloudEvents extension attribute, so every
+     * adapter carries it through its binding ({@code ce_replyto} on Kafka, {@code cloudEvents_replyto} on AMQP,
+     * {@code CE_replyto} on RocketMQ) and a responder on a plain client can read it and answer.
+     */
+    public static final String REPLY_TO = "ce_replyto";
+    /**
+     * On a request and on its reply: the id that pairs them ({@link Requester}). A CloudEvents extension attribute, as
+     * {@link #REPLY_TO}; a reply echoes the request's value.
+     */
+    public static final String CORRELATION_ID = "ce_correlationid";
+
     private Envelope() {}
 
     /**

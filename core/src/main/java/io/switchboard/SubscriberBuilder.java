@@ -246,6 +246,27 @@ public final class SubscriberBuilder<T> {
         return switchboard.newSubscription(request(), new AwaitingHandler<>(handler, handlerTimeout));
     }
 
+    /**
+     * As {@link #subscribeAsync(AsyncMessageHandler)}, with a handler whose return value is the reply to a request
+     * made by a {@link Requester}: the reply is published to the request's {@link Envelope#REPLY_TO} destination with
+     * its {@link Envelope#CORRELATION_ID}, through the broker instance that carried the request, and the request is
+     * acknowledged when the broker has acknowledged the reply (a reply that cannot be published fails the attempt:
+     * retried, then dead-lettered). A null return sends no reply; a request without those headers is handled and its
+     * reply not sent (logged once). {@link #handlerTimeout(Duration)} bounds the reply's publish.
+     *
+     * @param <R> the reply's payload type
+     * @param replyCodec the codec of the replies' payloads
+     * @param handler called with each request; returns its reply
+     * @return the subscription, starting
+     * @throws InvalidDestinationException when a name breaks a broker's rule
+     * @throws UnsupportedCapabilityException when broadcast or filtering is asked of a broker without it
+     */
+    public <R> Subscription subscribeReplying(Codec<R> replyCodec, ReplyingHandler<T, R> handler) {
+        Objects.requireNonNull(replyCodec, "replyCodec");
+        Objects.requireNonNull(handler, "handler");
+        return switchboard.newReplyingSubscription(request(), replyCodec, handler, handlerTimeout);
+    }
+
     private SubscriptionRequest<T> request() {
         return SubscriptionRequest.of(destination, codec, group, broadcast, delivery, concurrency, maxInFlight, retry,
                 deadLetter, filter, drainTimeout, idempotencyStore, properties);

@@ -9,6 +9,10 @@ import io.switchboard.internal.AdapterLoader;
 import io.switchboard.internal.Instance;
 import io.switchboard.internal.Shared;
 import io.switchboard.internal.SubscriptionRequest;
+import io.switchboard.internal.reply.DefaultRequester;
+import io.switchboard.internal.reply.ReplyTransport;
+import io.switchboard.internal.reply.ReplyingSubscription;
+import io.switchboard.internal.reply.Responder;
 import io.switchboard.internal.routing.Router;
 import io.switchboard.routing.BrokerComparison;
 import io.switchboard.routing.Route;
@@ -18,6 +22,7 @@ import io.switchboard.spi.Capabilities;
 import io.switchboard.spi.IdempotencyStore;
 import io.switchboard.spi.Provisioner;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -167,6 +172,76 @@ public final class Switchboard implements AutoCloseable, MeterBinder {
         ensureOpen();
         return new SubscriberBuilder<>(this, destination, codec);
     }
+
+    /**
+     * Starts building a requester: it publishes requests to {@code destination} and completes each with the reply a
+     * {@linkplain SubscriberBuilder#subscribeReplying replying subscription} sends back; see {@link Requester}.
+     *
+     * @param <Q> the request's payload type
+     * @param <R> the reply's payload type
+     * @param destination the destination requests go to
+     * @param requestCodec the codec of the requests' payloads
+     * @param replyCodec the codec of the replies' payloads
+     * @return a builder of the requester
+     */
+    public <Q, R> RequesterBuilder<Q, R> requester(String destination, Codec<Q> requestCodec, Codec<R> replyCodec) {
+        ensureOpen();
+        return new RequesterBuilder<>(this, destination, requestCodec, replyCodec);
+    }
+
+    <Q, R> Requester<Q, R> newRequester(String destination, Codec<Q> requestCodec, Codec<R> replyCodec, String replyTo,
+            Duration timeout, Delivery delivery, Map<String, String> properties) {
+        ensureOpen();
+        return own(DefaultRequester.start(replies, destination, requestCodec, replyCodec, replyTo, timeout, delivery,
+                properties, this::disown));
+    }
+
+    <T, R> Subscription newReplyingSubscription(SubscriptionRequest<T> request, Codec<R> replyCodec,
+            ReplyingHandler<T, R> handler, Duration handlerTimeout) {
+        Responder<T, R> responder = new Responder<>(handler, replyCodec, replies, request.destination());
+        Subscription s = newSubscription(request, new io.switchboard.internal.AwaitingHandler<>(responder, handlerTimeout));
+        return new ReplyingSubscription(s, responder);
+    }
+
+    /** Request/reply's view of this Switchboard. */
+    private final ReplyTransport replies = new ReplyTransport() {
+        @Override
+        public <T> Publisher<T> publisher(String destination, Codec<T> codec, Delivery delivery,
+                Map<String, String> properties) {
+            return newPublisher(destination, codec, delivery, properties);
+        }
+
+        @Override
+        public <T> Publisher<T> publisherOn(String instance, String destination, Codec<T> codec) {
+            Instance i = instances.get(instance);
+            if (i == null) {
+                return null;
+            }
+            ensureOpen();
+            return own(i.publisher(destination, codec, Delivery.AT_LEAST_ONCE, Map.of(), Switchboard.this::disown));
+        }
+
+        @Override
+        public <T> Subscription subscribeOn(String instance, SubscriptionRequest<T> request, MessageHandler<T> handler) {
+            ensureOpen();
+            return own(instances.get(instance).subscribe(request, handler, Switchboard.this::disown));
+        }
+
+        @Override
+        public Set<String> instances() {
+            return instances.keySet();
+        }
+
+        @Override
+        public String brokerIdOf(String instance) {
+            return instances.get(instance).brokerId();
+        }
+
+        @Override
+        public MeterRegistry meters() {
+            return shared.meters();
+        }
+    };
 
     <T> Publisher<T> newPublisher(String destination, Codec<T> codec, Delivery delivery, Map<String, String> properties) {
         ensureOpen();

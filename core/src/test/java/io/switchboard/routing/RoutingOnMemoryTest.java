@@ -47,10 +47,7 @@ class RoutingOnMemoryTest {
 
     @BeforeEach
     void start() {
-        String run = UUID.randomUUID().toString();
-        sb = Switchboard.builder()
-                .instance("a", "memory", Map.of("memory.broker", "a-" + run))
-                .instance("b", "memory", Map.of("memory.broker", "b-" + run))
+        sb = TwoMemoryBrokers.builder()
                 .route("orders", Route.split(Map.of("a", 90, "b", 10)))
                 .meterRegistry(registry)
                 .build();

@@ -152,6 +152,14 @@ public abstract class BrokerContract extends ContractSupport {
     }
 
     @Nested
+    @DisplayName("Request/reply")
+    class RequestReply extends RequestReplyCases {
+        RequestReply() {
+            super(BrokerContract.this);
+        }
+    }
+
+    @Nested
     @DisplayName("Bad input")
     class BadInput extends BadInputCases {
         BadInput() {

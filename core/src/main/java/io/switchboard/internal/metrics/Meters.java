@@ -31,6 +31,11 @@ public final class Meters {
     /** Gauge: records waiting for the group (consumer lag, queue depth or backlog) as the adapter reports it. */
     public static final String BACKLOG = "switchboard.backlog";
 
+    /** Timer: a request published to its reply received (or its end); tag {@code outcome} = success | timeout | failure. */
+    public static final String REQUEST = "switchboard.request";
+    /** Counter: replies a requester dropped: another requester's on a shared reply destination, or after their time-out. */
+    public static final String REPLIES_DROPPED = "switchboard.request.replies.dropped";
+
     /** Function counter: CPU seconds spent in a broker instance's client (multi-instance Switchboards). */
     public static final String CLIENT_CPU = "switchboard.client.cpu";
     /** Gauge: mean bytes on the wire per published message of a broker instance (sampled; multi-instance Switchboards). */
