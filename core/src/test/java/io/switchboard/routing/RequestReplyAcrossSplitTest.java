@@ -47,18 +47,24 @@ class RequestReplyAcrossSplitTest {
     @DisplayName("each reply comes back through the broker that carried its request, and is counted under it")
     void replyThroughTheCarrier() {
         Map<String, String> carrier = new ConcurrentHashMap<>();
+        // tag::responder[]
         Subscription responder = sb.subscriber("quotes", TEXT).group("pricing").concurrency(2)
-                .subscribeReplying(TEXT, (m, c) -> {
+                .subscribeReplying(TEXT, (m, c) -> {          // the return value is the reply
                     carrier.put(m.payload(), c.instance());
                     return "price of " + m.payload();
                 });
+        // end::responder[]
         responder.ready().toCompletableFuture().orTimeout(10, TimeUnit.SECONDS).join();
-        try (Requester<String, String> requester = sb.requester("quotes", TEXT, TEXT).build()) {
+        // tag::requester[]
+        try (Requester<String, String> requester = sb.requester("quotes", TEXT, TEXT)
+                .timeout(Duration.ofSeconds(5))                   // the default; request(m, timeout) per call
+                .build()) {                                        // replies on "quotes.replies"
             List<CompletableFuture<Message<String>>> replies = new ArrayList<>();
             int n = 400;
             for (int i = 0; i < n; i++) {
                 replies.add(requester.request(Message.of("sku-" + i, "sku-" + i)));
             }
+            // end::requester[]
             for (int i = 0; i < n; i++) {
                 assertThat(replies.get(i).orTimeout(10, TimeUnit.SECONDS).join().payload()).isEqualTo("price of sku-" + i);
             }

@@ -43,6 +43,12 @@ public class DestinationProperties {
     /** How long a listener's returned CompletionStage may take before the attempt counts as failed [5m]. */
     private Duration handlerTimeout;
 
+    /** Where a Requester of this destination awaits its replies [<destination>.replies]. */
+    private String replyTo;
+
+    /** How long a Requester of this destination awaits a reply [5s]. */
+    private Duration replyTimeout;
+
     /** The codec: json, string or bytes [by payload type: String is string, byte[] is bytes, anything else json]. */
     private String codec;
 
@@ -188,6 +194,34 @@ public class DestinationProperties {
      */
     public void setHandlerTimeout(Duration handlerTimeout) {
         this.handlerTimeout = handlerTimeout;
+    }
+
+    /** {@return where a Requester of this destination awaits its replies, or null for {@code <destination>.replies}} */
+    public String getReplyTo() {
+        return replyTo;
+    }
+
+    /**
+     * Sets {@link #getReplyTo()}.
+     *
+     * @param replyTo the value to set
+     */
+    public void setReplyTo(String replyTo) {
+        this.replyTo = replyTo;
+    }
+
+    /** {@return how long a Requester of this destination awaits a reply, or null for 5 s} */
+    public Duration getReplyTimeout() {
+        return replyTimeout;
+    }
+
+    /**
+     * Sets {@link #getReplyTimeout()}.
+     *
+     * @param replyTimeout the value to set
+     */
+    public void setReplyTimeout(Duration replyTimeout) {
+        this.replyTimeout = replyTimeout;
     }
 
     /** {@return the header carrying each JSON message's type id, or null for none} */

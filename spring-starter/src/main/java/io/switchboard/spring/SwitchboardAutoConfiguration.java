@@ -7,6 +7,7 @@ import io.switchboard.Switchboard;
 import io.switchboard.spring.internal.BrokerMappers;
 import io.switchboard.spring.internal.DefaultCodecResolver;
 import io.switchboard.spring.internal.DefaultPublishers;
+import io.switchboard.spring.internal.DefaultRequesters;
 import io.switchboard.spring.internal.Jackson3JsonCodec;
 import io.switchboard.spring.internal.ListenerCollector;
 import io.switchboard.spring.internal.SwitchboardFactory;
@@ -26,7 +27,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Switchboard from {@code application.yml}: the {@link Switchboard} bean (with Spring Boot's
  * {@code MeterRegistry} and {@code ObservationRegistry} when the application has them), the
- * {@link Publishers} registry, the {@link CodecResolver}, and the {@link SwitchboardListener}
+ * {@link Publishers} and {@link Requesters} registries, the {@link CodecResolver}, and the {@link SwitchboardListener}
  * methods subscribed in the application's lifecycle. The mapping of each adapter's connection
  * settings applies only when that adapter's jar is on the classpath. Every bean backs off when the
  * application declares its own.
@@ -101,6 +102,12 @@ public class SwitchboardAutoConfiguration {
     @ConditionalOnMissingBean
     Publishers switchboardPublishers(Switchboard switchboard, SwitchboardProperties properties, CodecResolver codecs) {
         return new DefaultPublishers(switchboard, properties, codecs);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    Requesters switchboardRequesters(Switchboard switchboard, SwitchboardProperties properties, CodecResolver codecs) {
+        return new DefaultRequesters(switchboard, properties, codecs);
     }
 
     @Bean

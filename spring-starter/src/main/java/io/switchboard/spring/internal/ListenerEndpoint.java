@@ -6,6 +6,7 @@ import io.switchboard.Delivery;
 import io.switchboard.DeliveryContext;
 import io.switchboard.Message;
 import io.switchboard.MessageHandler;
+import io.switchboard.ReplyingHandler;
 import io.switchboard.spring.SwitchboardHandler;
 import io.switchboard.spring.SwitchboardListener;
 import java.lang.reflect.InvocationTargetException;
@@ -212,6 +213,25 @@ public record ListenerEndpoint(Object bean, Method method, Class<?> payloadType,
     /** {@return whether the method returns a {@link CompletionStage}: the message is acknowledged when it completes} */
     public boolean completesLater() {
         return !dispatchesByType() && CompletionStage.class.isAssignableFrom(method.getReturnType());
+    }
+
+    /**
+     * {@return the type of the reply this method returns, or null when it replies to nothing} A method listener whose
+     * return type is neither {@code void} nor a {@link CompletionStage} answers requests ({@link io.switchboard.Requester}):
+     * what it returns is the reply.
+     */
+    public Class<?> replyType() {
+        Class<?> type = method.getReturnType();
+        if (dispatchesByType() || type == void.class || type == Void.class || CompletionStage.class.isAssignableFrom(type)) {
+            return null;
+        }
+        return ClassUtils.resolvePrimitiveIfNecessary(type);
+    }
+
+    /** This method as a replying handler: fills the parameters and invokes it; what it returns is the reply. */
+    @SuppressWarnings("unchecked")
+    public <T, R> ReplyingHandler<T, R> replyingHandler() {
+        return (message, context) -> (R) invoke(message, context);
     }
 
     /**

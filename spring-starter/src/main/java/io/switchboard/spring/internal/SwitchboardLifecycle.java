@@ -105,7 +105,16 @@ public final class SwitchboardLifecycle implements SmartLifecycle {
         if (endpoint.completesLater()) {
             return configured(builder, endpoint).subscribeAsync(endpoint.asyncHandler());
         }
+        if (endpoint.replyType() != null) {
+            return configured(builder, endpoint).subscribeReplying(reply(endpoint), endpoint.replyingHandler());
+        }
         return configured(builder, endpoint).subscribe(endpoint.handler());
+    }
+
+    /** The codec of a replying listener's replies: the resolver's for its return type on the listener's destination. */
+    @SuppressWarnings("unchecked")
+    private <R> Codec<R> reply(ListenerEndpoint endpoint) {
+        return codecs.codec(endpoint.destination(), (Class<R>) endpoint.replyType());
     }
 
     /** A class listener's handler: its methods by type id, each type read with the destination's codec of its class. */

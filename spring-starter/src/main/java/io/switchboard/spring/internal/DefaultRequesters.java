@@ -1,0 +1,63 @@
+package io.switchboard.spring.internal;
+
+import io.switchboard.Requester;
+import io.switchboard.RequesterBuilder;
+import io.switchboard.Switchboard;
+import io.switchboard.spring.CodecResolver;
+import io.switchboard.spring.DestinationProperties;
+import io.switchboard.spring.Requesters;
+import io.switchboard.spring.SwitchboardProperties;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** The {@link Requesters} registry: requesters made on first use, closed with the Switchboard. */
+public final class DefaultRequesters implements Requesters {
+
+    private final Switchboard switchboard;
+    private final SwitchboardProperties properties;
+    private final CodecResolver codecs;
+    private final Map<Key, Requester<?, ?>> requesters = new ConcurrentHashMap<>();
+
+    /**
+     * Creates the registry.
+     *
+     * @param switchboard the application's Switchboard
+     * @param properties the starter's properties
+     * @param codecs the codec resolver
+     */
+    public DefaultRequesters(Switchboard switchboard, SwitchboardProperties properties, CodecResolver codecs) {
+        this.switchboard = switchboard;
+        this.properties = properties;
+        this.codecs = codecs;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <Q, R> Requester<Q, R> get(String destination, Class<Q> requestType, Class<R> replyType) {
+        Objects.requireNonNull(destination, "destination");
+        Objects.requireNonNull(requestType, "requestType");
+        Objects.requireNonNull(replyType, "replyType");
+        return (Requester<Q, R>) requesters.computeIfAbsent(new Key(destination, requestType, replyType),
+                k -> create(destination, requestType, replyType));
+    }
+
+    private <Q, R> Requester<Q, R> create(String destination, Class<Q> requestType, Class<R> replyType) {
+        DestinationProperties settings = properties.destination(destination);
+        String replyTo = settings.getReplyTo() != null && !settings.getReplyTo().isBlank() ? settings.getReplyTo().trim()
+                : destination + ".replies";
+        RequesterBuilder<Q, R> builder = switchboard.requester(destination, codecs.codec(destination, requestType),
+                codecs.codec(destination, replyType)).replyTo(replyTo); // replies read with the codec a listener on
+        // the destination writes them with: the destination's settings, for the reply's type
+        if (settings.getReplyTimeout() != null) {
+            builder.timeout(settings.getReplyTimeout());
+        }
+        if (settings.getDelivery() != null) {
+            builder.delivery(settings.getDelivery());
+        }
+        settings.getProperties().forEach(builder::property);
+        return builder.build();
+    }
+
+    private record Key(String destination, Class<?> requestType, Class<?> replyType) {}
+}
