@@ -39,8 +39,12 @@ import org.springframework.aot.hint.annotation.Reflective;
 @Reflective(ListenerReflectiveProcessor.class)
 public @interface SwitchboardListener {
 
-    /** {@return the destination (topic, exchange) to consume} */
-    String destination();
+    /**
+     * {@return the destination (topic, exchange) to consume, or several: one subscription each, with the same settings
+     * and method, as Spring Kafka's {@code topics = {..}}} An element may be a {@code ${...}} placeholder, and one that
+     * resolves to a comma-separated list names several.
+     */
+    String[] destination();
 
     /** {@return the consumer group: each message goes to one member of the group [default]} */
     String group() default "";

@@ -19,7 +19,7 @@ import java.util.concurrent.locks.LockSupport;
  * it if it does not go; a shutdown hook does the same when the bench is ended by a signal (Ctrl-C),
  * and a bench killed outright closes the child's input by dying.
  */
-final class BrokerChild implements AutoCloseable {
+public final class BrokerChild implements AutoCloseable {
 
     private static final int ID = 1;
     private static final Duration READY = Duration.ofSeconds(120);
@@ -63,7 +63,7 @@ final class BrokerChild implements AutoCloseable {
      * @param broker {@code kafka} or {@code rocketmq}
      * @throws IllegalStateException naming the child's log when it exits or does not announce itself within 2 minutes
      */
-    static BrokerChild start(String broker) {
+    public static BrokerChild start(String broker) {
         Path directory;
         try {
             directory = Files.createTempDirectory("switchboard-bench-" + broker + "-child");
@@ -74,12 +74,12 @@ final class BrokerChild implements AutoCloseable {
     }
 
     /** The broker's address: Kafka's bootstrap servers, RocketMQ's name server. */
-    String address() {
+    public String address() {
         return address;
     }
 
     /** The child JVM's process id. */
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 

@@ -15,6 +15,7 @@ import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.util.ClassUtils;
 
 /**
  * Finds {@link SwitchboardListener} methods, and classes with their {@link SwitchboardHandler} methods, on every
@@ -48,13 +49,20 @@ public final class ListenerCollector implements BeanPostProcessor, BeanFactoryAw
             Map<Method, SwitchboardHandler> invocable = new java.util.LinkedHashMap<>();
             handlers.forEach((method, annotation) -> invocable.put(AopUtils.selectInvocableMethod(method, bean.getClass()),
                     annotation));
-            endpoints.add(ListenerEndpoint.ofClass(bean, target, invocable, onClass, this::resolve));
+            for (String destination : ListenerEndpoint.destinations(ClassUtils.getShortName(target), onClass, this::resolve)) {
+                endpoints.add(ListenerEndpoint.ofClass(bean, target, invocable, onClass, this::resolve, destination));
+            }
         }
         Map<Method, SwitchboardListener> annotated = MethodIntrospector.selectMethods(target,
                 (MethodIntrospector.MetadataLookup<SwitchboardListener>) method ->
                         AnnotatedElementUtils.findMergedAnnotation(method, SwitchboardListener.class));
-        annotated.forEach((method, annotation) -> endpoints.add(ListenerEndpoint.of(bean,
-                AopUtils.selectInvocableMethod(method, bean.getClass()), annotation, this::resolve)));
+        annotated.forEach((method, annotation) -> {
+            Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
+            for (String destination : ListenerEndpoint.destinations(ListenerEndpoint.describe(method), annotation,
+                    this::resolve)) {
+                endpoints.add(ListenerEndpoint.of(bean, invocable, annotation, this::resolve, destination));
+            }
+        });
         return bean;
     }
 

@@ -74,7 +74,8 @@ public record ListenerEndpoint(Object bean, Method method, Class<?> payloadType,
      * @param resolver resolves {@code ${...}} placeholders in attributes
      * @throws ConfigurationException naming the method and what is wrong with it
      */
-    public static ListenerEndpoint of(Object bean, Method method, SwitchboardListener annotation, UnaryOperator<String> resolver) {
+    public static ListenerEndpoint of(Object bean, Method method, SwitchboardListener annotation, UnaryOperator<String> resolver,
+            String destination) {
         String where = describe(method);
         Class<?>[] types = method.getParameterTypes();
         Argument[] arguments = new Argument[types.length];
@@ -98,12 +99,8 @@ public record ListenerEndpoint(Object bean, Method method, Class<?> payloadType,
             throw invalid(where, "has no payload parameter", "add a parameter for the payload (for example Order order) or "
                     + "Message<Order>");
         }
-        String destination = resolver.apply(annotation.destination());
-        if (destination == null || destination.isBlank()) {
-            throw invalid(where, "names no destination", "set destination = \"orders\" (or a ${...} placeholder)");
-        }
         ReflectionUtils.makeAccessible(method);
-        return new ListenerEndpoint(bean, method, payloadType, arguments, destination.trim(),
+        return new ListenerEndpoint(bean, method, payloadType, arguments, destination,
                 blankToNull(resolver.apply(annotation.group())), annotation.broadcast(),
                 delivery(where, resolver.apply(annotation.delivery())),
                 positive(where, "concurrency", resolver.apply(annotation.concurrency())),
@@ -122,7 +119,7 @@ public record ListenerEndpoint(Object bean, Method method, Class<?> payloadType,
      * @throws ConfigurationException naming the class and what is wrong with it
      */
     public static ListenerEndpoint ofClass(Object bean, Class<?> target, Map<Method, SwitchboardHandler> handlers,
-            SwitchboardListener annotation, UnaryOperator<String> resolver) {
+            SwitchboardListener annotation, UnaryOperator<String> resolver, String destination) {
         String where = ClassUtils.getShortName(ClassUtils.getUserClass(target));
         if (handlers.isEmpty()) {
             throw new ConfigurationException("@SwitchboardListener class " + where + " has no @SwitchboardHandler method; "
@@ -132,7 +129,7 @@ public record ListenerEndpoint(Object bean, Method method, Class<?> payloadType,
         Map<String, String> taken = new HashMap<>();
         ListenerEndpoint first = null;
         for (Map.Entry<Method, SwitchboardHandler> e : handlers.entrySet()) {
-            ListenerEndpoint m = of(bean, e.getKey(), annotation, resolver);
+            ListenerEndpoint m = of(bean, e.getKey(), annotation, resolver, destination);
             if (CompletionStage.class.isAssignableFrom(e.getKey().getReturnType())) {
                 throw invalid(m.description(), "returns a CompletionStage, which a @SwitchboardHandler method of a class "
                         + "listener cannot", "return void (the message is acknowledged when the method returns), or make it "
@@ -155,6 +152,34 @@ public record ListenerEndpoint(Object bean, Method method, Class<?> payloadType,
         return new ListenerEndpoint(bean, first.method(), Object.class, first.arguments(), first.destination(), first.group(),
                 first.broadcast(), first.delivery(), first.concurrency(), first.maxInFlight(),
                 blankToNull(resolver.apply(annotation.typeHeader())), List.copyOf(branches));
+    }
+
+    /**
+     * The destinations an annotation names: each element resolved, a resolved value split at commas, blanks dropped.
+     *
+     * @param where the method or class, as people read it
+     * @throws ConfigurationException when it names none, or one twice
+     */
+    public static List<String> destinations(String where, SwitchboardListener annotation, UnaryOperator<String> resolver) {
+        List<String> names = new ArrayList<>();
+        for (String element : annotation.destination()) {
+            String resolved = resolver.apply(element);
+            for (String name : resolved == null ? new String[0] : resolved.split(",")) {
+                String trimmed = name.trim();
+                if (trimmed.isEmpty()) {
+                    continue;
+                }
+                if (names.contains(trimmed)) {
+                    throw invalid(where, "names destination '" + trimmed + "' twice", "name each destination once");
+                }
+                names.add(trimmed);
+            }
+        }
+        if (names.isEmpty()) {
+            throw invalid(where, "names no destination", "set destination = \"orders\" (or several: destination = "
+                    + "{\"orders\", \"returns\"}, or a ${...} placeholder)");
+        }
+        return names;
     }
 
     private static Class<?> payloadOf(String where, ResolvableType type, Argument argument) {
