@@ -125,13 +125,7 @@ final class KafkaRig implements Rig {
 
     @Override
     public void request(byte[] payload, Outcome outcome) {
-        template.sendAndReceive(new ProducerRecord<>(requests, payload)).whenComplete((reply, error) -> {
-            if (error == null) {
-                outcome.replied();
-            } else {
-                outcome.failed(error);
-            }
-        });
+        Rig.completes(template.sendAndReceive(new ProducerRecord<>(requests, payload)), outcome);
     }
 
     @Override

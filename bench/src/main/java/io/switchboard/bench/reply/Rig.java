@@ -10,6 +10,17 @@ interface Rig extends AutoCloseable {
         void failed(Throwable error);
     }
 
+    /** Tells {@code outcome} how {@code stage} ended. */
+    static void completes(java.util.concurrent.CompletionStage<?> stage, Outcome outcome) {
+        stage.whenComplete((reply, error) -> {
+            if (error == null) {
+                outcome.replied();
+            } else {
+                outcome.failed(error);
+            }
+        });
+    }
+
     /** {@return what the rig is, for the report: broker and mode} */
     String name();
 

@@ -47,13 +47,7 @@ final class SdkRig implements Rig {
 
     @Override
     public void request(byte[] payload, Outcome outcome) {
-        requester.request(Message.of(payload)).whenComplete((reply, error) -> {
-            if (error == null) {
-                outcome.replied();
-            } else {
-                outcome.failed(error);
-            }
-        });
+        Rig.completes(requester.request(Message.of(payload)), outcome);
     }
 
     @Override
