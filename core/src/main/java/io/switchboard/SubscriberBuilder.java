@@ -25,6 +25,13 @@ public final class SubscriberBuilder<T> {
     /** How long the stage of an {@link AsyncMessageHandler} may take by default: 5 minutes. */
     public static final Duration DEFAULT_HANDLER_TIMEOUT = Duration.ofMinutes(5);
 
+    /** The most messages in a batch by default: 100. */
+    public static final int DEFAULT_BATCH_SIZE = 100;
+    /** How long a batch waits for more messages by default, once it holds one: 50 ms. */
+    public static final Duration DEFAULT_BATCH_WAIT = Duration.ofMillis(50);
+    /** The most messages one batch may hold. */
+    public static final int MAX_BATCH_SIZE = 10_000;
+
     private final Switchboard switchboard;
     private final String destination;
     private final Codec<T> codec;
@@ -39,6 +46,8 @@ public final class SubscriberBuilder<T> {
     private Duration drainTimeout = Duration.ofSeconds(30);
     private Duration handlerTimeout = DEFAULT_HANDLER_TIMEOUT;
     private IdempotencyStore idempotencyStore;
+    private int batchSize = DEFAULT_BATCH_SIZE;
+    private Duration batchWait = DEFAULT_BATCH_WAIT;
     private final Map<String, String> properties = new LinkedHashMap<>();
 
     SubscriberBuilder(Switchboard switchboard, String destination, Codec<T> codec) {
@@ -185,6 +194,40 @@ public final class SubscriberBuilder<T> {
     }
 
     /**
+     * The most messages a {@linkplain #subscribeBatch(BatchHandler) batch handler} gets at once; default
+     * {@link #DEFAULT_BATCH_SIZE} (100). At most {@link #maxInFlight(int)}, which bounds what is fetched.
+     *
+     * @param messages at least 1, at most {@link #MAX_BATCH_SIZE}
+     * @return this builder
+     * @throws ConfigurationException naming the value when it is out of range
+     */
+    public SubscriberBuilder<T> batchSize(int messages) {
+        if (messages < 1 || messages > MAX_BATCH_SIZE) {
+            throw new ConfigurationException("batchSize must be between 1 and " + MAX_BATCH_SIZE + " but was " + messages
+                    + "; such as 100 (the default) to 500 (Kafka's max.poll.records)");
+        }
+        this.batchSize = messages;
+        return this;
+    }
+
+    /**
+     * How long a batch waits for more messages once it holds one, before it goes to the handler smaller than
+     * {@link #batchSize(int)}; default {@link #DEFAULT_BATCH_WAIT} (50 ms). Zero hands over what has arrived.
+     *
+     * @param wait zero or positive
+     * @return this builder
+     * @throws ConfigurationException naming the value when it is null or negative
+     */
+    public SubscriberBuilder<T> batchWait(Duration wait) {
+        if (wait == null || wait.isNegative()) {
+            throw new ConfigurationException("batchWait must be zero or positive but was " + wait
+                    + "; such as Duration.ofMillis(50) (the default)");
+        }
+        this.batchWait = wait;
+        return this;
+    }
+
+    /**
      * The store for exactly-once deduplication; default the Switchboard's.
      *
      * @param store the store
@@ -265,6 +308,43 @@ public final class SubscriberBuilder<T> {
         Objects.requireNonNull(replyCodec, "replyCodec");
         Objects.requireNonNull(handler, "handler");
         return switchboard.newReplyingSubscription(request(), replyCodec, handler, handlerTimeout);
+    }
+
+    /**
+     * As {@link #subscribe(MessageHandler)}, with a handler that takes up to {@link #batchSize(int)} messages at once,
+     * collected for at most {@link #batchWait(Duration)}, as Spring Kafka's batch listener; see {@link Batch} for what
+     * succeeds and what fails. Each of the {@link #concurrency(int)} handler threads makes its own batches from its
+     * partitions or keys, in arrival order, one batch at a time; a message that failed is retried after its batch-mates
+     * that succeeded were acknowledged (so behind a failure, a key's later messages may be handled before it).
+     *
+     * <p>At-least-once and at-most-once only, with in-process retries, on a Switchboard of one broker instance; the
+     * rest is refused here, naming what to change.
+     *
+     * @param handler called with each batch
+     * @return the subscription, starting
+     * @throws ConfigurationException when the subscription asks for exactly-once, retries through the broker, or a
+     *     batch larger than its in-flight bound
+     * @throws UnsupportedCapabilityException when the Switchboard routes between several broker instances
+     */
+    public Subscription subscribeBatch(BatchHandler<T> handler) {
+        Objects.requireNonNull(handler, "handler");
+        if (delivery == Delivery.EXACTLY_ONCE) {
+            throw new ConfigurationException("A batch subscription to '" + destination + "' cannot be exactly-once: "
+                    + "use at-least-once with an idempotent handler (or JdbcIdempotencyStore in the handler's own "
+                    + "transaction), or subscribe(MessageHandler) for exactly-once");
+        }
+        if (retry.brokerSideFrom() != null) {
+            throw new ConfigurationException("A batch subscription to '" + destination + "' retries in-process only, but "
+                    + "its retry policy retries through the broker (RetryPolicy.viaBroker); drop viaBroker, or use "
+                    + "subscribe(MessageHandler)");
+        }
+        if (batchSize > maxInFlight) {
+            throw new ConfigurationException("batchSize " + batchSize + " of the subscription to '" + destination
+                    + "' is above its maxInFlight " + maxInFlight + ", which bounds the messages fetched: raise maxInFlight "
+                    + "to at least " + batchSize + " (twice that keeps the next batch arriving), or lower batchSize");
+        }
+        return switchboard.newSubscription(request(), new io.switchboard.internal.BatchingHandler<>(handler, batchSize,
+                batchWait));
     }
 
     private SubscriptionRequest<T> request() {

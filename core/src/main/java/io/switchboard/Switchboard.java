@@ -252,6 +252,11 @@ public final class Switchboard implements AutoCloseable, MeterBinder {
     <T> Subscription newSubscription(SubscriptionRequest<T> request, MessageHandler<T> handler) {
         ensureOpen();
         Objects.requireNonNull(handler, "handler");
+        if (router != null && handler instanceof io.switchboard.internal.BatchingHandler) {
+            throw new UnsupportedCapabilityException("A batch subscription to '" + request.destination() + "' needs a "
+                    + "Switchboard of one broker instance; this one routes between " + instances.keySet() + ". Subscribe "
+                    + "with subscribe(MessageHandler) here, or batch on a Switchboard of the one instance");
+        }
         return own(router == null ? first.subscribe(request, handler, this::disown)
                 : router.subscribe(request, handler, this::disown));
     }

@@ -31,6 +31,8 @@ import io.switchboard.spi.RawPublisher;
 import io.switchboard.spi.RecordListener;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -58,6 +60,8 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
     /** The codec when it reads the type id from a header (one check at construction, none a message). */
     private final TypedCodec<T> typed;
     private final MessageHandler<T> handler;
+    /** The handler when it takes batches, else null. */
+    private final BatchingHandler<T> batching;
     private final RetryPolicy retry;
     /** The shortest wait before a payload whose codec failed transiently goes back to the broker. */
     private static final Duration TRANSIENT_DECODE_WAIT = Duration.ofSeconds(1);
@@ -93,6 +97,7 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
         this.codec = codec;
         this.typed = codec instanceof TypedCodec<T> t ? t : null;
         this.handler = handler;
+        this.batching = handler instanceof BatchingHandler<T> b ? b : null;
         this.retry = settings.retry();
         this.store = settings.idempotencyStore();
         this.scope = spec.destination() + "/" + spec.group();
@@ -102,7 +107,9 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
         this.cost = settings.telemetry().cost();
         this.lanes = new Lane[settings.concurrency()];
         for (int i = 0; i < lanes.length; i++) {
-            lanes[i] = new Lane("switchboard-" + scope.replace('/', '-') + "-" + i, this::process, this::returnToBroker, cost);
+            String name = "switchboard-" + scope.replace('/', '-') + "-" + i;
+            lanes[i] = batching == null ? new Lane(name, this::process, this::returnToBroker, cost)
+                    : new Lane(name, this::processBatch, batching.size(), batching.waitNanos(), this::returnToBroker, cost);
         }
     }
 
@@ -115,7 +122,7 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
             if (retry.brokerSideFrom() != null && spec.delivery() != Delivery.AT_MOST_ONCE) {
                 brokerRetry = BrokerRetry.open(instance, spec);
             }
-            inline = brokerRetry == null && settings.dispatch() != Dispatch.LANES && consumer.handleOnDeliveryThreads(lanes.length);
+            inline = batching == null && brokerRetry == null && settings.dispatch() != Dispatch.LANES && consumer.handleOnDeliveryThreads(lanes.length);
             if (!inline) {
                 for (Lane lane : lanes) {
                     lane.start();
@@ -199,27 +206,12 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
         if (m != null && record.deliveryCount() > 1) {
             m.redelivered();
         }
-        T payload;
-        try {
-            payload = typed == null ? codec.decode(record.payload())
-                    : typed.decode(record.payload(), record.headers().get(typed.header()));
-        } catch (RuntimeException e) {
-            String id = Envelopes.id(record);
-            if (e instanceof CodecException c && c.isTransient()) { // what the codec waits on may answer later
-                int attempt = Math.max(1, record.deliveryCount());
-                Duration wait = retry.backoffAfter(attempt);
-                wait = wait.compareTo(TRANSIENT_DECODE_WAIT) < 0 ? TRANSIENT_DECODE_WAIT : wait; // never a tight loop
-                log.warn("Message {} on '{}' cannot be decoded yet (attempt {}); returning it to the broker after {}: {}", id,
-                        spec.destination(), attempt, wait, e.getMessage());
-                Lane.pause(wait, isStopping);
-                settle(record, false);
-                return;
-            }
-            log.warn("Message {} on '{}' cannot be decoded; sending it to '{}': {}", id, spec.destination(),
-                    settings.deadLetter(), e.getMessage());
-            deadLetter(record, id, e, Math.max(1, record.deliveryCount()), UNDECODABLE, false);
+        Object decoded = decode(record);
+        if (decoded == UNDECODED) {
             return;
         }
+        @SuppressWarnings("unchecked")
+        T payload = (T) decoded;
         boolean timed = m != null && m.timed(); // the first attempt's start and e2e's end: one read, none when counting
         // the envelope's time for e2e; a count needs it only where the broker gives none (the message reads it if asked)
         Instant sent = timed || m != null && record.brokerTimestamp() < 0 ? Envelopes.envelopeTime(record) : null;
@@ -311,6 +303,158 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
             }
             attempt++;
             start = System.nanoTime();
+        }
+    }
+
+    /** What {@link #decode} returns for a record it settled or dead-lettered itself. */
+    private static final Object UNDECODED = new Object();
+
+    /**
+     * The record's payload, or {@link #UNDECODED} when it could not be decoded: then it is dead-lettered, or, where the
+     * codec's failure is transient, returned to the broker after a wait.
+     */
+    private Object decode(InboundRecord record) {
+        try {
+            return typed == null ? codec.decode(record.payload())
+                    : typed.decode(record.payload(), record.headers().get(typed.header()));
+        } catch (RuntimeException e) {
+            String id = Envelopes.id(record);
+            if (e instanceof CodecException c && c.isTransient()) { // what the codec waits on may answer later
+                int attempt = Math.max(1, record.deliveryCount());
+                Duration wait = retry.backoffAfter(attempt);
+                wait = wait.compareTo(TRANSIENT_DECODE_WAIT) < 0 ? TRANSIENT_DECODE_WAIT : wait; // never a tight loop
+                log.warn("Message {} on '{}' cannot be decoded yet (attempt {}); returning it to the broker after {}: {}", id,
+                        spec.destination(), attempt, wait, e.getMessage());
+                Lane.pause(wait, isStopping);
+                settle(record, false);
+                return UNDECODED;
+            }
+            log.warn("Message {} on '{}' cannot be decoded; sending it to '{}': {}", id, spec.destination(),
+                    settings.deadLetter(), e.getMessage());
+            deadLetter(record, id, e, Math.max(1, record.deliveryCount()), UNDECODABLE, false);
+            return UNDECODED;
+        }
+    }
+
+    // ---- batches, on a lane thread ----
+
+    /**
+     * Handles a lane's batch: decodes each record (dead-lettering what cannot be), calls the batch handler, acknowledges
+     * what succeeded and retries what failed (alone, with the batch-mates that failed too) until its attempts are spent
+     * or its failure is not retryable, then dead-letters it. Settles every record it is given, also when it throws.
+     */
+    private void processBatch(List<InboundRecord> records) {
+        List<InboundRecord> open = new ArrayList<>(records.size());
+        try {
+            ConsumeRecorder m = meters;
+            List<Message<T>> messages = new ArrayList<>(records.size());
+            for (InboundRecord record : records) {
+                if (m != null && record.deliveryCount() > 1) {
+                    m.redelivered();
+                }
+                Object decoded = decode(record);
+                if (decoded == UNDECODED) {
+                    continue;
+                }
+                @SuppressWarnings("unchecked")
+                T payload = (T) decoded;
+                Instant sent = m != null ? Envelopes.envelopeTime(record) : null;
+                messages.add(Envelopes.toMessage(payload, record, sent));
+                open.add(record);
+                if (m != null) {
+                    m.endToEnd(sent, record.brokerTimestamp(), m.timed() ? WallClock.micros(System.nanoTime()) : 0L);
+                }
+            }
+            if (!open.isEmpty()) {
+                handleBatch(open, messages, m);
+            }
+        } catch (RuntimeException | Error e) {
+            open.forEach(this::returnToBroker); // those still open: each settled record left the list
+            throw e;
+        }
+    }
+
+    private void handleBatch(List<InboundRecord> open, List<Message<T>> messages, ConsumeRecorder m) {
+        boolean atMostOnce = spec.delivery() == Delivery.AT_MOST_ONCE;
+        int[] attempts = new int[open.size()];
+        for (int i = 0; i < attempts.length; i++) {
+            attempts[i] = atMostOnce ? 1 : BrokerRetry.failedBefore(open.get(i)) + Math.max(1, open.get(i).deliveryCount());
+        }
+        List<InboundRecord> records = new ArrayList<>(open);
+        while (true) {
+            long start = System.nanoTime();
+            List<DeliveryContext> contexts = new ArrayList<>(records.size());
+            for (int i = 0; i < records.size(); i++) {
+                contexts.add(context(records.get(i), attempts[i], atMostOnce ? 1 : retry.maxAttempts()));
+            }
+            DefaultBatch<T> batch = new DefaultBatch<>(messages, contexts);
+            Exception whole = invokeBatch(batch);
+            List<InboundRecord> retrying = new ArrayList<>();
+            List<Message<T>> retryingMessages = new ArrayList<>();
+            int[] retryingAttempts = new int[records.size()];
+            for (int i = 0; i < records.size(); i++) {
+                InboundRecord record = records.get(i);
+                Throwable failed = whole != null ? whole : batch.failure(i);
+                open.remove(record);
+                if (failed == null) {
+                    ConsumeRecorder.handled(m, Outcome.ACK, start);
+                    settle(record, true);
+                    continue;
+                }
+                Exception e = failed instanceof Exception x ? x : new IllegalStateException(failed.toString(), failed);
+                String id = messages.get(i).id();
+                if (atMostOnce) {
+                    ConsumeRecorder.handled(m, Outcome.DROPPED, start);
+                    log.warn("Batch handler failed on message {} from '{}' (at-most-once: not retried): {}", id,
+                            spec.destination(), e.toString());
+                    settle(record, true);
+                } else if (!retry.retries(e)) {
+                    ConsumeRecorder.handled(m, Outcome.DEAD_LETTER, start);
+                    log.warn("Message {} on '{}' failed in a batch at attempt {} in group '{}' with a non-retryable {}; "
+                            + "sending it to '{}'", id, spec.destination(), attempts[i], spec.group(), e.getClass().getName(),
+                            settings.deadLetter(), e);
+                    deadLetter(record, id, e, attempts[i], NON_RETRYABLE, false);
+                } else if (attempts[i] >= retry.maxAttempts()) {
+                    ConsumeRecorder.handled(m, Outcome.DEAD_LETTER, start);
+                    log.warn("Message {} on '{}' failed {} attempt(s) in a batch in group '{}'; sending it to '{}'", id,
+                            spec.destination(), attempts[i], spec.group(), settings.deadLetter(), e);
+                    deadLetter(record, id, e, attempts[i], HANDLER_FAILED, false);
+                } else {
+                    ConsumeRecorder.handled(m, Outcome.RETRY, start);
+                    retryingAttempts[retrying.size()] = attempts[i] + 1;
+                    retrying.add(record);
+                    retryingMessages.add(messages.get(i));
+                    open.add(record);
+                }
+            }
+            if (retrying.isEmpty()) {
+                return;
+            }
+            int first = Integer.MAX_VALUE;
+            for (int i = 0; i < retrying.size(); i++) {
+                first = Math.min(first, retryingAttempts[i] - 1);
+            }
+            if (!Lane.pause(retry.backoffAfter(first), isStopping)) {
+                retrying.forEach(this::returnToBroker);
+                open.clear();
+                return;
+            }
+            records = retrying;
+            messages = retryingMessages;
+            attempts = java.util.Arrays.copyOf(retryingAttempts, retrying.size());
+        }
+    }
+
+    /** Calls the batch handler; returns what it threw (a failure of the whole batch), else null. */
+    private Exception invokeBatch(DefaultBatch<T> batch) {
+        long cpu = cost == null ? ClientCost.NOT_SAMPLED : ClientCost.startSample();
+        try {
+            batching.handler().handle(batch);
+            return null;
+        } catch (Exception e) {
+            return e;
+        } finally { // the handler's CPU is the application's, not the client's
+            ClientCost.Account.handlerEnded(cost, cpu);
         }
     }
 

@@ -27,8 +27,24 @@ final class Lane {
     /** A lane whose thread's CPU counts as the instance's client cost {@code cost} (when not null). */
     Lane(String name, Consumer<InboundRecord> processor, Consumer<InboundRecord> rejecter,
             io.switchboard.internal.comparison.ClientCost.Account cost) {
+        this(name, rejecter, cost, processor, null, 1, 0);
+    }
+
+    /**
+     * A lane that hands its records on in batches: up to {@code batchSize} at once, waiting at most
+     * {@code batchWaitNanos} for more once it holds one. {@code batches} settles every record it is given, also when it
+     * throws.
+     */
+    Lane(String name, Consumer<List<InboundRecord>> batches, int batchSize, long batchWaitNanos,
+            Consumer<InboundRecord> rejecter, io.switchboard.internal.comparison.ClientCost.Account cost) {
+        this(name, rejecter, cost, null, batches, batchSize, batchWaitNanos);
+    }
+
+    private Lane(String name, Consumer<InboundRecord> rejecter, io.switchboard.internal.comparison.ClientCost.Account cost,
+            Consumer<InboundRecord> processor, Consumer<List<InboundRecord>> batches, int batchSize, long batchWaitNanos) {
         this.rejecter = rejecter;
-        this.thread = new Thread(() -> run(processor, rejecter), name);
+        this.thread = new Thread(batches == null ? () -> run(processor, rejecter)
+                : () -> runBatches(batches, batchSize, batchWaitNanos), name);
         this.thread.setDaemon(true);
         if (cost != null) {
             cost.own(thread);
@@ -97,6 +113,62 @@ final class Lane {
         }
         finished = true;
         rejectLeftovers(rejecter);
+    }
+
+    private void runBatches(Consumer<List<InboundRecord>> batches, int batchSize, long batchWaitNanos) {
+        try {
+            while (true) {
+                InboundRecord first = queue.take();
+                if (stopping) {
+                    if (first != WAKE_UP) {
+                        rejecter.accept(first);
+                    }
+                    break;
+                }
+                if (first == WAKE_UP) {
+                    continue;
+                }
+                List<InboundRecord> batch = new ArrayList<>(Math.min(batchSize, 1024));
+                batch.add(first);
+                collect(batch, batchSize, System.nanoTime() + batchWaitNanos);
+                batch.removeIf(r -> r == WAKE_UP);
+                if (stopping || Thread.currentThread().isInterrupted()) {
+                    batch.forEach(rejecter);
+                    break;
+                }
+                try {
+                    batches.accept(batch);
+                } catch (RuntimeException | Error e) { // the batch processor settled what it was given
+                    log.error("Unexpected failure while processing a batch of {} record(s)", batch.size(), e);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        finished = true;
+        rejectLeftovers(rejecter);
+    }
+
+    /** Adds queued records to {@code batch} until it holds {@code batchSize}, the deadline passes, or the lane stops. */
+    private void collect(List<InboundRecord> batch, int batchSize, long deadline) {
+        while (batch.size() < batchSize && !stopping) {
+            queue.drainTo(batch, batchSize - batch.size());
+            long left = deadline - System.nanoTime();
+            if (batch.size() >= batchSize || left <= 0) {
+                return;
+            }
+            InboundRecord next;
+            try {
+                next = queue.poll(left, java.util.concurrent.TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // the caller returns the batch to the broker
+                return;
+            }
+            if (next == null) {
+                return;
+            }
+            batch.add(next);
+        }
     }
 
     private void rejectLeftovers(Consumer<InboundRecord> rejecter) {

@@ -152,6 +152,14 @@ public abstract class BrokerContract extends ContractSupport {
     }
 
     @Nested
+    @DisplayName("Batch handlers")
+    class Batches extends BatchCases {
+        Batches() {
+            super(BrokerContract.this);
+        }
+    }
+
+    @Nested
     @DisplayName("Request/reply")
     class RequestReply extends RequestReplyCases {
         RequestReply() {
