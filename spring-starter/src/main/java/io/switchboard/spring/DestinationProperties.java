@@ -43,6 +43,12 @@ public class DestinationProperties {
     /** How long a listener's returned CompletionStage may take before the attempt counts as failed [5m]. */
     private Duration handlerTimeout;
 
+    /** The most messages a batch listener gets at once [100]. */
+    private Integer batchSize;
+
+    /** How long a batch listener's batch waits for more messages once it holds one [50ms]. */
+    private Duration batchWait;
+
     /** Where a Requester of this destination awaits its replies [<destination>.replies]. */
     private String replyTo;
 
@@ -194,6 +200,34 @@ public class DestinationProperties {
      */
     public void setHandlerTimeout(Duration handlerTimeout) {
         this.handlerTimeout = handlerTimeout;
+    }
+
+    /** {@return the most messages a batch listener gets at once, or null for 100} */
+    public Integer getBatchSize() {
+        return batchSize;
+    }
+
+    /**
+     * Sets {@link #getBatchSize()}.
+     *
+     * @param batchSize the value to set
+     */
+    public void setBatchSize(Integer batchSize) {
+        this.batchSize = batchSize;
+    }
+
+    /** {@return how long a batch listener's batch waits for more messages once it holds one, or null for 50 ms} */
+    public Duration getBatchWait() {
+        return batchWait;
+    }
+
+    /**
+     * Sets {@link #getBatchWait()}.
+     *
+     * @param batchWait the value to set
+     */
+    public void setBatchWait(Duration batchWait) {
+        this.batchWait = batchWait;
     }
 
     /** {@return where a Requester of this destination awaits its replies, or null for {@code <destination>.replies}} */

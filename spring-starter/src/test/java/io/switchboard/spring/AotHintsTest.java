@@ -25,6 +25,12 @@ class AotHintsTest {
 
     record Refund(String orderId, long cents) {}
 
+    record Reading(String sensor, double value) {}
+
+    record Invoice(String id) {}
+
+    record Quote(String sku, long cents) {}
+
     static class Billing {
         @SwitchboardListener(destination = "orders", group = "billing")
         void bill(Order order, DeliveryContext context) {}
@@ -34,6 +40,17 @@ class AotHintsTest {
 
         @SwitchboardListener(destination = "audit", group = "billing")
         void audit(String text) {}
+
+        @SwitchboardListener(destination = "readings", group = "store")
+        void store(List<Reading> readings) {}
+
+        @SwitchboardListener(destination = "invoices", group = "billing")
+        void invoices(io.switchboard.Batch<Invoice> invoices) {}
+
+        @SwitchboardListener(destination = "quotes", group = "pricing")
+        Quote quote(String sku) {
+            return new Quote(sku, 1);
+        }
 
         void notAListener(Long ignored) {}
     }
@@ -52,7 +69,7 @@ class AotHintsTest {
     }
 
     @Test
-    @DisplayName("@SwitchboardListener methods may be invoked and their payload types bound, nested types included")
+    @DisplayName("@SwitchboardListener methods may be invoked and their payload types bound, nested types, batch payloads and replies included")
     void listenerMethodsAndPayloads() throws Exception {
         RuntimeHints hints = new RuntimeHints();
         new ReflectiveRuntimeHintsRegistrar().registerRuntimeHints(hints, Billing.class);
@@ -62,7 +79,8 @@ class AotHintsTest {
                 Message.class))).accepts(hints);
         assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(Billing.class.getDeclaredMethod("notAListener",
                 Long.class))).rejects(hints);
-        for (Class<?> payload : new Class<?>[] {Order.class, Line.class, Refund.class}) {
+        for (Class<?> payload : new Class<?>[] {Order.class, Line.class, Refund.class, Reading.class, Invoice.class,
+                Quote.class}) {
             assertThat(hints.reflection().getTypeHint(TypeReference.of(payload))).as(payload.getName()).isNotNull();
             assertThat(RuntimeHintsPredicates.reflection().onType(payload).withMemberCategory(
                     MemberCategory.INVOKE_DECLARED_CONSTRUCTORS)).as(payload.getName()).accepts(hints);

@@ -43,8 +43,27 @@ class ListenerStartupFailureTest {
     void genericPayload() {
         assertThat(failureOf(new Object() {
             @SwitchboardListener(destination = "x")
-            void handle(List<String> items) {}
+            void handle(java.util.Map<String, String> items) {}
         })).contains("generic payload type").contains("record");
+    }
+
+    @Test
+    @DisplayName("a batch listener with another parameter, a return value, or a List of Message")
+    void badBatchListeners() {
+        assertThat(failureOf(new Object() {
+            @SwitchboardListener(destination = "x")
+            void handle(List<String> items, io.switchboard.DeliveryContext context) {}
+        })).contains("takes a batch and other parameters").contains("Batch<Order>");
+        assertThat(failureOf(new Object() {
+            @SwitchboardListener(destination = "x")
+            String handle(io.switchboard.Batch<String> batch) {
+                return "";
+            }
+        })).contains("returns String").contains("return void");
+        assertThat(failureOf(new Object() {
+            @SwitchboardListener(destination = "x")
+            void handle(List<Message<String>> items) {}
+        })).contains("List of Message").contains("Batch<Order>");
     }
 
     @Test

@@ -69,15 +69,19 @@ abstract class BatchCases extends ContractCases {
         String dest = destination();
         Recorder<String> dead = deadLetterReader(dest, TEXT);
         Map<String, Integer> seen = new ConcurrentHashMap<>();
-        subscribeBatch(dest, b -> b.group("g").retry(THREE).batchSize(20).batchWait(Duration.ofMillis(200)), batch -> {
+        // tag::batch-handler[]
+        subscribeBatch(dest, b -> b.group("g").retry(THREE)
+                .batchSize(20)                              // at most 20 messages a call
+                .batchWait(Duration.ofMillis(200)), batch -> {   // waiting at most 200 ms for them
             for (int i = 0; i < batch.size(); i++) {
                 String payload = batch.messages().get(i).payload();
                 seen.merge(payload, 1, Integer::sum);
                 if (payload.equals("poison")) {
-                    batch.fail(i, new IllegalStateException("poison record"));
+                    batch.fail(i, new IllegalStateException("poison record"));   // the others succeed
                 }
             }
         });
+        // end::batch-handler[]
         publishAll(dest, 10, i -> i == 4 ? "poison" : "ok" + i);
         Message<String> deadLetter = dead.awaitCount(1).received().get(0).message();
         assertThat(deadLetter.payload()).isEqualTo("poison");

@@ -28,10 +28,18 @@ public class ListenerReflectiveProcessor extends SimpleReflectiveProcessor {
                 continue;
             }
             ResolvableType type = ResolvableType.forMethodParameter(method, i);
-            Class<?> payload = types[i] == Message.class ? type.getGeneric(0).resolve() : type.resolve();
+            // Message<T>, a batch listener's Batch<T> and List<T>: the payload type is the first type argument
+            boolean wrapped = types[i] == Message.class || types[i] == io.switchboard.Batch.class
+                    || types[i] == java.util.List.class;
+            Class<?> payload = wrapped ? type.getGeneric(0).resolve() : type.resolve();
             if (payload != null && needsBinding(payload)) {
                 bindings.registerReflectionHints(hints, payload);
             }
+        }
+        Class<?> reply = method.getReturnType(); // a replying listener's reply is encoded as its payloads are decoded
+        if (reply != void.class && !java.util.concurrent.CompletionStage.class.isAssignableFrom(reply)
+                && !reply.isPrimitive() && needsBinding(reply)) {
+            bindings.registerReflectionHints(hints, reply);
         }
     }
 

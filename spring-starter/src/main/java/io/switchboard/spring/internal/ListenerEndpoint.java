@@ -1,6 +1,8 @@
 package io.switchboard.spring.internal;
 
 import io.switchboard.AsyncMessageHandler;
+import io.switchboard.Batch;
+import io.switchboard.BatchHandler;
 import io.switchboard.ConfigurationException;
 import io.switchboard.Delivery;
 import io.switchboard.DeliveryContext;
@@ -65,7 +67,11 @@ public record ListenerEndpoint(Object bean, Method method, Class<?> payloadType,
         /** The whole {@link Message}. */
         MESSAGE,
         /** The {@link DeliveryContext}. */
-        CONTEXT
+        CONTEXT,
+        /** A batch listener's {@link Batch}: its messages, their contexts, and the failures it marks. */
+        BATCH,
+        /** A batch listener's payloads, as a {@code List}: the batch succeeds or fails as a whole. */
+        PAYLOADS
     }
 
     /**
@@ -82,7 +88,8 @@ public record ListenerEndpoint(Object bean, Method method, Class<?> payloadType,
         Class<?> payloadType = null;
         for (int i = 0; i < types.length; i++) {
             Argument argument = types[i] == DeliveryContext.class ? Argument.CONTEXT
-                    : types[i] == Message.class ? Argument.MESSAGE : Argument.PAYLOAD;
+                    : types[i] == Message.class ? Argument.MESSAGE : types[i] == Batch.class ? Argument.BATCH
+                    : types[i] == List.class ? Argument.PAYLOADS : Argument.PAYLOAD;
             if (Arrays.asList(arguments).contains(argument)) {
                 throw invalid(where, "has more than one " + argument.name().toLowerCase(Locale.ROOT) + " parameter",
                         "take the payload or Message<T> once, and DeliveryContext at most once");
@@ -94,6 +101,15 @@ public record ListenerEndpoint(Object bean, Method method, Class<?> payloadType,
                         "use one payload type");
             }
             payloadType = type != null ? type : payloadType;
+        }
+        boolean batch = Arrays.asList(arguments).contains(Argument.BATCH) || Arrays.asList(arguments).contains(Argument.PAYLOADS);
+        if (batch && arguments.length > 1) {
+            throw invalid(where, "takes a batch and other parameters", "a batch listener takes one parameter: Batch<Order> "
+                    + "(each message's context and failure are in it) or List<Order>");
+        }
+        if (batch && method.getReturnType() != void.class) {
+            throw invalid(where, "takes a batch and returns " + method.getReturnType().getSimpleName(), "return void: a "
+                    + "batch is acknowledged when the method returns (mark failed messages with Batch.fail)");
         }
         if (payloadType == null) {
             throw invalid(where, "has no payload parameter", "add a parameter for the payload (for example Order order) or "
@@ -134,6 +150,10 @@ public record ListenerEndpoint(Object bean, Method method, Class<?> payloadType,
                 throw invalid(m.description(), "returns a CompletionStage, which a @SwitchboardHandler method of a class "
                         + "listener cannot", "return void (the message is acknowledged when the method returns), or make it "
                         + "a @SwitchboardListener method of its own");
+            }
+            if (m.batches()) {
+                throw invalid(m.description(), "takes a batch, which a @SwitchboardHandler method of a class listener "
+                        + "cannot", "make it a @SwitchboardListener method of its own");
             }
             first = first == null ? m : first;
             String given = blankToNull(resolver.apply(e.getValue().typeId()));
@@ -183,10 +203,16 @@ public record ListenerEndpoint(Object bean, Method method, Class<?> payloadType,
     }
 
     private static Class<?> payloadOf(String where, ResolvableType type, Argument argument) {
-        ResolvableType payload = argument == Argument.MESSAGE ? type.getGeneric(0) : type;
+        ResolvableType payload = argument == Argument.PAYLOAD ? type : type.getGeneric(0);
         Class<?> resolved = payload.resolve();
-        if (resolved == null || resolved == Object.class && argument == Argument.MESSAGE) {
-            throw invalid(where, "takes a Message without its payload type", "declare it as Message<Order>, for example");
+        if (resolved == null || resolved == Object.class && argument != Argument.PAYLOAD) {
+            String name = argument == Argument.MESSAGE ? "Message" : argument == Argument.BATCH ? "Batch" : "List";
+            throw invalid(where, "takes a " + name + " without its payload type", "declare it as " + name
+                    + "<Order>, for example");
+        }
+        if (argument == Argument.PAYLOADS && resolved == Message.class) {
+            throw invalid(where, "takes a List of Message", "take Batch<Order>: it has the messages, their contexts, and "
+                    + "marks failed ones");
         }
         if (payload.hasGenerics()) {
             throw invalid(where, "takes a generic payload type " + payload,
@@ -253,6 +279,17 @@ public record ListenerEndpoint(Object bean, Method method, Class<?> payloadType,
         return ClassUtils.resolvePrimitiveIfNecessary(type);
     }
 
+    /** {@return whether this is a batch listener: it takes a {@link Batch} or a {@code List} of payloads} */
+    public boolean batches() {
+        return !dispatchesByType() && (arguments[0] == Argument.BATCH || arguments[0] == Argument.PAYLOADS);
+    }
+
+    /** This method as a batch handler: passes the batch, or its payloads; what it throws fails the whole batch. */
+    public <T> BatchHandler<T> batchHandler() {
+        boolean payloads = arguments[0] == Argument.PAYLOADS;
+        return batch -> call(new Object[] {payloads ? batch.messages().stream().map(Message::payload).toList() : batch});
+    }
+
     /** This method as a replying handler: fills the parameters and invokes it; what it returns is the reply. */
     @SuppressWarnings("unchecked")
     public <T, R> ReplyingHandler<T, R> replyingHandler() {
@@ -274,8 +311,13 @@ public record ListenerEndpoint(Object bean, Method method, Class<?> payloadType,
                 case PAYLOAD -> message.payload();
                 case MESSAGE -> message;
                 case CONTEXT -> context;
+                case BATCH, PAYLOADS -> throw new IllegalStateException("a batch listener is called with its batch");
             };
         }
+        return call(args);
+    }
+
+    private Object call(Object[] args) throws Exception {
         try {
             return method.invoke(bean, args);
         } catch (InvocationTargetException e) {

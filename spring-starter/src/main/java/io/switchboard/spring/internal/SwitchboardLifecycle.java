@@ -105,10 +105,30 @@ public final class SwitchboardLifecycle implements SmartLifecycle {
         if (endpoint.completesLater()) {
             return configured(builder, endpoint).subscribeAsync(endpoint.asyncHandler());
         }
+        if (endpoint.batches()) {
+            return batched(configured(builder, endpoint), endpoint).subscribeBatch(endpoint.batchHandler());
+        }
         if (endpoint.replyType() != null) {
             return configured(builder, endpoint).subscribeReplying(reply(endpoint), endpoint.replyingHandler());
         }
         return configured(builder, endpoint).subscribe(endpoint.handler());
+    }
+
+    /**
+     * A batch listener's bounds: {@code batch-size} and {@code batch-wait}; where no {@code max-in-flight} is set, twice
+     * the batch size (at least the default 256), so that the next batch is fetched while one is handled.
+     */
+    private <T> SubscriberBuilder<T> batched(SubscriberBuilder<T> builder, ListenerEndpoint endpoint) {
+        DestinationProperties settings = properties.destination(endpoint.destination());
+        int size = settings.getBatchSize() != null ? settings.getBatchSize() : SubscriberBuilder.DEFAULT_BATCH_SIZE;
+        builder.batchSize(size);
+        if (settings.getBatchWait() != null) {
+            builder.batchWait(settings.getBatchWait());
+        }
+        if (endpoint.maxInFlight() == null && settings.getMaxInFlight() == null) {
+            builder.maxInFlight(Math.max(256, 2 * size));
+        }
+        return builder;
     }
 
     /** The codec of a replying listener's replies: the resolver's for its return type on the listener's destination. */
