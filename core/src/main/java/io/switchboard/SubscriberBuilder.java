@@ -347,6 +347,24 @@ public final class SubscriberBuilder<T> {
                 batchWait));
     }
 
+    /**
+     * Starts a pull consumer on this subscription's settings: the application polls for messages and settles each;
+     * see {@link Poller}. Messages are fetched ahead in batches of up to {@link #batchSize(int)} per handler thread, and
+     * a message not settled within {@link #handlerTimeout(Duration)} counts as failed. The same refusals as
+     * {@link #subscribeBatch(BatchHandler)}.
+     *
+     * @return the poller, its subscription starting (wait on {@code subscription().ready()} before relying on messages
+     *     published afterwards)
+     * @throws ConfigurationException as {@link #subscribeBatch(BatchHandler)}
+     * @throws UnsupportedCapabilityException as {@link #subscribeBatch(BatchHandler)}
+     */
+    public Poller<T> poller() {
+        io.switchboard.internal.DefaultPoller<T> poller = new io.switchboard.internal.DefaultPoller<>(destination,
+                handlerTimeout);
+        poller.attach(subscribeBatch(poller));
+        return poller;
+    }
+
     private SubscriptionRequest<T> request() {
         return SubscriptionRequest.of(destination, codec, group, broadcast, delivery, concurrency, maxInFlight, retry,
                 deadLetter, filter, drainTimeout, idempotencyStore, properties);

@@ -3,9 +3,12 @@ package io.switchboard.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.switchboard.Codec;
 import io.switchboard.Message;
 import io.switchboard.PublishReceipt;
 import io.switchboard.Publisher;
+import io.switchboard.Requester;
+import io.switchboard.RetryPolicy;
 import io.switchboard.Subscription;
 import io.switchboard.Switchboard;
 import io.switchboard.TypeDispatch;
@@ -17,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -219,6 +223,91 @@ class AdoptSpringKafkaServiceTest extends RoutingTestSupport {
             stop.set(true);
             audit.join(10_000);
         }
+    }
+
+    @Test
+    @DisplayName("the ported service keeps three consumer habits: a batch listener, non-retryable exceptions, request/reply")
+    void portedHabits() throws Exception {
+        String topic = destination("habits");
+        String rates = destination("rates");
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, EmbeddedKafka.shared().bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1))).all().get(60, TimeUnit.SECONDS);
+        }
+        Map<String, String> kafkaLong = props(kafka(), Map.of("switchboard.key-format", "long"));
+        // the carrier-rates service the ported one asks, as it asked it with ReplyingKafkaTemplate
+        Switchboard pricing = closeAfter(builder().broker("kafka").properties(kafka()).build());
+        pricing.subscriber(rates, Codec.utf8()).group("rates").subscribeReplying(Codec.utf8(),
+                (m, c) -> m.payload().equals("ups") ? "7.50" : "9.90").ready().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        Switchboard sb = closeAfter(builder().broker("kafka").properties(kafkaLong).build());
+        Requester<String, String> rate = sb.requester(rates, Codec.utf8(), Codec.utf8()).timeout(TIMEOUT).build();
+        Map<String, Integer> handled = new ConcurrentHashMap<>();
+        Map<String, String> rated = new ConcurrentHashMap<>();
+        AtomicInteger batches = new AtomicInteger();
+        TypedCodec<Object> orders = TypedCodec.json().type("placed", OrderPlaced.class).type("shipped", OrderShipped.class)
+                .build();
+        // habit 1: a validation failure is not retried (Spring Kafka's addNotRetryableExceptions)
+        RetryPolicy retry = RetryPolicy.fixed(3, Duration.ofMillis(20)).notRetrying(IllegalArgumentException.class);
+        // habit 2: a batch listener (Spring Kafka's listener.type: batch), failing only the invalid records
+        sb.subscriber(topic, orders).group("billing").retry(retry).batchSize(100).subscribeBatch(batch -> {
+            batches.incrementAndGet();
+            Map<Integer, CompletableFuture<Message<String>>> asked = new java.util.HashMap<>();
+            for (int i = 0; i < batch.size(); i++) {
+                Object order = batch.messages().get(i).payload();
+                if (order instanceof OrderPlaced p && p.cents() < 0) {
+                    batch.fail(i, new IllegalArgumentException("order " + p.order() + " has negative cents"));
+                } else if (order instanceof OrderShipped shipped) { // habit 3: request/reply to the rates service
+                    asked.put(i, rate.request(Message.of(shipped.carrier())));
+                }
+            }
+            for (int i = 0; i < batch.size(); i++) {
+                Object order = batch.messages().get(i).payload();
+                String id = order instanceof OrderPlaced p ? p.order() : ((OrderShipped) order).order();
+                CompletableFuture<Message<String>> reply = asked.get(i);
+                if (reply != null) {
+                    rated.put(id, reply.get(60, TimeUnit.SECONDS).payload());
+                }
+                if (!(order instanceof OrderPlaced p && p.cents() < 0)) {
+                    handled.merge(id, 1, Integer::sum);
+                }
+            }
+        }).ready().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        Switchboard audit = closeAfter(builder().broker("kafka").properties(kafkaLong).build());
+        Map<String, String> dead = new ConcurrentHashMap<>();
+        audit.subscriber(sb.capabilities().deadLetterDestination(topic), Codec.bytes()).group("audit").subscribe((m, c) ->
+                dead.put(new String(m.payload(), java.nio.charset.StandardCharsets.UTF_8),
+                        m.headers().get(io.switchboard.Envelope.DEAD_LETTER_REASON) + "/"
+                                + m.headers().get(io.switchboard.Envelope.DEAD_LETTER_ATTEMPTS)))
+                .ready().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        int n = 1000;
+        int invalid = 0;
+        try (KafkaProducer<Long, Object> checkout = springProducer()) {
+            for (int i = 0; i < n; i++) {
+                Object p = payload("habit", i);
+                if (i % 100 == 0) { // an invalid order: placed with negative cents
+                    p = new OrderPlaced(((OrderPlaced) p).order(), -1);
+                    invalid++;
+                }
+                checkout.send(new ProducerRecord<>(topic, keyOf(p), p));
+            }
+            checkout.flush();
+        }
+        int valid = n - invalid;
+        int expectedInvalid = invalid;
+        await().atMost(TIMEOUT).until(() -> handled.size() == valid && dead.size() == expectedInvalid);
+        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5))
+                .until(() -> handled.values().stream().allMatch(c -> c == 1));
+        long duplicates = handled.values().stream().filter(c -> c > 1).count();
+        long wrongRates = rated.values().stream().filter(r -> !r.equals("7.50")).count();
+        System.out.printf("habits=spring-kafka-orders broker=kafka sent=%d batches=%d handled=%d dead_letters=%d "
+                + "(%s) replies=%d wrong_replies=%d pending_replies=%d duplicates=%d lost=%d%n", n, batches.get(),
+                handled.size(), dead.size(), Set.copyOf(dead.values()), rated.size(), wrongRates, rate.pending(), duplicates,
+                n - handled.size() - dead.size());
+        assertThat(dead.values()).as("invalid orders, dead-lettered at once").allMatch(v -> v.equals("non-retryable/1"));
+        assertThat(rated).as("one rate a shipped order").hasSize(n / 2);
+        assertThat(wrongRates).isZero();
+        assertThat(rate.pending()).isZero();
+        assertThat(duplicates).isZero();
+        assertThat(batches.get()).as("batches, fewer than records").isLessThan(n);
     }
 
     /** The moved service's handlers: they note each order once, its type and key checked against its id. */

@@ -6,6 +6,7 @@ import io.switchboard.Codec;
 import io.switchboard.Switchboard;
 import io.switchboard.spring.internal.BrokerMappers;
 import io.switchboard.spring.internal.DefaultCodecResolver;
+import io.switchboard.spring.internal.DefaultPollers;
 import io.switchboard.spring.internal.DefaultPublishers;
 import io.switchboard.spring.internal.DefaultRequesters;
 import io.switchboard.spring.internal.Jackson3JsonCodec;
@@ -27,7 +28,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Switchboard from {@code application.yml}: the {@link Switchboard} bean (with Spring Boot's
  * {@code MeterRegistry} and {@code ObservationRegistry} when the application has them), the
- * {@link Publishers} and {@link Requesters} registries, the {@link CodecResolver}, and the {@link SwitchboardListener}
+ * {@link Publishers}, {@link Requesters} and {@link Pollers} registries, the {@link CodecResolver}, and the {@link SwitchboardListener}
  * methods subscribed in the application's lifecycle. The mapping of each adapter's connection
  * settings applies only when that adapter's jar is on the classpath. Every bean backs off when the
  * application declares its own.
@@ -102,6 +103,12 @@ public class SwitchboardAutoConfiguration {
     @ConditionalOnMissingBean
     Publishers switchboardPublishers(Switchboard switchboard, SwitchboardProperties properties, CodecResolver codecs) {
         return new DefaultPublishers(switchboard, properties, codecs);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    Pollers switchboardPollers(Switchboard switchboard, SwitchboardProperties properties, CodecResolver codecs) {
+        return new DefaultPollers(switchboard, properties, codecs);
     }
 
     @Bean

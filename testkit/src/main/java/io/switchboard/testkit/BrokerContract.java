@@ -160,6 +160,14 @@ public abstract class BrokerContract extends ContractSupport {
     }
 
     @Nested
+    @DisplayName("Pull consumer")
+    class Pull extends PollerCases {
+        Pull() {
+            super(BrokerContract.this);
+        }
+    }
+
+    @Nested
     @DisplayName("Request/reply")
     class RequestReply extends RequestReplyCases {
         RequestReply() {

@@ -7,31 +7,21 @@ import io.switchboard.spring.CodecResolver;
 import io.switchboard.spring.DestinationProperties;
 import io.switchboard.spring.Publishers;
 import io.switchboard.spring.SwitchboardProperties;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 
 /** Creates each (destination, payload type) publisher once, with the destination's settings. */
-public final class DefaultPublishers implements Publishers {
-
-    private final Switchboard switchboard;
-    private final SwitchboardProperties properties;
-    private final CodecResolver codecs;
-    private final Map<Key, Publisher<?>> publishers = new ConcurrentHashMap<>();
+public final class DefaultPublishers extends MadeOnFirstUse implements Publishers {
 
     /** Creates the registry. */
     public DefaultPublishers(Switchboard switchboard, SwitchboardProperties properties, CodecResolver codecs) {
-        this.switchboard = switchboard;
-        this.properties = properties;
-        this.codecs = codecs;
+        super(switchboard, properties, codecs);
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public <T> Publisher<T> get(String destination, Class<T> payloadType) {
         Objects.requireNonNull(destination, "destination");
         Objects.requireNonNull(payloadType, "payloadType");
-        return (Publisher<T>) publishers.computeIfAbsent(new Key(destination, payloadType), k -> create(destination, payloadType));
+        return once(() -> create(destination, payloadType), destination, payloadType);
     }
 
     private <T> Publisher<T> create(String destination, Class<T> payloadType) {
@@ -43,6 +33,4 @@ public final class DefaultPublishers implements Publishers {
         settings.getProperties().forEach(builder::property);
         return builder.build();
     }
-
-    private record Key(String destination, Class<?> type) {}
 }

@@ -7,17 +7,10 @@ import io.switchboard.spring.CodecResolver;
 import io.switchboard.spring.DestinationProperties;
 import io.switchboard.spring.Requesters;
 import io.switchboard.spring.SwitchboardProperties;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 
 /** The {@link Requesters} registry: requesters made on first use, closed with the Switchboard. */
-public final class DefaultRequesters implements Requesters {
-
-    private final Switchboard switchboard;
-    private final SwitchboardProperties properties;
-    private final CodecResolver codecs;
-    private final Map<Key, Requester<?, ?>> requesters = new ConcurrentHashMap<>();
+public final class DefaultRequesters extends MadeOnFirstUse implements Requesters {
 
     /**
      * Creates the registry.
@@ -27,19 +20,15 @@ public final class DefaultRequesters implements Requesters {
      * @param codecs the codec resolver
      */
     public DefaultRequesters(Switchboard switchboard, SwitchboardProperties properties, CodecResolver codecs) {
-        this.switchboard = switchboard;
-        this.properties = properties;
-        this.codecs = codecs;
+        super(switchboard, properties, codecs);
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public <Q, R> Requester<Q, R> get(String destination, Class<Q> requestType, Class<R> replyType) {
         Objects.requireNonNull(destination, "destination");
         Objects.requireNonNull(requestType, "requestType");
         Objects.requireNonNull(replyType, "replyType");
-        return (Requester<Q, R>) requesters.computeIfAbsent(new Key(destination, requestType, replyType),
-                k -> create(destination, requestType, replyType));
+        return once(() -> create(destination, requestType, replyType), destination, requestType, replyType);
     }
 
     private <Q, R> Requester<Q, R> create(String destination, Class<Q> requestType, Class<R> replyType) {
@@ -58,6 +47,4 @@ public final class DefaultRequesters implements Requesters {
         settings.getProperties().forEach(builder::property);
         return builder.build();
     }
-
-    private record Key(String destination, Class<?> requestType, Class<?> replyType) {}
 }

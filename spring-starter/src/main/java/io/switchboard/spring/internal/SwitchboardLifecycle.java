@@ -1,6 +1,7 @@
 package io.switchboard.spring.internal;
 
 import io.switchboard.Codec;
+import io.switchboard.Delivery;
 import io.switchboard.SubscriberBuilder;
 import io.switchboard.Subscription;
 import io.switchboard.SubscriptionException;
@@ -119,13 +120,18 @@ public final class SwitchboardLifecycle implements SmartLifecycle {
      * the batch size (at least the default 256), so that the next batch is fetched while one is handled.
      */
     private <T> SubscriberBuilder<T> batched(SubscriberBuilder<T> builder, ListenerEndpoint endpoint) {
-        DestinationProperties settings = properties.destination(endpoint.destination());
+        return batched(builder, properties.destination(endpoint.destination()), endpoint.maxInFlight() != null);
+    }
+
+    /** A batch consumer's bounds from a destination's settings; see {@link #batched(SubscriberBuilder, ListenerEndpoint)}. */
+    static <T> SubscriberBuilder<T> batched(SubscriberBuilder<T> builder, DestinationProperties settings,
+            boolean ownMaxInFlight) {
         int size = settings.getBatchSize() != null ? settings.getBatchSize() : SubscriberBuilder.DEFAULT_BATCH_SIZE;
         builder.batchSize(size);
         if (settings.getBatchWait() != null) {
             builder.batchWait(settings.getBatchWait());
         }
-        if (endpoint.maxInFlight() == null && settings.getMaxInFlight() == null) {
+        if (!ownMaxInFlight && settings.getMaxInFlight() == null) {
             builder.maxInFlight(Math.max(256, 2 * size));
         }
         return builder;
@@ -168,22 +174,31 @@ public final class SwitchboardLifecycle implements SmartLifecycle {
 
     /** The builder with the listener's and the destination's settings. */
     private <T> SubscriberBuilder<T> configured(SubscriberBuilder<T> builder, ListenerEndpoint endpoint) {
-        DestinationProperties settings = properties.destination(endpoint.destination());
-        String group = endpoint.group() != null ? endpoint.group() : settings.getGroup();
+        return configured(builder, properties.destination(endpoint.destination()), endpoint.group(), endpoint.broadcast(),
+                endpoint.delivery(), endpoint.concurrency(), endpoint.maxInFlight());
+    }
+
+    /**
+     * The builder with a destination's settings, where a listener's own attributes (each null or false when it has
+     * none) do not say otherwise.
+     */
+    static <T> SubscriberBuilder<T> configured(SubscriberBuilder<T> builder, DestinationProperties settings, String ownGroup,
+            boolean ownBroadcast, Delivery ownDelivery, Integer ownConcurrency, Integer ownMaxInFlight) {
+        String group = ownGroup != null ? ownGroup : settings.getGroup();
         if (group != null) {
             builder.group(group);
         }
-        if (endpoint.broadcast() || settings.isBroadcast()) {
+        if (ownBroadcast || settings.isBroadcast()) {
             builder.broadcast();
         }
-        if (endpoint.delivery() != null || settings.getDelivery() != null) {
-            builder.delivery(endpoint.delivery() != null ? endpoint.delivery() : settings.getDelivery());
+        if (ownDelivery != null || settings.getDelivery() != null) {
+            builder.delivery(ownDelivery != null ? ownDelivery : settings.getDelivery());
         }
-        if (endpoint.concurrency() != null || settings.getConcurrency() != null) {
-            builder.concurrency(endpoint.concurrency() != null ? endpoint.concurrency() : settings.getConcurrency());
+        if (ownConcurrency != null || settings.getConcurrency() != null) {
+            builder.concurrency(ownConcurrency != null ? ownConcurrency : settings.getConcurrency());
         }
-        if (endpoint.maxInFlight() != null || settings.getMaxInFlight() != null) {
-            builder.maxInFlight(endpoint.maxInFlight() != null ? endpoint.maxInFlight() : settings.getMaxInFlight());
+        if (ownMaxInFlight != null || settings.getMaxInFlight() != null) {
+            builder.maxInFlight(ownMaxInFlight != null ? ownMaxInFlight : settings.getMaxInFlight());
         }
         if (settings.getRetry().isSet()) {
             builder.retry(settings.getRetry().toPolicy());
