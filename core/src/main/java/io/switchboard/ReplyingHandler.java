@@ -3,7 +3,8 @@ package io.switchboard;
 /**
  * Handles a request and returns its reply, for {@link SubscriberBuilder#subscribeReplying}: the returned payload is
  * published to the destination the request names in {@link Envelope#REPLY_TO}, with the request's
- * {@link Envelope#CORRELATION_ID}, and the request is acknowledged once the broker has acknowledged the reply.
+ * {@link Envelope#CORRELATION_ID}, and the request is acknowledged when the handler returned (the reply is sent
+ * without waiting for the broker's acknowledgement, as Spring's {@code @SendTo}).
  *
  * <p>Return null to send no reply (the request is acknowledged). Throw to fail the attempt: it is retried and then
  * dead-lettered as with a {@link MessageHandler}, and no reply is sent, so the requester's stage ends at its time-out.

@@ -4,15 +4,18 @@ import java.time.Duration;
 
 /**
  * A request's stage ends with this when no reply came within its time-out ({@link Requester}); the pending reply is
- * forgotten, and a reply that comes later is dropped and counted ({@code switchboard.request} with
- * {@code outcome=late}).
+ * forgotten, and a reply that comes later is dropped and counted
+ * ({@code switchboard.request.replies.dropped}).
  */
 public class RequestTimeoutException extends SwitchboardException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The destination the request was published to. */
     private final String destination;
+    /** The request's correlation id. */
     private final String correlationId;
+    /** How long the reply was awaited. */
     private final Duration timeout;
 
     /**

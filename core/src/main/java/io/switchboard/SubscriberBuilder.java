@@ -290,12 +290,13 @@ public final class SubscriberBuilder<T> {
     }
 
     /**
-     * As {@link #subscribeAsync(AsyncMessageHandler)}, with a handler whose return value is the reply to a request
-     * made by a {@link Requester}: the reply is published to the request's {@link Envelope#REPLY_TO} destination with
-     * its {@link Envelope#CORRELATION_ID}, through the broker instance that carried the request, and the request is
-     * acknowledged when the broker has acknowledged the reply (a reply that cannot be published fails the attempt:
-     * retried, then dead-lettered). A null return sends no reply; a request without those headers is handled and its
-     * reply not sent (logged once). {@link #handlerTimeout(Duration)} bounds the reply's publish.
+     * As {@link #subscribe(MessageHandler)}, with a handler whose return value is the reply to a request made by a
+     * {@link Requester}: the reply is sent to the request's {@link Envelope#REPLY_TO} destination with its
+     * {@link Envelope#CORRELATION_ID}, through the broker instance that carried the request, and the request is
+     * acknowledged when the handler returned, without waiting for the broker to acknowledge the reply (as Spring's
+     * {@code @SendTo}; a reply the broker refuses is logged at ERROR and its requester's stage ends at its time-out).
+     * A null return sends no reply; a request without those headers is handled and its reply not sent (logged once). A
+     * handler that throws is retried, then dead-lettered, as any handler, and sends no reply.
      *
      * @param <R> the reply's payload type
      * @param replyCodec the codec of the replies' payloads
@@ -307,7 +308,7 @@ public final class SubscriberBuilder<T> {
     public <R> Subscription subscribeReplying(Codec<R> replyCodec, ReplyingHandler<T, R> handler) {
         Objects.requireNonNull(replyCodec, "replyCodec");
         Objects.requireNonNull(handler, "handler");
-        return switchboard.newReplyingSubscription(request(), replyCodec, handler, handlerTimeout);
+        return switchboard.newReplyingSubscription(request(), replyCodec, handler);
     }
 
     /**

@@ -197,10 +197,9 @@ public final class Switchboard implements AutoCloseable, MeterBinder {
     }
 
     <T, R> Subscription newReplyingSubscription(SubscriptionRequest<T> request, Codec<R> replyCodec,
-            ReplyingHandler<T, R> handler, Duration handlerTimeout) {
+            ReplyingHandler<T, R> handler) {
         Responder<T, R> responder = new Responder<>(handler, replyCodec, replies, request.destination());
-        Subscription s = newSubscription(request, new io.switchboard.internal.AwaitingHandler<>(responder, handlerTimeout));
-        return new ReplyingSubscription(s, responder);
+        return new ReplyingSubscription(newSubscription(request, responder), responder);
     }
 
     /** Request/reply's view of this Switchboard. */

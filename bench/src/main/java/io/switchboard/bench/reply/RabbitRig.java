@@ -42,6 +42,9 @@ final class RabbitRig implements Rig {
         timer.setRemoveOnCancelPolicy(true);
         ConnectionFactory factory = new ConnectionFactory();
         factory.setUri(uri);
+        if (factory.getVirtualHost().isEmpty()) { // amqp://host:5672/ names the empty vhost; the SDK reads it as "/"
+            factory.setVirtualHost("/");
+        }
         AtomicLong seen = new AtomicLong();
         for (int i = 0; i < responders; i++) {
             Connection c = factory.newConnection("bench-rpc-responder-" + i);

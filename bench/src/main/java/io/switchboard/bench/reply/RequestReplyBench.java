@@ -149,6 +149,7 @@ public final class RequestReplyBench {
         Recorder recorder = new Recorder(3);
         AtomicLong replied = new AtomicLong();
         AtomicLong failed = new AtomicLong();
+        java.util.concurrent.atomic.AtomicReference<Throwable> firstFailure = new java.util.concurrent.atomic.AtomicReference<>();
         long start = System.nanoTime();
         long measureFrom = start + Duration.ofSeconds(warmup).toNanos();
         long end = start + Duration.ofSeconds(seconds).toNanos();
@@ -173,7 +174,9 @@ public final class RequestReplyBench {
 
                 @Override
                 public void failed(Throwable error) {
-                    failed.incrementAndGet();
+                    if (failed.incrementAndGet() == 1) {
+                        firstFailure.set(error);
+                    }
                 }
             });
             sent++;
@@ -183,6 +186,10 @@ public final class RequestReplyBench {
             LockSupport.parkNanos(10_000_000);
         }
         HeapTrend heap = probe.finish(Duration.ofSeconds(30));
+        Throwable first = firstFailure.get();
+        if (first != null) {
+            System.out.println("  first failure of " + rig.name() + ": " + first);
+        }
         return new Result(rig.name(), sent, replied.get(), failed.get(), recorder.getIntervalHistogram(), seconds,
                 rig.pending(), heap);
     }

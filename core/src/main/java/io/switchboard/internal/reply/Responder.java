@@ -1,28 +1,29 @@
 package io.switchboard.internal.reply;
 
-import io.switchboard.AsyncMessageHandler;
 import io.switchboard.Codec;
 import io.switchboard.Delivery;
 import io.switchboard.DeliveryContext;
 import io.switchboard.Envelope;
 import io.switchboard.InvalidMessageException;
 import io.switchboard.Message;
+import io.switchboard.MessageHandler;
 import io.switchboard.Publisher;
 import io.switchboard.ReplyingHandler;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs a {@link ReplyingHandler} and publishes its reply to the request's reply destination, through the instance that
- * carried the request (so that the reply comes back whichever broker a split sent the request to); the request is
- * acknowledged when the reply's publish is.
+ * Runs a {@link ReplyingHandler} and sends its reply to the request's reply destination, through the instance that
+ * carried the request (so that the reply comes back whichever broker a split sent the request to). The request is
+ * acknowledged when the handler returned, without waiting for the broker to acknowledge the reply (as Spring's
+ * {@code @SendTo}): a handler thread that waited for each reply's acknowledgement would answer a few hundred requests a
+ * second on Kafka ({@code linger.ms}, {@code acks=all}). A reply the broker refuses is logged at ERROR
+ * ({@link Publisher#send}); its requester's stage ends at its time-out.
  */
-public final class Responder<T, R> implements AsyncMessageHandler<T>, AutoCloseable {
+public final class Responder<T, R> implements MessageHandler<T>, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Responder.class);
     /**
@@ -30,7 +31,6 @@ public final class Responder<T, R> implements AsyncMessageHandler<T>, AutoClosea
      * stream of distinct names from making publishers without end.
      */
     static final int MAX_REPLY_DESTINATIONS = 64;
-    private static final CompletableFuture<Void> NO_REPLY = CompletableFuture.completedFuture(null);
 
     private final ReplyingHandler<T, R> handler;
     private final Codec<R> codec;
@@ -48,10 +48,10 @@ public final class Responder<T, R> implements AsyncMessageHandler<T>, AutoClosea
     }
 
     @Override
-    public CompletionStage<?> handle(Message<T> request, DeliveryContext context) throws Exception {
+    public void handle(Message<T> request, DeliveryContext context) throws Exception {
         R reply = handler.reply(request, context);
         if (reply == null) {
-            return NO_REPLY;
+            return;
         }
         Map<String, String> headers = request.headers();
         String replyTo = headers.get(Envelope.REPLY_TO);
@@ -62,10 +62,10 @@ public final class Responder<T, R> implements AsyncMessageHandler<T>, AutoClosea
                         + "subscription); publish requests with a Requester, or set both headers", destination,
                         request.id(), Envelope.REPLY_TO, Envelope.CORRELATION_ID);
             }
-            return NO_REPLY;
+            return;
         }
-        return publisherFor(context.instance(), replyTo).publish(Message.builder(reply)
-                .header(Envelope.CORRELATION_ID, correlationId).build());
+        publisherFor(context.instance(), replyTo).send(Message.builder(reply).header(Envelope.CORRELATION_ID, correlationId)
+                .build());
     }
 
     private Publisher<R> publisherFor(String instance, String replyTo) {
