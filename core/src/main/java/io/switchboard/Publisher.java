@@ -97,7 +97,12 @@ public interface Publisher<T> extends AutoCloseable {
 
     /**
      * Publishes several messages; the stage completes when all are acknowledged, or exceptionally
-     * with the first failure (the others may still have been published).
+     * with the first failure (the others may still have been published, unless the broker took them atomically).
+     * Every message is checked first: a bad one (too large, null payload, a key the key format refuses) throws and
+     * none is sent. The broker takes them in as few calls as it allows: RocketMQ as batches of unkeyed messages to one
+     * queue (each batch stored whole or not at all), Kafka through the producer's batching (an exactly-once publisher
+     * puts them in one transaction of their own: all visible or none), RabbitMQ back to back on one channel with their
+     * confirms together (not atomic). A publisher with resilience policies sends them one by one through its policies.
      *
      * @param messages the messages, published in this order
      * @return completes with the receipts, in the order of the messages

@@ -28,7 +28,9 @@ import io.switchboard.spi.RawPublisher;
 import io.switchboard.spi.SendResult;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -209,6 +211,50 @@ public final class DefaultPublisher<T> implements Publisher<T> {
                 message.delay(), message.deliverAt(), now);
         withoutReceipt(record, now);
         sampleEnd(cpu, record);
+    }
+
+    /**
+     * Every message is encoded and checked before any is handed to the adapter, so bad input refuses the whole call and
+     * sends nothing; then the adapter takes them in one call ({@link RawPublisher#sendAll}), in as few broker calls as
+     * its broker allows. Client CPU is not sampled here: a call of many messages is not one message's cost.
+     */
+    @Override
+    public CompletionStage<List<PublishReceipt>> publishAll(List<Message<T>> messages) {
+        checkOpen();
+        if (messages == null) {
+            throw new InvalidMessageException("The list of messages to '" + destination + "' is null; pass a list, "
+                    + "empty for nothing to publish");
+        }
+        int n = messages.size();
+        if (n == 0) {
+            return CompletableFuture.completedFuture(List.of());
+        }
+        long now = readsClock ? System.nanoTime() : 0L;
+        List<OutboundRecord> records = new ArrayList<>(n);
+        for (Message<T> message : messages) {
+            checkNotNull(message);
+            records.add(record(message.payload(), message.key(), message.headers(), message.id(), message.timestamp(),
+                    message.delay(), message.deliverAt(), now));
+        }
+        List<Pending> pendings = new ArrayList<>(n);
+        for (OutboundRecord record : records) {
+            pendings.add(new Pending(this, (EnvelopeHeaders) record.headers(), now, record.payload().length,
+                    observe(record), true, null));
+        }
+        try {
+            raw.sendAll(records, pendings);
+        } catch (RuntimeException e) { // an adapter breaking the contract: every record still ends
+            for (Pending pending : pendings) {
+                if (!pending.isDone()) {
+                    pending.accept(null, e);
+                }
+            }
+        }
+        return CompletableFuture.allOf(pendings.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
+            List<PublishReceipt> receipts = new ArrayList<>(n);
+            pendings.forEach(p -> receipts.add(p.join()));
+            return receipts;
+        });
     }
 
     /** The thread's CPU clock when this call is one of the {@link ClientCost#SAMPLE_EVERY} that are timed. */

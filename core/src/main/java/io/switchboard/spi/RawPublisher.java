@@ -1,5 +1,6 @@
 package io.switchboard.spi;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 
@@ -51,6 +52,22 @@ public interface RawPublisher extends AutoCloseable {
             return;
         }
         sent.whenComplete(done);
+    }
+
+    /**
+     * Hands several records to the broker, calling {@code done.get(i)} once for {@code records.get(i)}, under the same
+     * contract as {@link #send(OutboundRecord, BiConsumer)}. Core calls it for {@link io.switchboard.Publisher#publishAll},
+     * after every record was checked. An adapter whose broker takes several records in one request overrides it (and
+     * says in its documentation whether such a request is atomic); the default hands them to
+     * {@link #send(OutboundRecord, BiConsumer)} one by one, in order.
+     *
+     * @param records the records, in the order the application gave them
+     * @param done one callback per record, at the same index; each called once, never throws
+     */
+    default void sendAll(List<OutboundRecord> records, List<? extends BiConsumer<SendResult, Throwable>> done) {
+        for (int i = 0; i < records.size(); i++) {
+            send(records.get(i), done.get(i));
+        }
     }
 
     /**

@@ -204,6 +204,45 @@ class RocketMqFeaturesTest extends ContractSupport {
     }
 
     @Nested
+    @DisplayName("Publishing several at once (publishAll)")
+    class PublishAll {
+
+        @Test
+        @DisplayName("sends unkeyed messages as one RocketMQ batch: one queue, consecutive offsets; keyed ones keep their key's queue")
+        void oneBatchPerCall() {
+            String dest = destination();
+            Recorder<String> rec = recorder();
+            subscribe(switchboard, dest, TEXT, b -> b.group("g"), rec);
+            Publisher<String> pub = switchboard.publisher(dest, TEXT).build();
+            List<Message<String>> batch = new ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                batch.add(Message.of("b-" + i));
+            }
+            List<PublishReceipt> receipts = join(pub.publishAll(batch));
+
+            assertThat(receipts).extracting(PublishReceipt::partition).as("one queue for the whole call").containsOnly(
+                    receipts.get(0).partition());
+            long first = receipts.get(0).offset();
+            for (int i = 0; i < receipts.size(); i++) {
+                assertThat(receipts.get(i).offset()).as("offset of message " + i).isEqualTo(first + i);
+            }
+            List<Message<String>> keyed = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                keyed.add(Message.of("key-" + (i % 4), "k-" + i));
+            }
+            List<PublishReceipt> keyedReceipts = join(pub.publishAll(keyed));
+            Map<String, Integer> queueOfKey = new HashMap<>();
+            for (int i = 0; i < keyed.size(); i++) {
+                Integer before = queueOfKey.putIfAbsent(keyed.get(i).key(), keyedReceipts.get(i).partition());
+                if (before != null) {
+                    assertThat(keyedReceipts.get(i).partition()).as("queue of " + keyed.get(i).key()).isEqualTo(before);
+                }
+            }
+            assertThat(rec.awaitCount(60).payloads()).hasSize(60).doesNotHaveDuplicates();
+        }
+    }
+
+    @Nested
     @DisplayName("Concurrent consumption (rocketmq.consume-mode=concurrently)")
     class Concurrently {
 

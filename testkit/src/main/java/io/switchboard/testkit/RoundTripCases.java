@@ -1,11 +1,13 @@
 package io.switchboard.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.switchboard.Codec;
 import io.switchboard.Delivery;
 import io.switchboard.Envelope;
 import io.switchboard.Message;
+import io.switchboard.MessageTooLargeException;
 import io.switchboard.PublishReceipt;
 import io.switchboard.Publisher;
 import io.switchboard.testkit.BrokerContract.Order;
@@ -118,6 +120,24 @@ abstract class RoundTripCases extends ContractCases {
         });
         assertThat(rec.awaitCount(20).payloads()).containsExactlyInAnyOrderElementsOf(
                 batch.stream().map(Message::payload).collect(Collectors.toList()));
+    }
+
+    @Test
+    @DisplayName("refuses a whole batch when one message is bad, and sends none of it")
+    void badMessageRefusesTheBatch() throws InterruptedException {
+        String dest = destination();
+        Recorder<String> rec = recorder();
+        subscribe(dest, TEXT, "g", Delivery.AT_LEAST_ONCE, rec);
+        Publisher<String> publisher = publisher(dest, TEXT, Delivery.AT_LEAST_ONCE);
+        String tooLarge = "x".repeat(capabilities().maxMessageSize() + 1);
+
+        assertThatThrownBy(() -> publisher.publishAll(List.of(Message.of("first"), Message.of(tooLarge), Message.of("last"))))
+                .isInstanceOf(MessageTooLargeException.class).hasMessageContaining(dest);
+        join(publisher.publish("after"));
+
+        assertThat(rec.awaitCount(1).payloads()).containsExactly("after");
+        Thread.sleep(1_000); // what the refused batch would have sent has had the time to arrive
+        assertThat(rec.payloads()).containsExactly("after");
     }
 
     @Test

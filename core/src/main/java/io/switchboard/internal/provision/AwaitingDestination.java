@@ -5,6 +5,7 @@ import io.switchboard.spi.OutboundRecord;
 import io.switchboard.spi.RawPublisher;
 import io.switchboard.spi.SendResult;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -55,6 +56,16 @@ public final class AwaitingDestination implements RawPublisher {
             done.accept(null, error);
         } else {
             raw.send(record, done);
+        }
+    }
+
+    @Override
+    public void sendAll(List<OutboundRecord> records, List<? extends BiConsumer<SendResult, Throwable>> done) {
+        PublishException error = opened();
+        if (error != null) {
+            done.forEach(d -> d.accept(null, error));
+        } else {
+            raw.sendAll(records, done);
         }
     }
 

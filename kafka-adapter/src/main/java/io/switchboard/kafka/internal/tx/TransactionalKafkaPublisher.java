@@ -21,6 +21,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -85,9 +86,41 @@ public final class TransactionalKafkaPublisher implements RawPublisher {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(SendFuture.translate(e, record.destination()));
         }
+        enqueue(pending);
+        return pending.future;
+    }
+
+    /**
+     * Publishes the records in one transaction of their own, whatever their number: all of them become visible to
+     * {@code read_committed} consumers at its commit, or none does.
+     */
+    @Override
+    public void sendAll(List<OutboundRecord> records, List<? extends BiConsumer<SendResult, Throwable>> done) {
+        List<Pending> members = new ArrayList<>(records.size());
+        for (int i = 0; i < records.size(); i++) {
+            OutboundRecord record = records.get(i);
+            try {
+                members.add(new Pending(record.destination(), delays.toKafka(record, keys)));
+            } catch (RuntimeException e) {
+                RuntimeException refused = SendFuture.translate(e, record.destination());
+                PublishException notSent = new PublishException("Not published: record " + i + " of the same "
+                        + "transaction to '" + destination + "' was refused (" + refused.getMessage() + ")", refused);
+                for (int j = 0; j < records.size(); j++) {
+                    done.get(j).accept(null, j == i ? refused : notSent);
+                }
+                return;
+            }
+        }
+        for (int i = 0; i < members.size(); i++) {
+            members.get(i).future.whenComplete(done.get(i));
+        }
+        enqueue(Pending.group(members));
+    }
+
+    private void enqueue(Pending pending) {
         if (closed.get()) {
             pending.fail(new SwitchboardClosedException("Kafka publisher for '" + destination + "' is closed"));
-            return pending.future;
+            return;
         }
         try {
             if (!queue.offer(pending, queueWaitMillis, TimeUnit.MILLISECONDS)) {
@@ -102,7 +135,6 @@ public final class TransactionalKafkaPublisher implements RawPublisher {
         if (finished) {
             failQueued();
         }
-        return pending.future;
     }
 
     private void run() {
@@ -116,8 +148,12 @@ public final class TransactionalKafkaPublisher implements RawPublisher {
                     }
                     continue;
                 }
-                batch.add(first);
-                queue.drainTo(batch, maxRecordsPerTransaction - 1);
+                first.addTo(batch);
+                Pending next;
+                // a group is never split: it joins a transaction only whole (alone when bigger than the bound)
+                while ((next = queue.peek()) != null && batch.size() + next.size() <= maxRecordsPerTransaction) {
+                    queue.poll().addTo(batch);
+                }
                 commit(batch);
                 batch.clear();
             }
@@ -196,8 +232,10 @@ public final class TransactionalKafkaPublisher implements RawPublisher {
     }
 
     private void failQueued() {
+        List<Pending> queued = new ArrayList<>();
+        queue.drainTo(queued);
         List<Pending> left = new ArrayList<>();
-        queue.drainTo(left);
+        queued.forEach(pending -> pending.addTo(left));
         left.forEach(pending -> pending.fail(new SwitchboardClosedException("Kafka publisher for '" + destination
                 + "' closed before the record was published")));
     }
@@ -222,15 +260,39 @@ public final class TransactionalKafkaPublisher implements RawPublisher {
         return "TransactionalKafkaPublisher[" + destination + ", " + config.get(ProducerConfig.TRANSACTIONAL_ID_CONFIG) + "]";
     }
 
-    /** A record waiting for its transaction. */
+    /** A record waiting for its transaction, or a group of them that must share one ({@link #sendAll}). */
     private static final class Pending {
         final String destination;
         final ProducerRecord<byte[], byte[]> record;
         final CompletableFuture<SendResult> future = new CompletableFuture<>();
+        /** The group's records, for a group (whose own record and future are unused); null for one record. */
+        private final List<Pending> members;
 
         Pending(String destination, ProducerRecord<byte[], byte[]> record) {
+            this(destination, record, null);
+        }
+
+        private Pending(String destination, ProducerRecord<byte[], byte[]> record, List<Pending> members) {
             this.destination = destination;
             this.record = record;
+            this.members = members;
+        }
+
+        static Pending group(List<Pending> members) {
+            return new Pending(members.get(0).destination, null, members);
+        }
+
+        /** {@return the records this entry of the queue carries} */
+        int size() {
+            return members == null ? 1 : members.size();
+        }
+
+        void addTo(List<Pending> batch) {
+            if (members == null) {
+                batch.add(this);
+            } else {
+                batch.addAll(members);
+            }
         }
 
         /** After the commit: the send's future is done, so get() does not wait. */
@@ -247,7 +309,11 @@ public final class TransactionalKafkaPublisher implements RawPublisher {
         }
 
         void fail(RuntimeException error) {
-            future.completeExceptionally(error);
+            if (members == null) {
+                future.completeExceptionally(error);
+            } else {
+                members.forEach(m -> m.fail(error));
+            }
         }
     }
 }

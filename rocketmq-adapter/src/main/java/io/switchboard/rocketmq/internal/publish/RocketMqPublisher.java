@@ -86,6 +86,10 @@ public final class RocketMqPublisher implements RawPublisher {
     /** Retries not reported yet, and when the next report may go. */
     private final AtomicLong unreportedRetries = new AtomicLong();
     private final AtomicLong nextRetryReport = new AtomicLong(System.nanoTime());
+    /** The queue of the next {@link #sendAll} batch: round-robin from call to call. */
+    private final AtomicInteger nextBatchQueue = new AtomicInteger(java.util.concurrent.ThreadLocalRandom.current().nextInt(1024));
+    /** An answer nothing waits for. */
+    private static final Runnable NOTHING = () -> { };
     /** {@link #retried}, made once: every send's callback holds it. */
     private final Consumer<Throwable> onRetry = this::retried;
 
@@ -154,6 +158,83 @@ public final class RocketMqPublisher implements RawPublisher {
         } else {
             keyLanes.submit(record.key(), new Keyed(message, record.key(), deliverAt > 0, sent));
         }
+    }
+
+    /**
+     * Sends the records without a key nor a delivery time as RocketMQ batches: consecutive runs of at most
+     * {@value #MAX_BATCH_BYTES} bytes (and at most the window of sends in flight), each one request to one queue, which
+     * the broker stores whole or not at all; the queue turns round-robin from call to call. Keyed records keep their
+     * key lanes (so a key keeps its queue and order) and delayed ones travel alone, as with {@link #send}; at-most-once,
+     * transactional and single records go as {@link #send} sends them.
+     */
+    @Override
+    public void sendAll(List<OutboundRecord> records, List<? extends BiConsumer<SendResult, Throwable>> done) {
+        List<MessageQueue> queues = records.size() < 2 || closed || delivery == Delivery.AT_MOST_ONCE
+                || (transactions != null && producers.handler() != null) ? null : batchQueues();
+        if (queues == null) {
+            RawPublisher.super.sendAll(records, done);
+            return;
+        }
+        MessageQueue queue = queues.get(Math.floorMod(nextBatchQueue.getAndIncrement(), queues.size()));
+        int maxCount = Math.min(MAX_ROUND, settings.maxPendingSends());
+        List<Keyed> chunk = new ArrayList<>();
+        long bytes = 0;
+        for (int i = 0; i < records.size(); i++) {
+            OutboundRecord record = records.get(i);
+            if (record.key() != null || record.deliverAtEpochMillis() > 0) {
+                send(record, done.get(i));
+                continue;
+            }
+            Message message;
+            try {
+                message = MessageMapping.toMessage(record, tag, 0);
+            } catch (RuntimeException e) {
+                done.get(i).accept(null, e);
+                continue;
+            }
+            int size = message.getBody().length + PROPERTY_ALLOWANCE;
+            if (!chunk.isEmpty() && (bytes + size > MAX_BATCH_BYTES || chunk.size() == maxCount)) {
+                sendBatch(queue, chunk);
+                chunk = new ArrayList<>();
+                bytes = 0;
+            }
+            chunk.add(new Keyed(message, null, false, done.get(i)));
+            bytes += size;
+        }
+        if (!chunk.isEmpty()) {
+            sendBatch(queue, chunk);
+        }
+    }
+
+    /** The topic's queues for a batch: as last fetched, or fetched now for a publisher that has not sent yet; or null. */
+    private List<MessageQueue> batchQueues() {
+        List<MessageQueue> queues = queues();
+        if (queues != null && !queues.isEmpty()) {
+            return queues;
+        }
+        try { // a blocking route lookup on the caller's thread, as the client's own first send does
+            List<MessageQueue> fetched = producers.plain().fetchPublishMessageQueues(destination);
+            return fetched == null || fetched.isEmpty() ? null : fetched;
+        } catch (Exception e) { // send one by one: their failures say what is wrong
+            log.debug("No route to '{}' for a batch; sending its records one by one", destination, e);
+            return null;
+        }
+    }
+
+    /** One batch: its window permits taken together (or each record fails with back-pressure), then one request. */
+    private void sendBatch(MessageQueue queue, List<Keyed> chunk) {
+        int n = chunk.size();
+        if (!acquireWindow(n)) {
+            BackPressureException refused = new BackPressureException("A batch of " + n + " messages to '" + destination
+                    + "' not sent: broker instance '" + settings.instanceName() + "' has " + settings.maxPendingSends()
+                    + " RocketMQ sends in flight and room for " + n + " did not come within " + settings.bufferTimeout()
+                    + "; raise " + RocketMqSettings.MAX_PENDING_SENDS + " or " + RocketMqSettings.BUFFER_TIMEOUT
+                    + ", or publish slower");
+            chunk.forEach(k -> k.sent().accept(null, refused));
+            return;
+        }
+        pending.addAndGet(n);
+        sendChunk(queue, chunk, NOTHING);
     }
 
     /**
@@ -424,12 +505,16 @@ public final class RocketMqPublisher implements RawPublisher {
     }
 
     private boolean acquireWindow() {
-        if (window.tryAcquire()) {
+        return acquireWindow(1);
+    }
+
+    private boolean acquireWindow(int permits) {
+        if (window.tryAcquire(permits)) {
             return true;
         }
         waitBegins();
         try {
-            return window.tryAcquire(settings.bufferTimeout().toNanos(), TimeUnit.NANOSECONDS);
+            return window.tryAcquire(permits, settings.bufferTimeout().toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
