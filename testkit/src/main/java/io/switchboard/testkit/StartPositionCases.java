@@ -107,7 +107,11 @@ abstract class StartPositionCases extends ContractCases {
         TimeUnit.MILLISECONDS.sleep(100);
         List<String> sent = publish(dest, "after", 2);
         Recorder<String> got = recorder();
-        subscribe(switchboard(), dest, TEXT, s -> s.group("since").startFrom(StartPosition.time(time)), got);
+        // tag::start-from[]
+        subscribe(switchboard(), dest, TEXT, s -> s.group("since")
+                .startFrom(StartPosition.time(time)),   // where the group has no committed position yet
+                got);
+        // end::start-from[]
         got.awaitCount(sent.size());
         assertThat(got.payloads()).as("the records from %s on", time).containsExactlyElementsOf(sent);
     }
