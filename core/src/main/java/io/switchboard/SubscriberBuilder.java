@@ -49,6 +49,7 @@ public final class SubscriberBuilder<T> {
     private int batchSize = DEFAULT_BATCH_SIZE;
     private Duration batchWait = DEFAULT_BATCH_WAIT;
     private final Map<String, String> properties = new LinkedHashMap<>();
+    private StartPosition startFrom;
 
     SubscriberBuilder(Switchboard switchboard, String destination, Codec<T> codec) {
         this.switchboard = switchboard;
@@ -159,6 +160,28 @@ public final class SubscriberBuilder<T> {
     }
 
     /**
+     * Where the subscription starts reading when its group has no position on the broker yet: the earliest record
+     * held, the latest (only what is published once it is ready), an offset, or a time; see {@link StartPosition}.
+     * Without it, a new group starts at the earliest record and a broadcast subscriber at the latest.
+     *
+     * <p>As Kafka's {@code auto.offset.reset} (not its {@code seek}): the position applies to the partitions (queues)
+     * for which the group has committed nothing, that is a new group and every broadcast subscriber. A group with
+     * committed positions resumes from them, so restarting an application with {@code startFrom} neither replays nor
+     * skips anything; to move such a group, reset it with the broker's tools while it is stopped, or subscribe as a
+     * new group. A broker that cannot start from the position refuses the subscription when it is built (RabbitMQ
+     * queues, for example, keep no offsets); {@link io.switchboard.spi.Capabilities#startPositions(boolean)} says what
+     * each accepts. On a routed Switchboard every broker instance the destination's route reaches must accept it, and
+     * each starts from it on its own log (an offset means each instance's own offsets).
+     *
+     * @param position where a group without committed positions starts; null for the default
+     * @return this builder
+     */
+    public SubscriberBuilder<T> startFrom(StartPosition position) {
+        this.startFrom = position;
+        return this;
+    }
+
+    /**
      * How long {@link Subscription#close()} waits for handlers in flight; default 30 s.
      *
      * @param timeout the longest wait
@@ -259,7 +282,7 @@ public final class SubscriberBuilder<T> {
      * @param handler called with each message
      * @return the subscription, starting
      * @throws InvalidDestinationException when a name breaks a broker's rule
-     * @throws UnsupportedCapabilityException when broadcast or filtering is asked of a broker without it
+     * @throws UnsupportedCapabilityException when broadcast, filtering or a start position is asked of a broker without it
      */
     public Subscription subscribe(MessageHandler<T> handler) {
         Objects.requireNonNull(handler, "handler");
@@ -282,7 +305,7 @@ public final class SubscriberBuilder<T> {
      * @param handler called with each message; returns the stage of its completion
      * @return the subscription, starting
      * @throws InvalidDestinationException when a name breaks a broker's rule
-     * @throws UnsupportedCapabilityException when broadcast or filtering is asked of a broker without it
+     * @throws UnsupportedCapabilityException when broadcast, filtering or a start position is asked of a broker without it
      */
     public Subscription subscribeAsync(AsyncMessageHandler<T> handler) {
         Objects.requireNonNull(handler, "handler");
@@ -303,7 +326,7 @@ public final class SubscriberBuilder<T> {
      * @param handler called with each request; returns its reply
      * @return the subscription, starting
      * @throws InvalidDestinationException when a name breaks a broker's rule
-     * @throws UnsupportedCapabilityException when broadcast or filtering is asked of a broker without it
+     * @throws UnsupportedCapabilityException when broadcast, filtering or a start position is asked of a broker without it
      */
     public <R> Subscription subscribeReplying(Codec<R> replyCodec, ReplyingHandler<T, R> handler) {
         Objects.requireNonNull(replyCodec, "replyCodec");
@@ -368,6 +391,6 @@ public final class SubscriberBuilder<T> {
 
     private SubscriptionRequest<T> request() {
         return SubscriptionRequest.of(destination, codec, group, broadcast, delivery, concurrency, maxInFlight, retry,
-                deadLetter, filter, drainTimeout, idempotencyStore, properties);
+                deadLetter, filter, drainTimeout, idempotencyStore, properties, startFrom);
     }
 }

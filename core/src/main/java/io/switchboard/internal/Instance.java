@@ -186,7 +186,7 @@ public final class Instance implements BrokerInstance, AutoCloseable {
      * Checks a request against this instance without side effects.
      *
      * @throws io.switchboard.InvalidDestinationException when a name breaks the broker's rule
-     * @throws UnsupportedCapabilityException when broadcast or filtering is asked of a broker without it
+     * @throws UnsupportedCapabilityException when broadcast, filtering or a start position is asked of a broker without it
      */
     public void check(SubscriptionRequest<?> request) {
         Capabilities caps = capabilities();
@@ -201,6 +201,13 @@ public final class Instance implements BrokerInstance, AutoCloseable {
                     + ") has no broker-side filtering for filter '" + request.filter()
                     + "'; alternative: filter in the handler, or publish to separate destinations");
         }
+        io.switchboard.StartPosition start = request.startFrom();
+        if (start != null && !caps.startPositions(request.broadcast()).contains(start.kind())) {
+            throw new UnsupportedCapabilityException("Broker '" + name() + "' (" + caps.brokerId() + ") cannot start the "
+                    + (request.broadcast() ? "broadcast subscription" : "subscription of group '" + request.group() + "'")
+                    + " to '" + request.destination() + "' from " + start + ": " + caps.startPositionLimits()
+                    + "; it accepts " + accepted(caps.startPositions(request.broadcast())) + " there");
+        }
         Validation.destination(caps, name(), deadLetterOf(request));
         String retry = retryOf(request);
         if (retry != null) {
@@ -211,6 +218,18 @@ public final class Instance implements BrokerInstance, AutoCloseable {
             }
             Validation.destination(caps, name(), retry);
         }
+    }
+
+    private static String accepted(java.util.Set<io.switchboard.StartPosition.Kind> kinds) {
+        if (kinds.isEmpty()) {
+            return "no startFrom";
+        }
+        return kinds.stream().sorted().map(k -> switch (k) {
+            case EARLIEST -> "earliest";
+            case LATEST -> "latest";
+            case OFFSET -> "offset:<n>";
+            case TIME -> "time:<instant>";
+        }).collect(java.util.stream.Collectors.joining(", "));
     }
 
     /** The retry destination of a request whose policy retries through the broker, else null. */
@@ -230,7 +249,7 @@ public final class Instance implements BrokerInstance, AutoCloseable {
             destinations.add(retryOf(request));
         }
         ConsumerSpec spec = new ConsumerSpec(request.destination(), request.effectiveGroup(), request.broadcast(),
-                request.delivery(), request.maxInFlight(), request.filter(), request.properties());
+                request.delivery(), request.maxInFlight(), request.filter(), request.properties(), request.startFrom());
         SubscriptionSettings settings = new SubscriptionSettings(name(), spec, request.concurrency(), request.retry(), dlq,
                 request.drainTimeout(), request.idempotencyStore() != null ? request.idempotencyStore() : shared.idempotencyStore(),
                 telemetry(), dispatch, ClaimWait.bound(request.properties(), config));

@@ -1,6 +1,9 @@
 package io.switchboard.spi;
 
+import io.switchboard.StartPosition;
+import java.util.EnumSet;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
@@ -24,6 +27,10 @@ public final class Capabilities {
     private final int defaultPartitions;
     private final DestinationNameRule destinationNames;
     private final UnaryOperator<String> deadLetterNaming;
+    private final Set<StartPosition.Kind> groupStarts;
+    private final Set<StartPosition.Kind> broadcastStarts;
+    private final boolean replay;
+    private final String startPositionLimits;
 
     private Capabilities(Builder b) {
         this.brokerId = b.brokerId;
@@ -37,6 +44,10 @@ public final class Capabilities {
         this.defaultPartitions = b.defaultPartitions;
         this.destinationNames = b.destinationNames;
         this.deadLetterNaming = b.deadLetterNaming;
+        this.groupStarts = b.groupStarts.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(b.groupStarts));
+        this.broadcastStarts = b.broadcastStarts.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(b.broadcastStarts));
+        this.replay = b.replay;
+        this.startPositionLimits = b.startPositionLimits;
     }
 
     /**
@@ -121,12 +132,41 @@ public final class Capabilities {
         return deadLetterNaming.apply(destination);
     }
 
+    /**
+     * {@return the kinds of {@link StartPosition} a subscription may ask for ({@link ConsumerSpec#startFrom()}); core
+     * refuses the others when the subscription is built, with {@link #startPositionLimits()} as the reason}
+     * A subscription that asks for none starts where the broker starts a new group (or broadcast subscriber) by default.
+     *
+     * @param broadcast true for a broadcast subscription, false for a consumer group's
+     */
+    public Set<StartPosition.Kind> startPositions(boolean broadcast) {
+        return broadcast ? broadcastStarts : groupStarts;
+    }
+
+    /**
+     * {@return true when the broker keeps records for groups that do not exist yet, so that a new group starting at
+     * {@link StartPosition#earliest()} reads records published before it first subscribed (a log: Kafka, RocketMQ)}
+     * False when a group's records are kept only from the moment its queue exists (RabbitMQ classic and quorum queues).
+     */
+    public boolean replay() {
+        return replay;
+    }
+
+    /**
+     * {@return why the start positions missing from {@link #startPositions(boolean)} cannot be had on this broker and
+     * what to do instead; empty when every kind is supported}
+     */
+    public String startPositionLimits() {
+        return startPositionLimits;
+    }
+
     @Override
     public String toString() {
         return "Capabilities[" + brokerId + ": exactlyOnce=" + (nativeExactlyOnce ? "native" : "emulated")
                 + ", orderingPerKey=" + orderingPerKey + ", delayedDelivery=" + delayedDelivery
                 + ", broadcast=" + broadcast + ", filtering=" + filtering + ", publishTimestamp=" + publishTimestamp
-                + ", maxMessageSize=" + maxMessageSize
+                + ", maxMessageSize=" + maxMessageSize + ", groupStarts=" + groupStarts + ", broadcastStarts="
+                + broadcastStarts + ", replay=" + replay
                 + ", defaultPartitions=" + defaultPartitions + "]";
     }
 
@@ -143,6 +183,10 @@ public final class Capabilities {
         private int defaultPartitions = DEFAULT_PARTITIONS;
         private DestinationNameRule destinationNames = name -> java.util.Optional.empty();
         private UnaryOperator<String> deadLetterNaming = destination -> destination + ".dlq";
+        private Set<StartPosition.Kind> groupStarts = Set.of();
+        private Set<StartPosition.Kind> broadcastStarts = Set.of();
+        private boolean replay;
+        private String startPositionLimits = "the adapter declares no start positions; subscribe without startFrom";
 
         private Builder(String brokerId) {
             this.brokerId = Objects.requireNonNull(brokerId, "brokerId");
@@ -261,6 +305,32 @@ public final class Capabilities {
          */
         public Builder deadLetterNaming(UnaryOperator<String> naming) {
             this.deadLetterNaming = Objects.requireNonNull(naming, "naming");
+            return this;
+        }
+
+        /**
+         * See {@link Capabilities#startPositions(boolean)} and {@link Capabilities#startPositionLimits()}.
+         *
+         * @param group the kinds a consumer group's subscription may ask for
+         * @param broadcast the kinds a broadcast subscription may ask for
+         * @param limits why the other kinds cannot be had and what to do instead (empty when none is missing)
+         * @return this builder
+         */
+        public Builder startPositions(Set<StartPosition.Kind> group, Set<StartPosition.Kind> broadcast, String limits) {
+            this.groupStarts = Set.copyOf(group);
+            this.broadcastStarts = Set.copyOf(broadcast);
+            this.startPositionLimits = Objects.requireNonNull(limits, "limits");
+            return this;
+        }
+
+        /**
+         * See {@link Capabilities#replay()}.
+         *
+         * @param value true when a new group can read records published before it subscribed
+         * @return this builder
+         */
+        public Builder replay(boolean value) {
+            this.replay = value;
             return this;
         }
 

@@ -1,6 +1,7 @@
 package io.switchboard.spi;
 
 import io.switchboard.Delivery;
+import io.switchboard.StartPosition;
 import java.util.Map;
 import java.util.Objects;
 
@@ -18,6 +19,9 @@ import java.util.Objects;
  *     the adapter stops fetching (pause, prefetch, flow control) while the bound is reached
  * @param filter an optional broker-side filter expression (RocketMQ tag), or null
  * @param properties per-subscription overrides of the broker properties (may be empty)
+ * @param startFrom where to start reading the partitions (queues) for which the group has no committed position, or
+ *     null for the broker's default (a new group at its earliest record, a broadcast subscriber at the end); core has
+ *     checked it against {@link Capabilities#startPositions(boolean)}
  */
 public record ConsumerSpec(
         String destination,
@@ -26,7 +30,24 @@ public record ConsumerSpec(
         Delivery delivery,
         int maxInFlight,
         String filter,
-        Map<String, String> properties) {
+        Map<String, String> properties,
+        StartPosition startFrom) {
+
+    /**
+     * A spec with the broker's default start position.
+     *
+     * @param destination the destination's name
+     * @param group the consumer group, or the subscriber's own name for a broadcast subscription
+     * @param broadcast true for a broadcast subscription
+     * @param delivery the delivery guarantee
+     * @param maxInFlight records fetched and not yet acknowledged, at most
+     * @param filter a broker-side filter expression, or null
+     * @param properties the subscription's broker properties
+     */
+    public ConsumerSpec(String destination, String group, boolean broadcast, Delivery delivery, int maxInFlight,
+            String filter, Map<String, String> properties) {
+        this(destination, group, broadcast, delivery, maxInFlight, filter, properties, null);
+    }
 
     /**
      * Checks the components and copies the properties.
@@ -38,6 +59,7 @@ public record ConsumerSpec(
      * @param maxInFlight records fetched and not yet acknowledged, at most
      * @param filter a broker-side filter expression, or null
      * @param properties the subscription's broker properties
+     * @param startFrom where a group without committed positions starts, or null for the broker's default
      */
     public ConsumerSpec {
         Objects.requireNonNull(destination, "destination");

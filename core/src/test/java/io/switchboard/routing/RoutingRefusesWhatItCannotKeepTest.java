@@ -77,6 +77,29 @@ class RoutingRefusesWhatItCannotKeepTest {
     }
 
     @Test
+    @DisplayName("a start position goes to each instance of the route; one without it refuses, and a route towards it too")
+    void startPositionPerInstance() {
+        Publisher<String> pub = sb.publisher("replayed", Codec.utf8()).build();
+        for (String old : List.of("a", "b", "c")) {
+            pub.publish(Message.builder(old).key("k").build()).toCompletableFuture().join();
+        }
+        List<String> got = new CopyOnWriteArrayList<>();
+        sb.subscriber("replayed", Codec.utf8()).group("g").startFrom(io.switchboard.StartPosition.offset(1))
+                .subscribe((m, c) -> got.add(m.payload())).ready().toCompletableFuture().join();
+        await("from offset 1 on m").atMost(Duration.ofSeconds(10)).until(() -> got.size() >= 2);
+        assertThat(got).containsExactly("b", "c");
+        assertThatThrownBy(() -> sb.routing().update("replayed", Route.split(Map.of("m", 50, "p", 50))))
+                .isInstanceOf(UnsupportedCapabilityException.class).hasMessageContaining("'p'")
+                .hasMessageContaining("offset:1").hasMessageContaining("replayed");
+        assertThat(sb.routing().route("replayed")).isEqualTo(Route.single("m"));
+        sb.routing().update("plain", Route.split(Map.of("m", 50, "p", 50)));
+        assertThatThrownBy(() -> sb.subscriber("plain", Codec.utf8()).group("g")
+                .startFrom(io.switchboard.StartPosition.parse("time:2024-05-01T00:00:00Z")).subscribe((m, c) -> { }))
+                .isInstanceOf(UnsupportedCapabilityException.class).hasMessageContaining("'p'")
+                .hasMessageContaining("time:2024-05-01T00:00:00Z").hasMessageContaining("'plain'");
+    }
+
+    @Test
     @DisplayName("a publisher that published a delayed message: a route or promotion gate towards p is refused")
     void delayKeepsItsRoute() {
         Publisher<String> pub = sb.publisher("reminders", Codec.utf8()).build();

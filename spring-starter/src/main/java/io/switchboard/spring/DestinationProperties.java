@@ -43,6 +43,13 @@ public class DestinationProperties {
     /** How long a listener's returned CompletionStage may take before the attempt counts as failed [5m]. */
     private Duration handlerTimeout;
 
+    /**
+     * Where a listener's group starts when it has no committed position yet (a new group, a broadcast listener):
+     * earliest, latest, offset:<n> or time:<ISO-8601 instant>; a group with committed positions resumes from them
+     * [earliest for a group, latest for broadcast].
+     */
+    private String startFrom;
+
     /** The most messages a batch listener gets at once [100]. */
     private Integer batchSize;
 
@@ -200,6 +207,24 @@ public class DestinationProperties {
      */
     public void setHandlerTimeout(Duration handlerTimeout) {
         this.handlerTimeout = handlerTimeout;
+    }
+
+    /**
+     * {@return where a listener's group without committed positions starts ({@code earliest}, {@code latest},
+     * {@code offset:<n>}, {@code time:<ISO-8601 instant>}; see {@link io.switchboard.StartPosition#parse(String)}), or
+     * null for the broker's default}
+     */
+    public String getStartFrom() {
+        return startFrom;
+    }
+
+    /**
+     * Sets {@link #getStartFrom()}.
+     *
+     * @param startFrom the value to set
+     */
+    public void setStartFrom(String startFrom) {
+        this.startFrom = startFrom;
     }
 
     /** {@return the most messages a batch listener gets at once, or null for 100} */

@@ -62,6 +62,14 @@ public @interface SwitchboardListener {
     String maxInFlight() default "";
 
     /**
+     * {@return where the listener's group starts when it has no committed position yet: {@code earliest},
+     * {@code latest}, {@code offset:<n>} or {@code time:<ISO-8601 instant>} (see
+     * {@link io.switchboard.StartPosition#parse(String)}); a group with committed positions resumes from them [earliest
+     * for a group, latest for broadcast]}
+     */
+    String startFrom() default "";
+
+    /**
      * {@return on a class, the header whose type id picks the {@link SwitchboardHandler} method [{@code __TypeId__},
      * Spring's; {@code ce_type} for the CloudEvents type]}
      */

@@ -176,6 +176,14 @@ public abstract class BrokerContract extends ContractSupport {
     }
 
     @Nested
+    @DisplayName("Where a subscription starts")
+    class StartPositions extends StartPositionCases {
+        StartPositions() {
+            super(BrokerContract.this);
+        }
+    }
+
+    @Nested
     @DisplayName("Bad input")
     class BadInput extends BadInputCases {
         BadInput() {

@@ -38,6 +38,9 @@ final class MemoryAdapter implements BrokerAdapter {
                 .broadcast(true)
                 .delayedDelivery(true)
                 .filtering(true)
+                .replay(true)
+                .startPositions(java.util.EnumSet.allOf(io.switchboard.StartPosition.Kind.class),
+                        java.util.EnumSet.allOf(io.switchboard.StartPosition.Kind.class), "")
                 .maxMessageSize(config.getInt("memory.max-message-size", 1024 * 1024))
                 .destinationNames(DestinationNameRule.of("[a-zA-Z0-9._-]+", 249,
                         "letters, digits, '.', '_' and '-' (at most 249 characters)", Set.of(".", ".."), Set.of()))

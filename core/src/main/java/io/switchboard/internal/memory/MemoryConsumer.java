@@ -59,7 +59,7 @@ final class MemoryConsumer implements RawConsumer {
         this.listener = listener;
         topic.lock.lock();
         try {
-            group = topic.joinGroup(spec.group(), spec.broadcast());
+            group = topic.joinGroup(spec.group(), spec.broadcast(), spec.startFrom());
             group.members.add(this);
             topic.changed.signalAll();
         } finally {

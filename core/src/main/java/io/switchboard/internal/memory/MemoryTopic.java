@@ -2,6 +2,7 @@ package io.switchboard.internal.memory;
 
 import io.switchboard.BackPressureException;
 import io.switchboard.PublishException;
+import io.switchboard.StartPosition;
 import io.switchboard.spi.OutboundRecord;
 import io.switchboard.spi.SendResult;
 import java.util.ArrayList;
@@ -100,12 +101,23 @@ final class MemoryTopic {
         return head == null ? Long.MAX_VALUE : TimeUnit.MILLISECONDS.toNanos(head.dueMillis - now);
     }
 
-    /** Under the lock: the group, created at the earliest retained offsets (or the end for broadcast). */
-    MemoryGroup joinGroup(String group, boolean broadcast) {
+    /**
+     * Under the lock: the group; a new one starts at {@code from}, by default at the earliest retained offsets (the end
+     * for broadcast). An existing group keeps its positions whatever {@code from} says.
+     */
+    MemoryGroup joinGroup(String group, boolean broadcast, StartPosition from) {
         return groups.computeIfAbsent(group, g -> {
+            StartPosition.Kind kind = from != null ? from.kind()
+                    : broadcast ? StartPosition.Kind.LATEST : StartPosition.Kind.EARLIEST;
             long[] start = new long[partitionCount];
             for (int p = 0; p < partitionCount; p++) {
-                start[p] = broadcast ? partitions[p].end() : partitions[p].base;
+                Partition partition = partitions[p];
+                start[p] = switch (kind) {
+                    case EARLIEST -> partition.base;
+                    case LATEST -> partition.end();
+                    case OFFSET -> Math.max(partition.base, Math.min(from.offset(), partition.end()));
+                    case TIME -> partition.firstAtOrAfter(from.time().toEpochMilli());
+                };
             }
             return new MemoryGroup(g, broadcast, start);
         });
@@ -191,6 +203,16 @@ final class MemoryTopic {
 
         long end() {
             return base + (log.size() - head);
+        }
+
+        /** The offset of the first retained record stored at or after the time, or the end when none is. */
+        long firstAtOrAfter(long epochMillis) {
+            for (long offset = base; offset < end(); offset++) {
+                if (get(offset).timestamp() >= epochMillis) {
+                    return offset;
+                }
+            }
+            return end();
         }
 
         Stored get(long offset) {

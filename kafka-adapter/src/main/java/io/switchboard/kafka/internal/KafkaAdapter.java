@@ -92,6 +92,9 @@ public final class KafkaAdapter implements BrokerAdapter {
                 .delayedDelivery(true) // delay topics in tiers, moved on by each subscribing application's forwarder
                 .filtering(true) // tag filter applied by the consumer before decoding
                 .publishTimestamp(true) // CreateTime, stamped by the producer when the record has no timestamp
+                .replay(true)
+                .startPositions(java.util.EnumSet.allOf(io.switchboard.StartPosition.Kind.class),
+                        java.util.EnumSet.allOf(io.switchboard.StartPosition.Kind.class), "")
                 .maxMessageSize(maxMessageSize(brokerConfig))
                 .destinationNames(TOPIC_NAMES)
                 .build();

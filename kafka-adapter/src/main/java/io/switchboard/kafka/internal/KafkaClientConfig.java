@@ -180,6 +180,17 @@ public final class KafkaClientConfig {
 
     public Map<String, Object> consumer(String group, Delivery delivery, boolean broadcast, int maxInFlight,
             Map<String, String> overrides) {
+        return consumer(group, delivery, broadcast, maxInFlight, overrides, null);
+    }
+
+    /**
+     * A consumer's client settings. Where the group has no committed offset it starts by {@code auto.offset.reset}:
+     * {@code earliest} unless {@code kafka.auto.offset.reset} says otherwise, {@code latest} for a broadcast
+     * subscriber, and what the subscription's start position says when it has one (offsets and times are sought
+     * after the assignment, from {@code earliest}).
+     */
+    public Map<String, Object> consumer(String group, Delivery delivery, boolean broadcast, int maxInFlight,
+            Map<String, String> overrides, io.switchboard.StartPosition start) {
         Map<String, Object> props = new HashMap<>();
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -192,6 +203,10 @@ public final class KafkaClientConfig {
         if (broadcast) {
             // a broadcast subscriber receives what is published after it became ready
             props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+        }
+        if (start != null) {
+            props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                    start.kind() == io.switchboard.StartPosition.Kind.LATEST ? "latest" : "earliest");
         }
         Object isolation = props.get(ConsumerConfig.ISOLATION_LEVEL_CONFIG);
         if (delivery == Delivery.EXACTLY_ONCE && !"read_committed".equals(isolation.toString().trim().toLowerCase(Locale.ROOT))) {

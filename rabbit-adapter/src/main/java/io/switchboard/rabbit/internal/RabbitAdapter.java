@@ -3,6 +3,7 @@ package io.switchboard.rabbit.internal;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import io.switchboard.StartPosition;
 import io.switchboard.SwitchboardClosedException;
 import io.switchboard.SwitchboardException;
 import io.switchboard.rabbit.internal.connection.RabbitConnections;
@@ -79,6 +80,15 @@ public final class RabbitAdapter implements BrokerAdapter {
                 .broadcast(true)
                 .delayedDelivery(true)
                 .filtering(true)
+                // a group's queue holds what was routed to it since it was declared, consumed once: "earliest" is what
+                // it holds (today's behaviour); a broadcast subscriber's exclusive queue is new, so it starts at the end
+                .startPositions(Set.of(StartPosition.Kind.EARLIEST), Set.of(StartPosition.Kind.LATEST),
+                        "RabbitMQ classic and quorum queues keep no position: a group's durable queue holds what was "
+                        + "routed to it since it was declared and gives each message once, and a broadcast subscriber's "
+                        + "exclusive queue is new and empty, so there is no offset or time to start from, and a group "
+                        + "cannot skip to the latest without purging what its queue holds; subscribe without startFrom, "
+                        + "or use a broker with a log (Kafka, RocketMQ) for replay (RabbitMQ stream queues, which keep "
+                        + "offsets, are not consumed by this adapter)")
                 .maxMessageSize(settings.maxMessageSize)
                 .defaultPartitions(RabbitSettings.DEFAULT_PARTITIONS)
                 .destinationNames(DestinationNameRule.of("[a-zA-Z0-9._-]+", MAX_NAME,

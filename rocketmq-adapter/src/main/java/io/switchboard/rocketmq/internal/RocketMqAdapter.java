@@ -86,6 +86,9 @@ public final class RocketMqAdapter implements BrokerAdapter {
                 .delayedDelivery(true)
                 .broadcast(true)
                 .filtering(true)
+                .replay(true)
+                .startPositions(java.util.EnumSet.allOf(io.switchboard.StartPosition.Kind.class),
+                        java.util.EnumSet.allOf(io.switchboard.StartPosition.Kind.class), "")
                 .maxMessageSize(settings.maxMessageSize())
                 .destinationNames(RocketMqNames.destinationRule())
                 .deadLetterNaming(RocketMqNames::deadLetterOf)

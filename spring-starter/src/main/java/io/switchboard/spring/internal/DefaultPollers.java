@@ -35,7 +35,7 @@ public final class DefaultPollers extends MadeOnFirstUse implements Pollers, Dis
     private <T> Poller<T> create(String destination, Class<T> payloadType) {
         DestinationProperties settings = properties.destination(destination);
         SubscriberBuilder<T> builder = switchboard.subscriber(destination, codecs.codec(destination, payloadType));
-        SwitchboardLifecycle.configured(builder, settings, null, false, null, null, null);
+        SwitchboardLifecycle.configured(builder, destination, settings, null, false, null, null, null, null);
         Poller<T> poller = SwitchboardLifecycle.batched(builder, settings, false).poller();
         poller.subscription().ready().toCompletableFuture().orTimeout(properties.getListener().getReadyTimeout().toMillis(),
                 TimeUnit.MILLISECONDS).join();

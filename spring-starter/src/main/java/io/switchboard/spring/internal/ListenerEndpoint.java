@@ -40,12 +40,13 @@ import org.springframework.util.ReflectionUtils;
  * @param delivery the guarantee, or null for the configured one
  * @param concurrency handler threads, or null for the configured number
  * @param maxInFlight prefetch, or null for the configured number
+ * @param startFrom where a group without committed positions starts, or null for the configured one
  * @param typeHeader for a class listener, the header of the type id (null for Spring's); null for a method listener
  * @param branches for a class listener, its {@link SwitchboardHandler} methods; empty for a method listener
  */
 public record ListenerEndpoint(Object bean, Method method, Class<?> payloadType, Argument[] arguments, String destination,
-        String group, boolean broadcast, Delivery delivery, Integer concurrency, Integer maxInFlight, String typeHeader,
-        List<Branch> branches) {
+        String group, boolean broadcast, Delivery delivery, Integer concurrency, Integer maxInFlight,
+        io.switchboard.StartPosition startFrom, String typeHeader, List<Branch> branches) {
 
     /**
      * One {@link SwitchboardHandler} method of a class listener.
@@ -120,7 +121,8 @@ public record ListenerEndpoint(Object bean, Method method, Class<?> payloadType,
                 blankToNull(resolver.apply(annotation.group())), annotation.broadcast(),
                 delivery(where, resolver.apply(annotation.delivery())),
                 positive(where, "concurrency", resolver.apply(annotation.concurrency())),
-                positive(where, "maxInFlight", resolver.apply(annotation.maxInFlight())), null, List.of());
+                positive(where, "maxInFlight", resolver.apply(annotation.maxInFlight())),
+                startFrom(where, resolver.apply(annotation.startFrom())), null, List.of());
     }
 
     /**
@@ -170,7 +172,7 @@ public record ListenerEndpoint(Object bean, Method method, Class<?> payloadType,
             branches.add(new Branch(typeId, m));
         }
         return new ListenerEndpoint(bean, first.method(), Object.class, first.arguments(), first.destination(), first.group(),
-                first.broadcast(), first.delivery(), first.concurrency(), first.maxInFlight(),
+                first.broadcast(), first.delivery(), first.concurrency(), first.maxInFlight(), first.startFrom(),
                 blankToNull(resolver.apply(annotation.typeHeader())), List.copyOf(branches));
     }
 
@@ -229,6 +231,17 @@ public record ListenerEndpoint(Object bean, Method method, Class<?> payloadType,
             return Delivery.valueOf(value.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
         } catch (IllegalArgumentException e) {
             throw invalid(where, "has delivery '" + value + "'", "use at-most-once, at-least-once or exactly-once");
+        }
+    }
+
+    private static io.switchboard.StartPosition startFrom(String where, String value) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            return io.switchboard.StartPosition.parse(value);
+        } catch (ConfigurationException e) {
+            throw invalid(where, "has startFrom '" + value + "'", "use " + io.switchboard.StartPosition.FORMS);
         }
     }
 

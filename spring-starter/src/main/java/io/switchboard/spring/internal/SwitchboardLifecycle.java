@@ -1,7 +1,9 @@
 package io.switchboard.spring.internal;
 
 import io.switchboard.Codec;
+import io.switchboard.ConfigurationException;
 import io.switchboard.Delivery;
+import io.switchboard.StartPosition;
 import io.switchboard.SubscriberBuilder;
 import io.switchboard.Subscription;
 import io.switchboard.SubscriptionException;
@@ -174,16 +176,17 @@ public final class SwitchboardLifecycle implements SmartLifecycle {
 
     /** The builder with the listener's and the destination's settings. */
     private <T> SubscriberBuilder<T> configured(SubscriberBuilder<T> builder, ListenerEndpoint endpoint) {
-        return configured(builder, properties.destination(endpoint.destination()), endpoint.group(), endpoint.broadcast(),
-                endpoint.delivery(), endpoint.concurrency(), endpoint.maxInFlight());
+        return configured(builder, endpoint.destination(), properties.destination(endpoint.destination()), endpoint.group(),
+                endpoint.broadcast(), endpoint.delivery(), endpoint.concurrency(), endpoint.maxInFlight(), endpoint.startFrom());
     }
 
     /**
      * The builder with a destination's settings, where a listener's own attributes (each null or false when it has
      * none) do not say otherwise.
      */
-    static <T> SubscriberBuilder<T> configured(SubscriberBuilder<T> builder, DestinationProperties settings, String ownGroup,
-            boolean ownBroadcast, Delivery ownDelivery, Integer ownConcurrency, Integer ownMaxInFlight) {
+    static <T> SubscriberBuilder<T> configured(SubscriberBuilder<T> builder, String destination, DestinationProperties settings,
+            String ownGroup, boolean ownBroadcast, Delivery ownDelivery, Integer ownConcurrency, Integer ownMaxInFlight,
+            StartPosition ownStartFrom) {
         String group = ownGroup != null ? ownGroup : settings.getGroup();
         if (group != null) {
             builder.group(group);
@@ -199,6 +202,15 @@ public final class SwitchboardLifecycle implements SmartLifecycle {
         }
         if (ownMaxInFlight != null || settings.getMaxInFlight() != null) {
             builder.maxInFlight(ownMaxInFlight != null ? ownMaxInFlight : settings.getMaxInFlight());
+        }
+        if (ownStartFrom != null) {
+            builder.startFrom(ownStartFrom);
+        } else if (settings.getStartFrom() != null && !settings.getStartFrom().isBlank()) {
+            try {
+                builder.startFrom(StartPosition.parse(settings.getStartFrom()));
+            } catch (ConfigurationException e) {
+                throw new ConfigurationException("switchboard.destinations." + destination + ".start-from: " + e.getMessage(), e);
+            }
         }
         if (settings.getRetry().isSet()) {
             builder.retry(settings.getRetry().toPolicy());

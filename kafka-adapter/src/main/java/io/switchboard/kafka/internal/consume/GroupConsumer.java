@@ -398,9 +398,13 @@ public final class GroupConsumer implements ConsumerRebalanceListener {
 
     // ---- rebalance callbacks: on the poll thread, inside poll() ----
 
-    /** New partitions get their start positions now or after a later poll ({@link Readiness}). */
+    /**
+     * New partitions get their start positions now or after a later poll ({@link Readiness}); those of a subscription
+     * starting at an offset or a time, without a committed offset, are sought there first ({@link StartSeek}).
+     */
     @Override
     public void onPartitionsAssigned(Collection<TopicPartition> assigned) {
+        StartSeek.apply(consumer, group, attached, assigned.stream().filter(p -> !partitions.containsKey(p)).toList());
         List<TopicPartition> unowned = new ArrayList<>();
         boolean lookupPending = false;
         for (TopicPartition partition : assigned) {

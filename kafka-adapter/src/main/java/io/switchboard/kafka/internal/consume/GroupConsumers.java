@@ -21,8 +21,8 @@ import org.apache.kafka.common.KafkaException;
  * The adapter's consumers of groups: subscriptions of one group with the same delivery guarantee and the same client
  * settings share one {@link GroupConsumer} (one client, one poll thread), as long as their topics differ; a second
  * subscription of a topic in the group (a competing member in the same application) goes to the next consumer of
- * that key, a "slot" of its own. Broadcast subscriptions and those with {@code kafka.share-consumer=false} get a
- * consumer of their own. Shared consumers default to the cooperative sticky assignor (when the application chose no
+ * that key, a "slot" of its own. Broadcast subscriptions, those starting at an offset or a time ({@link StartSeek}) and
+ * those with {@code kafka.share-consumer=false} get a consumer of their own. Shared consumers default to the cooperative sticky assignor (when the application chose no
  * assignor and the classic group protocol), so that a subscription coming or going does not stop the others.
  */
 public final class GroupConsumers {
@@ -53,10 +53,10 @@ public final class GroupConsumers {
 
     /** {@return the subscription's raw consumer, attached to a shared group consumer or to one of its own} */
     public synchronized Attachment create(ConsumerSpec spec, Consumer<AutoCloseable> onClosed) {
-        boolean share = !spec.broadcast()
+        boolean share = !spec.broadcast() && !StartSeek.seeks(spec.startFrom())
                 && config.brokerConfig().with(spec.properties()).getBoolean(KafkaClientConfig.PREFIX + SHARE, true);
         Map<String, Object> clientConfig = config.consumer(spec.group(), spec.delivery(), spec.broadcast(),
-                share ? 500 : spec.maxInFlight(), spec.properties());
+                share ? 500 : spec.maxInFlight(), spec.properties(), spec.startFrom());
         if (share && !clientConfig.containsKey(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG)
                 && "classic".equals(String.valueOf(clientConfig.getOrDefault(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "classic"))
                         .trim().toLowerCase(Locale.ROOT))) {

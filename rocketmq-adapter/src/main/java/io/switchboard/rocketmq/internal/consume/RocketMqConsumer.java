@@ -38,8 +38,9 @@ import org.slf4j.LoggerFactory;
  * subscription at least once or exactly once with {@code rocketmq.consume-mode=concurrently}.
  *
  * <p>A consumer group is RocketMQ's clustering model; a new group starts from the first retained
- * message, as on every Switchboard broker. A broadcast subscriber uses the broadcasting model,
- * starts at the end of every queue and keeps its offsets in memory only. A consumer runs in the
+ * message, as on every Switchboard broker, or at its start position ({@link StartOffsets}), and a group with
+ * offsets resumes from them. A broadcast subscriber uses the broadcasting model, starts at the end of every queue
+ * (or its start position) and keeps its offsets in memory only. A consumer runs in the
  * client instance it is given: the adapter's consumers' one, never its producers', or one of its
  * own for a further member of a group.
  */
@@ -122,7 +123,10 @@ public final class RocketMqConsumer implements RawConsumer {
             c.setOffsetStore(broadcastOffsets);
         } else {
             c.setMessageModel(MessageModel.CLUSTERING);
-            c.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+            c.setConsumeFromWhere(StartOffsets.consumeFromWhere(spec.startFrom()));
+            if (spec.startFrom() != null && spec.startFrom().kind() == io.switchboard.StartPosition.Kind.TIME) {
+                c.setConsumeTimestamp(StartOffsets.consumeTimestamp(spec.startFrom().time()));
+            }
         }
         c.setConsumeThreadMin(settings.consumeThreads());
         c.setConsumeThreadMax(settings.consumeThreads());
@@ -161,11 +165,22 @@ public final class RocketMqConsumer implements RawConsumer {
         }
         handoff.start(consumer, listener);
         try {
+            io.switchboard.StartPosition start = spec.startFrom();
             if (broadcastOffsets != null) {
-                positionAtEnd(broadcastOffsets);
+                io.switchboard.StartPosition from = start != null ? start : io.switchboard.StartPosition.latest();
+                positionQueues((api, master, queue, timeout) ->
+                        broadcastOffsets.startAt(queue, StartOffsets.target(api, master, queue, from, timeout)));
             }
             consumer.subscribe(spec.destination(), spec.filter() == null ? "*" : spec.filter());
             makeGroup.run();
+            if (!spec.broadcast() && StartOffsets.written(start)) {
+                positionQueues((api, master, queue, timeout) -> {
+                    long offset = StartOffsets.startGroup(api, master, queue, group, start, timeout);
+                    if (offset >= 0) {
+                        log.info("Group '{}' has no offset in {}: starts at offset {} ({})", group, queue, offset, start);
+                    }
+                });
+            }
             consumer.start();
             PushConsumerShutdown.endIdlePopThread(consumer);
             if (settings.shareConsumeThreads()) {
@@ -182,8 +197,9 @@ public final class RocketMqConsumer implements RawConsumer {
         }
         log.debug("Subscribed to '{}' as RocketMQ group '{}' ({})", spec.destination(), group,
                 spec.broadcast() ? "broadcast" : "clustering");
-        // A group without offsets starts at the first offset, a broadcast subscriber at the end
-        // found above: a record published from now on is delivered once the queues are assigned.
+        // A group without offsets starts at the first offset or where its start position put it, a broadcast
+        // subscriber at the end (or its start position) found above: a record published from now on is delivered
+        // once the queues are assigned.
         if (spec.broadcast()) {
             return CompletableFuture.completedFuture(null);
         }
@@ -245,7 +261,13 @@ public final class RocketMqConsumer implements RawConsumer {
      * that every record published once {@link #start} completed reaches it. (RocketMQ's orderly
      * consumer would only look up the end at its first pull, missing what came in between.)
      */
-    private void positionAtEnd(MemoryOffsetStore store) throws Exception {
+    /** Something done to one queue of the destination, on its master broker. */
+    private interface QueueStep {
+        void apply(MQClientAPIImpl api, String master, MessageQueue queue, long timeout) throws Exception;
+    }
+
+    /** Applies the step to every queue of the destination that has a master (before the consumer starts). */
+    private void positionQueues(QueueStep step) throws Exception {
         MQClientAPIImpl api = producers.api();
         long timeout = settings.adminTimeout().toMillis();
         TopicRouteData route = api.getTopicRouteInfoFromNameServer(spec.destination(), timeout, false);
@@ -256,8 +278,7 @@ public final class RocketMqConsumer implements RawConsumer {
                 continue;
             }
             for (int id = 0; id < queues.getReadQueueNums(); id++) {
-                MessageQueue queue = new MessageQueue(spec.destination(), queues.getBrokerName(), id);
-                store.startAt(queue, api.getMaxOffset(master, queue, timeout));
+                step.apply(api, master, new MessageQueue(spec.destination(), queues.getBrokerName(), id), timeout);
             }
         }
     }
