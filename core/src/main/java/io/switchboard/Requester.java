@@ -9,7 +9,7 @@ import java.util.concurrent.CompletableFuture;
  * {@link Switchboard#requester(String, Codec, Codec)}; a subscription answers with
  * {@link SubscriberBuilder#subscribeReplying}. Thread-safe: share one requester between threads.
  *
- * <p>Each request carries {@link Envelope#REPLY_TO} (the requester's reply destination, {@code <destination>.replies}
+ * <p>Each request carries {@link Envelope#REPLY_TO} (the requester's reply destination, {@code <destination>-replies}
  * by default) and a {@link Envelope#CORRELATION_ID} unique to it. The pending reply is registered before the request
  * is sent, so a fast reply is never missed. The requester reads its reply destination as a broadcast subscriber on
  * every broker instance of its Switchboard, and a responder replies through the instance that carried the request,

@@ -7,7 +7,7 @@ import java.util.Objects;
 
 /**
  * Builds a {@link Requester}. Obtain one from {@link Switchboard#requester(String, Codec, Codec)}. Defaults: replies on
- * {@code <destination>.replies}, a 5 s time-out ({@link #DEFAULT_TIMEOUT}, as Spring Kafka's
+ * {@code <destination>-replies}, a 5 s time-out ({@link #DEFAULT_TIMEOUT}, as Spring Kafka's
  * {@code ReplyingKafkaTemplate}), requests published at-least-once.
  *
  * @param <Q> the request's payload type
@@ -17,6 +17,12 @@ public final class RequesterBuilder<Q, R> {
 
     /** How long a request awaits its reply by default: 5 s. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
+
+    /**
+     * What the request destination's name is followed by in the default reply destination's: {@code -replies}, a name
+     * every broker accepts (RocketMQ's topics take no dot).
+     */
+    public static final String REPLIES_SUFFIX = "-replies";
 
     private final Switchboard switchboard;
     private final String destination;
@@ -35,7 +41,7 @@ public final class RequesterBuilder<Q, R> {
     }
 
     /**
-     * The destination replies come back on; default {@code <destination>.replies}. Several requesters (replicas) may
+     * The destination replies come back on; default {@code <destination>-replies}. Several requesters (replicas) may
      * share one: each reads every reply and keeps its own. It may not be the request destination itself.
      *
      * @param destination the reply destination's name
@@ -91,11 +97,11 @@ public final class RequesterBuilder<Q, R> {
      * @throws InvalidDestinationException when a name breaks a broker's rule
      */
     public Requester<Q, R> build() {
-        String replies = replyTo != null ? replyTo : destination + ".replies";
+        String replies = replyTo != null ? replyTo : destination + REPLIES_SUFFIX;
         if (replies.equals(destination)) {
             throw new ConfigurationException("The reply destination of requests to '" + destination + "' is that "
                     + "destination itself: the responders would receive the replies as requests; give another, such as "
-                    + "replyTo(\"" + destination + ".replies\") (the default)");
+                    + "replyTo(\"" + destination + REPLIES_SUFFIX + "\") (the default)");
         }
         return switchboard.newRequester(destination, requestCodec, replyCodec, replies, timeout, delivery, properties);
     }

@@ -392,47 +392,55 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
             List<InboundRecord> retrying = new ArrayList<>();
             List<Message<T>> retryingMessages = new ArrayList<>();
             int[] retryingAttempts = new int[records.size()];
-            for (int i = 0; i < records.size(); i++) {
-                InboundRecord record = records.get(i);
-                Throwable failed = whole != null ? whole : batch.failure(i);
-                open.remove(record);
-                if (failed == null) {
-                    ConsumeRecorder.handled(m, Outcome.ACK, start);
-                    settle(record, true);
-                    continue;
+            open.clear(); // from here each record is settled below, or retried (and open again)
+            int i = 0;
+            try {
+                for (; i < records.size(); i++) {
+                    InboundRecord record = records.get(i);
+                    Throwable failed = whole != null ? whole : batch.failure(i);
+                    if (failed == null) {
+                        ConsumeRecorder.handled(m, Outcome.ACK, start);
+                        settle(record, true);
+                        continue;
+                    }
+                    Exception e = failed instanceof Exception x ? x : new IllegalStateException(failed.toString(), failed);
+                    String id = messages.get(i).id();
+                    if (atMostOnce) {
+                        ConsumeRecorder.handled(m, Outcome.DROPPED, start);
+                        log.warn("Batch handler failed on message {} from '{}' (at-most-once: not retried): {}", id,
+                                spec.destination(), e.toString());
+                        settle(record, true);
+                    } else if (!retry.retries(e)) {
+                        ConsumeRecorder.handled(m, Outcome.DEAD_LETTER, start);
+                        log.warn("Message {} on '{}' failed in a batch at attempt {} in group '{}' with a non-retryable {}; "
+                                + "sending it to '{}'", id, spec.destination(), attempts[i], spec.group(), e.getClass().getName(),
+                                settings.deadLetter(), e);
+                        deadLetter(record, id, e, attempts[i], NON_RETRYABLE, false);
+                    } else if (attempts[i] >= retry.maxAttempts()) {
+                        ConsumeRecorder.handled(m, Outcome.DEAD_LETTER, start);
+                        log.warn("Message {} on '{}' failed {} attempt(s) in a batch in group '{}'; sending it to '{}'", id,
+                                spec.destination(), attempts[i], spec.group(), settings.deadLetter(), e);
+                        deadLetter(record, id, e, attempts[i], HANDLER_FAILED, false);
+                    } else {
+                        ConsumeRecorder.handled(m, Outcome.RETRY, start);
+                        retryingAttempts[retrying.size()] = attempts[i] + 1;
+                        retrying.add(record);
+                        retryingMessages.add(messages.get(i));
+                        open.add(record);
+                    }
                 }
-                Exception e = failed instanceof Exception x ? x : new IllegalStateException(failed.toString(), failed);
-                String id = messages.get(i).id();
-                if (atMostOnce) {
-                    ConsumeRecorder.handled(m, Outcome.DROPPED, start);
-                    log.warn("Batch handler failed on message {} from '{}' (at-most-once: not retried): {}", id,
-                            spec.destination(), e.toString());
-                    settle(record, true);
-                } else if (!retry.retries(e)) {
-                    ConsumeRecorder.handled(m, Outcome.DEAD_LETTER, start);
-                    log.warn("Message {} on '{}' failed in a batch at attempt {} in group '{}' with a non-retryable {}; "
-                            + "sending it to '{}'", id, spec.destination(), attempts[i], spec.group(), e.getClass().getName(),
-                            settings.deadLetter(), e);
-                    deadLetter(record, id, e, attempts[i], NON_RETRYABLE, false);
-                } else if (attempts[i] >= retry.maxAttempts()) {
-                    ConsumeRecorder.handled(m, Outcome.DEAD_LETTER, start);
-                    log.warn("Message {} on '{}' failed {} attempt(s) in a batch in group '{}'; sending it to '{}'", id,
-                            spec.destination(), attempts[i], spec.group(), settings.deadLetter(), e);
-                    deadLetter(record, id, e, attempts[i], HANDLER_FAILED, false);
-                } else {
-                    ConsumeRecorder.handled(m, Outcome.RETRY, start);
-                    retryingAttempts[retrying.size()] = attempts[i] + 1;
-                    retrying.add(record);
-                    retryingMessages.add(messages.get(i));
-                    open.add(record);
+            } catch (RuntimeException | Error e) { // those after the one that failed are still open
+                for (int j = i + 1; j < records.size(); j++) {
+                    open.add(records.get(j));
                 }
+                throw e;
             }
             if (retrying.isEmpty()) {
                 return;
             }
             int first = Integer.MAX_VALUE;
-            for (int i = 0; i < retrying.size(); i++) {
-                first = Math.min(first, retryingAttempts[i] - 1);
+            for (int k = 0; k < retrying.size(); k++) {
+                first = Math.min(first, retryingAttempts[k] - 1);
             }
             if (!Lane.pause(retry.backoffAfter(first), isStopping)) {
                 retrying.forEach(this::returnToBroker);

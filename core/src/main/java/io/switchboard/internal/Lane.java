@@ -115,6 +115,9 @@ final class Lane {
         rejectLeftovers(rejecter);
     }
 
+    /** How long a batch being collected sleeps between looks at its queue: 1 ms. */
+    static final long COLLECT_SLICE_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1);
+
     private void runBatches(Consumer<List<InboundRecord>> batches, int batchSize, long batchWaitNanos) {
         try {
             while (true) {
@@ -149,7 +152,12 @@ final class Lane {
         rejectLeftovers(rejecter);
     }
 
-    /** Adds queued records to {@code batch} until it holds {@code batchSize}, the deadline passes, or the lane stops. */
+    /**
+     * Adds queued records to {@code batch} until it holds {@code batchSize}, the deadline passes, or the lane stops.
+     * Between looks it sleeps a slice ({@link #COLLECT_SLICE_NANOS}) rather than waking at each record the client hands
+     * over one by one (a RabbitMQ delivery at a time): a wake-up a record cost the batch path more CPU a message than
+     * the single-message path spends.
+     */
     private void collect(List<InboundRecord> batch, int batchSize, long deadline) {
         while (batch.size() < batchSize && !stopping) {
             queue.drainTo(batch, batchSize - batch.size());
@@ -157,17 +165,10 @@ final class Lane {
             if (batch.size() >= batchSize || left <= 0) {
                 return;
             }
-            InboundRecord next;
-            try {
-                next = queue.poll(left, java.util.concurrent.TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt(); // the caller returns the batch to the broker
-                return;
+            java.util.concurrent.locks.LockSupport.parkNanos(Math.min(left, COLLECT_SLICE_NANOS));
+            if (Thread.currentThread().isInterrupted()) {
+                return; // the caller returns the batch to the broker
             }
-            if (next == null) {
-                return;
-            }
-            batch.add(next);
         }
     }
 

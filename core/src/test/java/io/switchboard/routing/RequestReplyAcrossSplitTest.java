@@ -58,7 +58,7 @@ class RequestReplyAcrossSplitTest {
         // tag::requester[]
         try (Requester<String, String> requester = sb.requester("quotes", TEXT, TEXT)
                 .timeout(Duration.ofSeconds(5))                   // the default; request(m, timeout) per call
-                .build()) {                                        // replies on "quotes.replies"
+                .build()) {                                        // replies on "quotes-replies"
             List<CompletableFuture<Message<String>>> replies = new ArrayList<>();
             int n = 400;
             for (int i = 0; i < n; i++) {

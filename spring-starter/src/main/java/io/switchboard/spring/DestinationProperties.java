@@ -56,7 +56,7 @@ public class DestinationProperties {
     /** How long a batch listener's batch waits for more messages once it holds one [50ms]. */
     private Duration batchWait;
 
-    /** Where a Requester of this destination awaits its replies [<destination>.replies]. */
+    /** Where a Requester of this destination awaits its replies [<destination>-replies]. */
     private String replyTo;
 
     /** How long a Requester of this destination awaits a reply [5s]. */
@@ -255,7 +255,7 @@ public class DestinationProperties {
         this.batchWait = batchWait;
     }
 
-    /** {@return where a Requester of this destination awaits its replies, or null for {@code <destination>.replies}} */
+    /** {@return where a Requester of this destination awaits its replies, or null for {@code <destination>-replies}} */
     public String getReplyTo() {
         return replyTo;
     }

@@ -62,7 +62,7 @@ class ReplyingListenerTest {
             Requesters requesters = context.getBean(Requesters.class);
             Requester<QuoteRequest, Quote> quotes = requesters.get("quotes", QuoteRequest.class, Quote.class);
             assertThat(requesters.get("quotes", QuoteRequest.class, Quote.class)).isSameAs(quotes);
-            assertThat(quotes.replyTo()).isEqualTo("quotes.replies");
+            assertThat(quotes.replyTo()).isEqualTo("quotes-replies");
             // tag::spring-requesters[]
             Message<Quote> reply = requesters.get("quotes", QuoteRequest.class, Quote.class)
                     .request(new QuoteRequest("sku-7", 4))

@@ -13,6 +13,7 @@ import io.switchboard.Publisher;
 import io.switchboard.ReplyingHandler;
 import io.switchboard.RequestTimeoutException;
 import io.switchboard.Requester;
+import io.switchboard.RequesterBuilder;
 import io.switchboard.SubscriberBuilder;
 import io.switchboard.Subscription;
 import io.switchboard.Switchboard;
@@ -59,8 +60,9 @@ abstract class RequestReplyCases extends ContractCases {
                 return "re:" + m.payload();
             });
         }
-        try (Requester<String, String> requester = switchboard().requester(dest, TEXT, TEXT).replyTo(destination())
-                .timeout(timeout()).build()) {
+        // the default reply destination, <destination>-replies: a name every broker takes
+        try (Requester<String, String> requester = switchboard().requester(dest, TEXT, TEXT).timeout(timeout()).build()) {
+            assertThat(requester.replyTo()).isEqualTo(dest + RequesterBuilder.REPLIES_SUFFIX);
             int n = 200;
             List<CompletableFuture<Message<String>>> replies = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {

@@ -33,9 +33,10 @@ import org.springframework.kafka.listener.MessageListener;
  * How fast a consumer group drains a backlog, per listener kind: Switchboard's single-message listener
  * ({@code sdk-single}), its batch listener ({@code sdk-batch}), and on Kafka Spring Kafka's record and batch listeners
  * ({@code spring-single}, {@code spring-batch}: a {@link ConcurrentMessageListenerContainer}, concurrency 1, ack mode
- * BATCH, kafka-clients defaults). A backlog of {@code bench.messages} (100,000) messages of {@code bench.payload}
+ * BATCH, kafka-clients defaults). A backlog of {@code bench.messages} (200,000) messages of {@code bench.payload}
  * (1,024) bytes is published first; each run is a new group reading it from the start (RabbitMQ: the group's queue is
- * declared, filled, then read), timed from the subscribe call to the last message handled. The handlers only count.
+ * declared, filled, then read), timed from the first message handled to the last (the group's join is not the drain),
+ * after {@code bench.warmup-reps} (1) rounds of every mode that are printed but not counted. The handlers only count.
  * Kafka and RocketMQ run in child JVMs; RabbitMQ is the local server. Client CPU is this JVM's, a message.
  *
  * <p>Settings (system properties): {@code bench.brokers} (kafka,rabbitmq,rocketmq), {@code bench.modes}
@@ -57,7 +58,8 @@ public final class BatchListenerBench {
         List<String> modes = List.of(System.getProperty("bench.modes", "sdk-single,sdk-batch,spring-single,spring-batch")
                 .split(","));
         int reps = Integer.getInteger("bench.reps", 3);
-        int messages = Integer.getInteger("bench.messages", 100_000);
+        int warmups = Integer.getInteger("bench.warmup-reps", 1);
+        int messages = Integer.getInteger("bench.messages", 200_000);
         int payloadBytes = Integer.getInteger("bench.payload", 1024);
         int batch = Integer.getInteger("bench.batch", 100);
         int inFlight = Integer.getInteger("bench.max-in-flight", 1000);
@@ -85,14 +87,14 @@ public final class BatchListenerBench {
                         fill(sb, topic, messages, payload);
                     }
                     Map<String, List<double[]>> results = new HashMap<>();
-                    for (int rep = 0; rep < reps; rep++) {
+                    for (int rep = -warmups; rep < reps; rep++) {
                         List<String> order = new ArrayList<>(modes);
                         order.removeIf(m -> m.startsWith("spring") && !broker.equals("kafka"));
-                        if (rep % 2 == 1) {
+                        if (Math.floorMod(rep, 2) == 1) {
                             Collections.reverse(order);
                         }
                         for (String mode : order) {
-                            String group = mode + "-" + rep;
+                            String group = mode + "-" + (rep + warmups);
                             if (!backlogOnce) { // the group's queue exists before its backlog is published
                                 sb.subscriber(topic, Codec.bytes()).group(group).subscribe((m, c) -> { }).close();
                                 fill(sb, topic, messages, payload);
@@ -100,9 +102,11 @@ public final class BatchListenerBench {
                             System.gc();
                             double[] r = drain(sb, broker, child == null ? null : child.address(), topic, group, mode,
                                     messages, batch, inFlight);
-                            results.computeIfAbsent(mode, k -> new ArrayList<>()).add(r);
-                            out.printf(Locale.ROOT, "%-9s %-14s rep %d: %,.0f msg/s, %.2f us client CPU a message%n", broker,
-                                    mode, rep + 1, r[0], r[1]);
+                            if (rep >= 0) {
+                                results.computeIfAbsent(mode, k -> new ArrayList<>()).add(r);
+                            }
+                            out.printf(Locale.ROOT, "%-9s %-14s %s: %,.0f msg/s, %.2f us client CPU a message%n", broker,
+                                    mode, rep < 0 ? "warm-up" : "rep " + (rep + 1), r[0], r[1]);
                         }
                     }
                     results.forEach((mode, runs) -> out.printf(Locale.ROOT, "%-9s %-14s median of %d: %,.0f msg/s, %.2f us "
@@ -133,15 +137,14 @@ public final class BatchListenerBench {
     /** Drains the backlog with a new group; returns messages a second and client CPU microseconds a message. */
     private static double[] drain(Switchboard sb, String broker, String bootstrap, String topic, String group, String mode,
             int messages, int batch, int inFlight) throws Exception {
-        AtomicLong handled = new AtomicLong();
         OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        long cpu = os.getProcessCpuTime();
+        Counter handled = new Counter(os);
         long start = System.nanoTime();
         AutoCloseable consumer = switch (mode) {
             case "sdk-single" -> sb.subscriber(topic, Codec.bytes()).group(group).maxInFlight(inFlight)
-                    .subscribe((m, c) -> handled.incrementAndGet());
+                    .subscribe((m, c) -> handled.add(1));
             case "sdk-batch" -> sb.subscriber(topic, Codec.bytes()).group(group).maxInFlight(inFlight).batchSize(batch)
-                    .subscribeBatch(b -> handled.addAndGet(b.size()));
+                    .subscribeBatch(b -> handled.add(b.size()));
             case "spring-single", "spring-batch" -> spring(bootstrap, topic, group, mode.equals("spring-batch"), handled);
             default -> throw new IllegalArgumentException("bench.modes: unknown mode '" + mode + "'; use sdk-single, "
                     + "sdk-batch, spring-single, spring-batch");
@@ -155,15 +158,38 @@ public final class BatchListenerBench {
                 }
                 LockSupport.parkNanos(1_000_000);
             }
-            double seconds = (System.nanoTime() - start) / 1e9;
-            double cpuMicros = (os.getProcessCpuTime() - cpu) / 1e3 / messages;
+            double seconds = (System.nanoTime() - handled.firstNanos) / 1e9;
+            double cpuMicros = (os.getProcessCpuTime() - handled.firstCpu) / 1e3 / messages;
             return new double[] {messages / seconds, cpuMicros};
         } finally {
             consumer.close();
         }
     }
 
-    private static AutoCloseable spring(String bootstrap, String topic, String group, boolean batch, AtomicLong handled) {
+    /** Messages handled; the time and process CPU at the first (the group's join, seconds on Kafka, is not the drain). */
+    private static final class Counter {
+        private final AtomicLong count = new AtomicLong();
+        private final OperatingSystemMXBean os;
+        volatile long firstNanos;
+        volatile long firstCpu;
+
+        Counter(OperatingSystemMXBean os) {
+            this.os = os;
+        }
+
+        void add(long n) {
+            if (count.getAndAdd(n) == 0) {
+                firstCpu = os.getProcessCpuTime();
+                firstNanos = System.nanoTime();
+            }
+        }
+
+        long get() {
+            return count.get();
+        }
+    }
+
+    private static AutoCloseable spring(String bootstrap, String topic, String group, boolean batch, Counter handled) {
         Map<String, Object> c = new HashMap<>();
         c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
@@ -173,9 +199,9 @@ public final class BatchListenerBench {
         props.setGroupId(group);
         props.setAckMode(ContainerProperties.AckMode.BATCH);
         if (batch) {
-            props.setMessageListener((BatchMessageListener<byte[], byte[]>) records -> handled.addAndGet(records.size()));
+            props.setMessageListener((BatchMessageListener<byte[], byte[]>) records -> handled.add(records.size()));
         } else {
-            props.setMessageListener((MessageListener<byte[], byte[]>) record -> handled.incrementAndGet());
+            props.setMessageListener((MessageListener<byte[], byte[]>) record -> handled.add(1));
         }
         ConcurrentMessageListenerContainer<byte[], byte[]> container = new ConcurrentMessageListenerContainer<>(
                 new DefaultKafkaConsumerFactory<>(c), props);

@@ -47,7 +47,7 @@ final class KafkaRig implements Rig {
     KafkaRig(String bootstrap, String requests, int responderCount, int dropPercent, Duration timeout) throws Exception {
         this.bootstrap = bootstrap;
         this.requests = requests;
-        String replyTopic = requests + ".replies";
+        String replyTopic = requests + "-replies";
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             admin.createTopics(List.of(new NewTopic(requests, 4, (short) 1), new NewTopic(replyTopic, 4, (short) 1)))
                     .all().get(60, TimeUnit.SECONDS);

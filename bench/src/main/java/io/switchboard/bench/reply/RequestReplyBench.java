@@ -91,11 +91,19 @@ public final class RequestReplyBench {
                     }
                 }
             }
-        } finally {
-            for (int i = started.size() - 1; i >= 0; i--) {
-                started.get(i).close();
-            }
+        } catch (Throwable e) { // a rig that could not start: its clients' threads must not keep the JVM alive
+            e.printStackTrace();
+            closeAll(started);
+            System.exit(1);
         }
+        closeAll(started);
+    }
+
+    private static void closeAll(List<AutoCloseable> started) throws Exception {
+        for (int i = started.size() - 1; i >= 0; i--) {
+            started.get(i).close();
+        }
+        started.clear();
     }
 
     private static String child(String broker, List<AutoCloseable> started, PrintStream out) {
@@ -127,6 +135,11 @@ public final class RequestReplyBench {
         };
     }
 
+    /** A request's outcome, counted once: the first call wins. */
+    private abstract static class Once extends java.util.concurrent.atomic.AtomicBoolean implements Rig.Outcome {
+        private static final long serialVersionUID = 1L;
+    }
+
     record Result(String rig, long sent, long replied, long failed, Histogram latency, double seconds, int pendingAfter,
             HeapTrend heap) {
         @Override
@@ -149,6 +162,7 @@ public final class RequestReplyBench {
         Recorder recorder = new Recorder(3);
         AtomicLong replied = new AtomicLong();
         AtomicLong failed = new AtomicLong();
+        AtomicLong extra = new AtomicLong(); // a second outcome for one request: a client calling back twice
         java.util.concurrent.atomic.AtomicReference<Throwable> firstFailure = new java.util.concurrent.atomic.AtomicReference<>();
         long start = System.nanoTime();
         long measureFrom = start + Duration.ofSeconds(warmup).toNanos();
@@ -163,9 +177,13 @@ public final class RequestReplyBench {
                 break;
             }
             boolean measured = intended >= measureFrom;
-            rig.request(payload, new Rig.Outcome() {
+            rig.request(payload, new Once() {
                 @Override
                 public void replied() {
+                    if (!compareAndSet(false, true)) {
+                        extra.incrementAndGet();
+                        return;
+                    }
                     if (measured) {
                         recorder.recordValue(Math.max(1, (System.nanoTime() - intended) / 1000));
                     }
@@ -174,6 +192,10 @@ public final class RequestReplyBench {
 
                 @Override
                 public void failed(Throwable error) {
+                    if (!compareAndSet(false, true)) {
+                        extra.incrementAndGet();
+                        return;
+                    }
                     if (failed.incrementAndGet() == 1) {
                         firstFailure.set(error);
                     }
@@ -189,6 +211,10 @@ public final class RequestReplyBench {
         Throwable first = firstFailure.get();
         if (first != null) {
             System.out.println("  first failure of " + rig.name() + ": " + first);
+        }
+        if (extra.get() > 0) {
+            System.out.println("  " + rig.name() + ": " + extra.get() + " second outcomes of a request, ignored (the first "
+                    + "one counts)");
         }
         return new Result(rig.name(), sent, replied.get(), failed.get(), recorder.getIntervalHistogram(), seconds,
                 rig.pending(), heap);

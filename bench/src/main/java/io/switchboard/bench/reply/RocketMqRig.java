@@ -28,6 +28,8 @@ final class RocketMqRig implements Rig {
     private final DefaultMQProducer requester;
     private final List<DefaultMQPushConsumer> consumers = new ArrayList<>();
     private final List<DefaultMQProducer> replyProducers = new ArrayList<>();
+    /** Requests the responders consumed (redeliveries included). */
+    private final AtomicLong seen = new AtomicLong();
 
     RocketMqRig(String nameServer, String topic, int responders, int dropPercent, java.time.Duration timeout) throws Exception {
         this.topic = topic;
@@ -35,7 +37,7 @@ final class RocketMqRig implements Rig {
         try (Switchboard admin = Switchboard.builder().broker("rocketmq").property("rocketmq.namesrv-addr", nameServer).build()) {
             admin.provisioning().ensureDestination(DestinationSpec.of(topic, 4));
         }
-        AtomicLong seen = new AtomicLong();
+        AtomicLong seen = this.seen;
         for (int i = 0; i < responders; i++) {
             DefaultMQProducer replies = new DefaultMQProducer("bench-rpc-replies-" + i);
             replies.setNamesrvAddr(nameServer);
@@ -100,6 +102,7 @@ final class RocketMqRig implements Rig {
 
     @Override
     public void close() {
+        System.out.println("  " + name() + ": the responders consumed " + seen.get() + " requests");
         consumers.forEach(DefaultMQPushConsumer::shutdown);
         replyProducers.forEach(DefaultMQProducer::shutdown);
         requester.shutdown();

@@ -85,7 +85,7 @@ public final class Responder<T, R> implements MessageHandler<T>, AutoCloseable {
                     throw new InvalidMessageException("A request on '" + destination + "' asks for its reply on '"
                             + replyTo + "', beyond the " + MAX_REPLY_DESTINATIONS + " reply destinations one replying "
                             + "subscription publishes to; requesters should share a reply destination (the default, "
-                            + "<destination>.replies)");
+                            + "<destination>-replies)");
                 }
                 p = transport.publisherOn(instance, replyTo, codec);
                 if (p == null) { // the request came through an instance this Switchboard does not name: follow the route

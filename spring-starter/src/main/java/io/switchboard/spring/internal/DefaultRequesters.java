@@ -34,7 +34,7 @@ public final class DefaultRequesters extends MadeOnFirstUse implements Requester
     private <Q, R> Requester<Q, R> create(String destination, Class<Q> requestType, Class<R> replyType) {
         DestinationProperties settings = properties.destination(destination);
         String replyTo = settings.getReplyTo() != null && !settings.getReplyTo().isBlank() ? settings.getReplyTo().trim()
-                : destination + ".replies";
+                : destination + io.switchboard.RequesterBuilder.REPLIES_SUFFIX;
         RequesterBuilder<Q, R> builder = switchboard.requester(destination, codecs.codec(destination, requestType),
                 codecs.codec(destination, replyType)).replyTo(replyTo); // replies read with the codec a listener on
         // the destination writes them with: the destination's settings, for the reply's type
