@@ -234,8 +234,10 @@ public final class SubscriberBuilder<T> {
     }
 
     /**
-     * How long a batch waits for more messages once it holds one, before it goes to the handler smaller than
-     * {@link #batchSize(int)}; default {@link #DEFAULT_BATCH_WAIT} (50 ms). Zero hands over what has arrived.
+     * How long a batch stays open for more messages once it holds one, before it goes to the handler smaller than
+     * {@link #batchSize(int)}; default {@link #DEFAULT_BATCH_WAIT} (50 ms). Messages that keep coming join it until
+     * it is full or this time is up; a pause of a millisecond with none coming ends it sooner (as a Kafka poll or a
+     * RocketMQ consume call hands over what is there). Zero hands over what has arrived.
      *
      * @param wait zero or positive
      * @return this builder

@@ -153,19 +153,23 @@ final class Lane {
     }
 
     /**
-     * Adds queued records to {@code batch} until it holds {@code batchSize}, the deadline passes, or the lane stops.
-     * Between looks it sleeps a slice ({@link #COLLECT_SLICE_NANOS}) rather than waking at each record the client hands
-     * over one by one (a RabbitMQ delivery at a time): a wake-up a record cost the batch path more CPU a message than
-     * the single-message path spends.
+     * Adds queued records to {@code batch} until it holds {@code batchSize}, the deadline passes, no record came for a
+     * slice ({@link #COLLECT_SLICE_NANOS}), or the lane stops. It sleeps a slice between looks rather than waking at
+     * each record the client hands over one by one (a RabbitMQ delivery at a time), and a pause ends the batch: a
+     * client that hands over no more until what it handed is settled (RocketMQ's orderly consumption) would otherwise
+     * hold every batch for the whole wait.
      */
     private void collect(List<InboundRecord> batch, int batchSize, long deadline) {
+        boolean slept = false;
         while (batch.size() < batchSize && !stopping) {
+            int before = batch.size();
             queue.drainTo(batch, batchSize - batch.size());
             long left = deadline - System.nanoTime();
-            if (batch.size() >= batchSize || left <= 0) {
+            if (batch.size() >= batchSize || left <= 0 || (slept && batch.size() == before)) {
                 return;
             }
             java.util.concurrent.locks.LockSupport.parkNanos(Math.min(left, COLLECT_SLICE_NANOS));
+            slept = true;
             if (Thread.currentThread().isInterrupted()) {
                 return; // the caller returns the batch to the broker
             }
