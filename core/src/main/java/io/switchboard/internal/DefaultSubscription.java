@@ -171,6 +171,15 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
     }
 
     @Override
+    public void onHandoffEnd() {
+        if (batching != null) {
+            for (Lane lane : lanes) {
+                lane.endBatch();
+            }
+        }
+    }
+
+    @Override
     public void onFiltered() {
         ConsumeRecorder m = meters;
         if (m != null) m.filtered();

@@ -17,6 +17,8 @@ final class Lane {
 
     private static final Logger log = LoggerFactory.getLogger(Lane.class);
     private static final InboundRecord WAKE_UP = new WakeUp();
+    /** Ends the batch being collected: the client hands over no more until what it handed is settled. */
+    private static final InboundRecord END_BATCH = new WakeUp();
 
     private final LinkedBlockingQueue<InboundRecord> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
@@ -96,12 +98,12 @@ final class Lane {
                 break;
             }
             if (stopping) {
-                if (record != WAKE_UP) {
+                if (!isMark(record)) {
                     rejecter.accept(record);
                 }
                 break;
             }
-            if (record == WAKE_UP) {
+            if (isMark(record)) {
                 continue;
             }
             try {
@@ -115,6 +117,15 @@ final class Lane {
         rejectLeftovers(rejecter);
     }
 
+    private static boolean isMark(InboundRecord record) {
+        return record == WAKE_UP || record == END_BATCH;
+    }
+
+    /** Ends the batch being collected, if any, once what is queued before this call has joined it (batch mode). */
+    void endBatch() {
+        queue.offer(END_BATCH);
+    }
+
     /** How long a batch being collected sleeps between looks at its queue: 1 ms. */
     static final long COLLECT_SLICE_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1);
 
@@ -123,18 +134,18 @@ final class Lane {
             while (true) {
                 InboundRecord first = queue.take();
                 if (stopping) {
-                    if (first != WAKE_UP) {
+                    if (!isMark(first)) {
                         rejecter.accept(first);
                     }
                     break;
                 }
-                if (first == WAKE_UP) {
+                if (isMark(first)) {
                     continue;
                 }
                 List<InboundRecord> batch = new ArrayList<>(Math.min(batchSize, 1024));
                 batch.add(first);
                 collect(batch, batchSize, System.nanoTime() + batchWaitNanos);
-                batch.removeIf(r -> r == WAKE_UP);
+                batch.removeIf(Lane::isMark);
                 if (stopping || Thread.currentThread().isInterrupted()) {
                     batch.forEach(rejecter);
                     break;
@@ -164,6 +175,9 @@ final class Lane {
         while (batch.size() < batchSize && !stopping) {
             int before = batch.size();
             queue.drainTo(batch, batchSize - batch.size());
+            if (batch.size() > before && batch.removeIf(r -> r == END_BATCH)) {
+                return;
+            }
             long left = deadline - System.nanoTime();
             if (batch.size() >= batchSize || left <= 0 || (slept && batch.size() == before)) {
                 return;
@@ -180,7 +194,7 @@ final class Lane {
         List<InboundRecord> left = new ArrayList<>();
         queue.drainTo(left);
         for (InboundRecord record : left) {
-            if (record != WAKE_UP) {
+            if (!isMark(record)) {
                 rejecter.accept(record);
             }
         }

@@ -18,6 +18,14 @@ public interface RecordListener {
     void onRecord(InboundRecord record);
 
     /**
+     * The adapter hands over no more records until those it handed are settled (RocketMQ's orderly consumption waits
+     * for a consume call's messages): core ends the batches it is collecting for a batch handler at once instead of
+     * waiting for more. An adapter that keeps handing records over need not call it. Never blocks.
+     */
+    default void onHandoffEnd() {
+    }
+
+    /**
      * The consumer failed in a way it cannot recover from by itself (for example the broker
      * cancelled it because its queue was deleted). Core surfaces the error on the subscription.
      *

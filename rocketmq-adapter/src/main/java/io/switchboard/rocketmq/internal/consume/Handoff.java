@@ -113,6 +113,7 @@ final class Handoff {
             handed.add(record);
             listener.onRecord(record);
         }
+        listener.onHandoffEnd(); // nothing more comes from this queue until these are settled
         batch.awaitSettled(() -> closing);
         List<MessageExt> returned = new ArrayList<>();
         boolean anyAcked = false;
