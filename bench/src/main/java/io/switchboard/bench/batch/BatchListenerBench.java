@@ -36,7 +36,7 @@ import org.springframework.kafka.listener.MessageListener;
  * BATCH, kafka-clients defaults). A backlog of {@code bench.messages} (200,000) messages of {@code bench.payload}
  * (1,024) bytes is published first; each run is a new group reading it from the start (RabbitMQ: the group's queue is
  * declared, filled, then read), timed from the first message handled to the last (the group's join is not the drain),
- * after {@code bench.warmup-reps} (1) rounds of every mode that are printed but not counted. The handlers only count.
+ * after {@code bench.warmup-reps} (1) passes of every mode that are printed but not counted. The handlers only count.
  * Kafka and RocketMQ run in child JVMs; RabbitMQ is the local server. Client CPU is this JVM's, a message.
  *
  * <p>Settings (system properties): {@code bench.brokers} (kafka,rabbitmq,rocketmq), {@code bench.modes}
