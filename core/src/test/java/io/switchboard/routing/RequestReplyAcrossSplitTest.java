@@ -77,6 +77,23 @@ class RequestReplyAcrossSplitTest {
     }
 
     @Test
+    @DisplayName("a request is no longer pending by the time its caller sees the reply or the time-out")
+    void forgottenBeforeTheCallerWakes() {
+        sb.subscriber("quotes", TEXT).group("pricing").subscribeReplying(TEXT, (m, c) -> m.payload().equals("never") ? null
+                : "re:" + m.payload()).ready().toCompletableFuture().orTimeout(10, TimeUnit.SECONDS).join();
+        try (Requester<String, String> requester = sb.requester("quotes", TEXT, TEXT).build()) {
+            // the caller's own dependents run before the requester's end of the request: what they see is what a
+            // thread woken by join() may see
+            int afterReply = requester.request(Message.of("one")).thenApply(r -> requester.pending()).toCompletableFuture()
+                    .orTimeout(10, TimeUnit.SECONDS).join();
+            int afterTimeout = requester.request(Message.of("never"), Duration.ofMillis(50)).handle((r, e) -> requester
+                    .pending()).toCompletableFuture().orTimeout(10, TimeUnit.SECONDS).join();
+            assertThat(afterReply).as("pending when the reply completes the caller's future").isZero();
+            assertThat(afterTimeout).as("pending when the time-out completes the caller's future").isZero();
+        }
+    }
+
+    @Test
     @DisplayName("a reply destination equal to the request destination and a non-positive time-out are refused, naming the fix")
     void refusals() {
         assertThatThrownBy(() -> sb.requester("quotes", TEXT, TEXT).replyTo("quotes").build())

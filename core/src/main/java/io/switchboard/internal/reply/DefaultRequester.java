@@ -185,6 +185,11 @@ public final class DefaultRequester<Q, R> implements Requester<Q, R> {
         p.complete(reply.withPayload(value));
     }
 
+    /** Drops a request from those awaiting a reply (before its future completes; idempotent). */
+    void forget(Pending<R> p) {
+        pending.remove(p.correlationId, p);
+    }
+
     /** The end of a request, however it came: frees its state and records it. */
     void ended(Pending<R> p, Throwable error) {
         pending.remove(p.correlationId, p);

@@ -29,6 +29,22 @@ final class Pending<R> extends CompletableFuture<Message<R>> implements Runnable
         this.timeout = timeout;
     }
 
+    /**
+     * Forgets the request before the caller's future completes: a caller woken by the completion sees it no longer
+     * pending (the future's dependents, this one's end among them, may run after the caller's wake-up).
+     */
+    @Override
+    public boolean complete(Message<R> reply) {
+        requester.forget(this);
+        return super.complete(reply);
+    }
+
+    @Override
+    public boolean completeExceptionally(Throwable error) {
+        requester.forget(this);
+        return super.completeExceptionally(error);
+    }
+
     /** The time-out. */
     @Override
     public void run() {
