@@ -12,6 +12,7 @@ final class DefaultBatch<T> implements Batch<T> {
     private final List<Message<T>> messages;
     private final List<DeliveryContext> contexts;
     private final Throwable[] failures;
+    private boolean failedAny;
 
     DefaultBatch(List<Message<T>> messages, List<DeliveryContext> contexts) {
         this.messages = List.copyOf(messages);
@@ -38,6 +39,12 @@ final class DefaultBatch<T> implements Batch<T> {
     public void fail(int index, Throwable error) {
         Objects.checkIndex(index, failures.length);
         failures[index] = Objects.requireNonNull(error, "error");
+        failedAny = true;
+    }
+
+    /** {@return true when the handler marked at least one message failed} */
+    boolean failedAny() {
+        return failedAny;
     }
 
     /** The failure marked for a message, or null. */

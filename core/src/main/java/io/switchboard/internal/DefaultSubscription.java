@@ -74,6 +74,15 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
     private final Lane[] lanes;
     /** True when the handler runs on the adapter's delivery threads (no lanes); decided in {@link #start()}. */
     private boolean inline;
+    /**
+     * True when a batch handler runs on the adapter's delivery threads: each thread collects what one hand-off gives it
+     * and handles it in {@link #onHandoffEnd()}; decided in {@link #start()}.
+     */
+    private boolean inlineBatches;
+    /** The records a delivery thread was handed since its last hand-off end (inline batches only). */
+    private final ThreadLocal<List<InboundRecord>> handedOver = ThreadLocal.withInitial(ArrayList::new);
+    /** True when a settled batch is acknowledged in one call ({@link RawConsumer#ackInOrder}): one lane, in order. */
+    private boolean ackBatchesInOrder;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger roundRobin = new AtomicInteger();
     private final Object drained = new Object();
@@ -122,8 +131,13 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
             if (retry.brokerSideFrom() != null && spec.delivery() != Delivery.AT_MOST_ONCE) {
                 brokerRetry = BrokerRetry.open(instance, spec);
             }
-            inline = batching == null && brokerRetry == null && settings.dispatch() != Dispatch.LANES && consumer.handleOnDeliveryThreads(lanes.length);
-            if (!inline) {
+            boolean mayInline = brokerRetry == null && settings.dispatch() != Dispatch.LANES;
+            inline = batching == null && mayInline && consumer.handleOnDeliveryThreads(lanes.length);
+            inlineBatches = batching != null && mayInline && consumer.endsHandoffs()
+                    && consumer.handleOnDeliveryThreads(lanes.length);
+            // one lane handles every record in delivery order and settles each batch before it takes the next
+            ackBatchesInOrder = batching != null && !inlineBatches && lanes.length == 1;
+            if (!inline && !inlineBatches) {
                 for (Lane lane : lanes) {
                     lane.start();
                 }
@@ -155,6 +169,8 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
         arrivals.arrived();
         if (inline) {
             processInline(record);
+        } else if (inlineBatches) {
+            handedOver.get().add(record);
         } else {
             lanes[laneOf(record)].offer(record);
         }
@@ -172,9 +188,35 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
 
     @Override
     public void onHandoffEnd() {
-        if (batching != null) {
+        if (inlineBatches) {
+            handleHandedOver();
+        } else if (batching != null) {
             for (Lane lane : lanes) {
                 lane.endBatch();
+            }
+        }
+    }
+
+    /** Handles what this delivery thread was handed since its last hand-off end, in batches of at most the batch size. */
+    private void handleHandedOver() {
+        List<InboundRecord> handed = handedOver.get();
+        if (handed.isEmpty()) {
+            return;
+        }
+        List<InboundRecord> records = new ArrayList<>(handed);
+        handed.clear();
+        int size = batching.size();
+        for (int from = 0; from < records.size(); from += size) {
+            List<InboundRecord> batch = records.subList(from, Math.min(records.size(), from + size));
+            if (stopping) {
+                batch.forEach(this::returnToBroker);
+                continue;
+            }
+            try {
+                processBatch(new ArrayList<>(batch));
+            } catch (RuntimeException | Error e) { // the batch processor settled what it was given
+                log.error("Unexpected failure while processing a batch of {} record(s) of '{}'", batch.size(),
+                        spec.destination(), e);
             }
         }
     }
@@ -402,6 +444,13 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
             List<Message<T>> retryingMessages = new ArrayList<>();
             int[] retryingAttempts = new int[records.size()];
             open.clear(); // from here each record is settled below, or retried (and open again)
+            if (whole == null && !batch.failedAny() && ackBatchesInOrder) {
+                for (int k = 0; k < records.size(); k++) {
+                    ConsumeRecorder.handled(m, Outcome.ACK, start);
+                }
+                settleAll(records);
+                return;
+            }
             int i = 0;
             try {
                 for (; i < records.size(); i++) {
@@ -533,6 +582,19 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
         settle(record, false);
     }
 
+    /** Acknowledges a batch whose records are all handled, in one call where the adapter can. */
+    private void settleAll(List<InboundRecord> records) {
+        try {
+            consumer.ackInOrder(records);
+        } finally {
+            if (inFlight.addAndGet(-records.size()) == 0 && stopping) {
+                synchronized (drained) {
+                    drained.notifyAll();
+                }
+            }
+        }
+    }
+
     private void settle(InboundRecord record, boolean ack) {
         try {
             if (ack) {
@@ -589,13 +651,13 @@ public final class DefaultSubscription<T> extends SubscriptionBase implements Re
             if (brokerRetry != null) {
                 brokerRetry.stop();
             }
-            if (!inline) {
+            if (!inline && !inlineBatches) {
                 for (Lane lane : lanes) {
                     lane.stop();
                 }
             }
             awaitDrained(settings.drainTimeout());
-            if (!inline) {
+            if (!inline && !inlineBatches) {
                 for (Lane lane : lanes) {
                     lane.join(1000);
                 }

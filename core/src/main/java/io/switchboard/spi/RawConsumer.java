@@ -48,6 +48,31 @@ public interface RawConsumer extends AutoCloseable {
     }
 
     /**
+     * {@return true when the thread that hands records over calls {@link RecordListener#onHandoffEnd()} after the last
+     * record of each hand-off, before it goes back to its client} With {@link #handleOnDeliveryThreads(int)} agreed, core
+     * then collects a batch handler's batch on that thread and runs the handler in {@code onHandoffEnd}, with no hand-off
+     * to a thread of its own. Such an adapter also ends a hand-off early (calls {@code onHandoffEnd}) when it must wait
+     * for in-flight room, since the records it handed are settled only then.
+     */
+    default boolean endsHandoffs() {
+        return false;
+    }
+
+    /**
+     * Acknowledges {@code records}, which core settles together in the order they were delivered. Core calls it only
+     * when every record this consumer delivered before the last of them is settled already or in the list, so an adapter
+     * may acknowledge them with one cumulative acknowledgement (RabbitMQ's {@code multiple} flag). The default acks
+     * each.
+     *
+     * @param records pending records of this consumer, in delivery order
+     */
+    default void ackInOrder(java.util.List<? extends InboundRecord> records) {
+        for (InboundRecord record : records) {
+            record.ack();
+        }
+    }
+
+    /**
      * {@return records waiting for this group (consumer lag, queue depth or backlog) if the broker tells, for a
      * gauge} Called rarely, never on the delivery path; may talk to the broker.
      */

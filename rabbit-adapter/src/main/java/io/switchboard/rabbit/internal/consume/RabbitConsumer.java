@@ -155,6 +155,40 @@ public final class RabbitConsumer implements RawConsumer {
         listener.onFiltered();
     }
 
+    /**
+     * Acknowledges a settled batch with one {@code basic.ack} whose {@code multiple} flag covers every delivery up to
+     * its last tag: core calls this only when everything delivered before is settled, as Spring AMQP's batch listener
+     * acknowledges a batch. A record of another channel (never the case while this consumer lives) is acked alone.
+     */
+    @Override
+    public void ackInOrder(List<? extends io.switchboard.spi.InboundRecord> records) {
+        Channel last = null;
+        long lastTag = -1;
+        int claimed = 0;
+        for (io.switchboard.spi.InboundRecord record : records) {
+            if (!(record instanceof RabbitRecord r) || r.channel() != channel) {
+                record.ack();
+                continue;
+            }
+            if (r.settleForCumulativeAck()) {
+                claimed++;
+                last = r.channel();
+                lastTag = Math.max(lastTag, r.deliveryTag());
+            }
+        }
+        if (claimed == 0) {
+            return; // auto-acked (at-most-once), or settled already
+        }
+        try {
+            last.basicAck(lastTag, true);
+        } catch (IOException | ShutdownSignalException e) {
+            log.debug("Ack of {} record(s) from '{}' not sent ({}); the broker delivers them again", claimed,
+                    spec.destination(), e.toString());
+        } finally {
+            unsettled.addAndGet(-claimed);
+        }
+    }
+
     void settled() {
         unsettled.decrementAndGet();
     }

@@ -65,6 +65,19 @@ final class RabbitRecord extends AbstractInboundRecord {
         return earlier >= 0 ? earlier + 1 : redelivered ? 2 : 1;
     }
 
+    /** Marks the record settled for an acknowledgement its consumer sends for several; false when it was settled already. */
+    boolean settleForCumulativeAck() {
+        return settle(PENDING, SETTLED);
+    }
+
+    Channel channel() {
+        return channel;
+    }
+
+    long deliveryTag() {
+        return deliveryTag;
+    }
+
     @Override
     public void ack() {
         if (settle(PENDING, SETTLED)) {

@@ -105,8 +105,11 @@ final class Handoff {
         Batch batch = new Batch(inFlight, true);
         List<RocketMqRecord> handed = new ArrayList<>(messages.size());
         for (MessageExt message : messages) {
-            if (!acquirePermit()) {
-                break;
+            if (!inFlight.tryAcquire()) {
+                listener.onHandoffEnd(); // what is handed may be settled only now: it must not wait for the rest
+                if (!acquirePermit()) {
+                    break;
+                }
             }
             RocketMqRecord record = new RocketMqRecord(message, destination, queueOrdered, batch);
             batch.handing();
@@ -148,15 +151,20 @@ final class Handoff {
         }
         Batch batch = new Batch(inFlight, false);
         for (MessageExt message : messages) {
-            while (!acquirePermit()) {
-                if (closing) {
-                    log.debug("At-most-once subscription to '{}' closed: dropping the rest of a batch", destination);
-                    return true;
+            if (!inFlight.tryAcquire()) {
+                listener.onHandoffEnd();
+                while (!acquirePermit()) {
+                    if (closing) {
+                        log.debug("At-most-once subscription to '{}' closed: dropping the rest of a batch", destination);
+                        listener.onHandoffEnd();
+                        return true;
+                    }
                 }
             }
             batch.handing();
             listener.onRecord(new RocketMqRecord(message, destination, queueOrdered, batch));
         }
+        listener.onHandoffEnd();
         return true;
     }
 

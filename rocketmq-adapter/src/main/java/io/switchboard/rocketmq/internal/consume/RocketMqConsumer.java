@@ -157,6 +157,12 @@ public final class RocketMqConsumer implements RawConsumer {
         return true;
     }
 
+    /** Every consume call ends with {@link RecordListener#onHandoffEnd()}, on its consume thread (see {@link Handoff}). */
+    @Override
+    public boolean endsHandoffs() {
+        return true;
+    }
+
     @Override
     public CompletionStage<Void> start(RecordListener listener) {
         if (!started.compareAndSet(false, true)) {
