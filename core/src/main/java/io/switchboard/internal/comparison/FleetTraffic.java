@@ -197,8 +197,7 @@ public final class FleetTraffic {
                     w.costMessages += s.window.published + s.window.consumed;
                     if (destination == null || destination.equals(s.destination)) {
                         w.fromSecond = Math.min(w.fromSecond, Math.max(from, first == null ? s.second : first + warmUp));
-                        w.add(new long[] {s.window.published, s.window.publishFailed, s.window.consumed, s.window.handleFailed,
-                            s.window.deadLetters, s.window.redeliveries}, s.window.publishLatency, s.window.endToEnd);
+                        w.add(s.window);
                     }
                 }
             }
