@@ -27,12 +27,14 @@ import java.util.Map;
  * when the two intervals do not overlap AND the point estimates differ by at least {@code minDifference}
  * (default 10%) of the larger one and by at least 0.5 ms (below that: scheduling noise, and Kafka's
  * millisecond record timestamps). Error rate (failed publishes / publishes), dead-letter rate (dead
- * letters / consumed) and request timeout rate (requests that timed out / requests ended) are judged by a two-proportion z-test at the 99% level (|z| > 2.576), each side
- * with at least {@code minSamples}, and a difference of at least 0.1 percentage point. Anything else is
- * "no significant difference"; too few samples is said as such, never judged. A finding names the
- * events during which at least half of the slower side's samples beyond the quantile were in flight,
- * offers a setting as its cause only when it accounts for at least half of the difference, and says
- * when the two instances carried loads more than 2x apart (docs/verdict.md).
+ * letters / consumed) and request timeout rate (requests that timed out / requests that ended) are
+ * judged by a two-proportion z-test at the 99% level (|z| > 2.576), each side with at least
+ * {@code minSamples}, and a difference of at least 0.1 percentage point. Anything else is "no
+ * significant difference"; too few samples is said as such, never judged. A finding names the events
+ * during which at least half of the slower side's samples beyond the quantile were in flight, offers a
+ * setting as its cause only when it accounts for at least half of the difference (never for a request
+ * figure), and says when the two instances carried loads more than 2x apart (docs/verdict.md). Where
+ * no request ended in the window, the report says nothing of requests.
  *
  * @param at when the report was made
  * @param window the window covered

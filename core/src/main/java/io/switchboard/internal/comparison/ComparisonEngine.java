@@ -367,8 +367,8 @@ public final class ComparisonEngine implements BrokerComparison {
                 TrafficStats.Window wb = windows.get(b);
                 for (int q = 0; q < QUANTILES.length; q++) {
                     for (LatencyKind kind : LatencyKind.values()) {
-                        judged += quantile(kind.word + " " + QUANTILE_NAMES[q], QUANTILES[q], a, kind.of(wa), b, kind.of(wb),
-                                tails, kind, findings, notJudged, wins);
+                        judged += quantile(kind.word + " " + QUANTILE_NAMES[q], QUANTILES[q], a, kind.of(wa), b,
+                                kind.of(wb), tails, kind, findings, notJudged, wins);
                     }
                 }
                 judged += proportion("error rate", a, wa.publishFailed, wa.published + wa.publishFailed, b, wb.publishFailed,

@@ -153,8 +153,8 @@ final class Tails {
      * Counts the samples beyond {@code threshold} in {@code seconds} ({@code total[0]}), each event's share of them
      * ({@code share}), and returns how many were in flight during any event.
      */
-    private long tail(TrafficStats.Window[] seconds, LatencyKind kind, long threshold, List<Event> events, double[] share,
-            long[] total) {
+    private long tail(TrafficStats.Window[] seconds, LatencyKind kind, long threshold, List<Event> events,
+            double[] share, long[] total) {
         long any = 0;
         long[] per = new long[events.size()];
         for (int i = 0; i < seconds.length; i++) {
@@ -187,8 +187,8 @@ final class Tails {
     }
 
     /** The events to name: by share, until together they hold at least half of the tail (at most {@value #MAX_NAMED}). */
-    private List<Event> named(List<Event> events, double[] share, TrafficStats.Window[] behind, LatencyKind kind, long threshold,
-            long total) {
+    private List<Event> named(List<Event> events, double[] share, TrafficStats.Window[] behind, LatencyKind kind,
+            long threshold, long total) {
         List<Integer> order = new ArrayList<>();
         for (int i = 0; i < events.size(); i++) {
             if (share[i] > 0) {
@@ -206,7 +206,8 @@ final class Tails {
         return named;
     }
 
-    private double namedShare(TrafficStats.Window[] seconds, LatencyKind kind, long threshold, List<Event> named, long total) {
+    private double namedShare(TrafficStats.Window[] seconds, LatencyKind kind, long threshold, List<Event> named,
+            long total) {
         long[] t = new long[1];
         return (double) tail(seconds, kind, threshold, named, new double[named.size()], t) / Math.max(1, total);
     }
