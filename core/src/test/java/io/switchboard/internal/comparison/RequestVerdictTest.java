@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.switchboard.routing.ComparisonReport;
 import io.switchboard.routing.ComparisonReport.Finding;
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -76,6 +78,31 @@ class RequestVerdictTest {
                 .contains("of b's request samples beyond p99")
                 .contains("group pricing rebalanced on b")
                 .contains("no significant difference");
+    }
+
+    @Test
+    @DisplayName("a replica shares its requests on the fleet bus after its traffic: counts and latencies arrive whole")
+    void fleetSharesRequests() throws Exception {
+        SimulatedTraffic sim = new SimulatedTraffic(60, 0, Map.of());
+        long second = sim.millis.get() / 1000;
+        for (int i = 0; i < 100; i++) {
+            sim.sample("a", 1_000, 1_000);
+            sim.reply("a", 4_000);
+        }
+        sim.timeout("b"); // b carried no publish in that second: its requests travel all the same
+        sim.nextSecond();
+        FleetTraffic fleet = new FleetTraffic(60);
+        byte[] shared = FleetTraffic.encode(sim.book, second - 1, second);
+        fleet.received("r2", new DataInputStream(new ByteArrayInputStream(shared)));
+        Map<String, TrafficStats.Window> out = Map.of("a", new TrafficStats.Window(), "b", new TrafficStats.Window());
+        fleet.addTo(out, "orders", second, second, 0, (instance, destination) -> Long.MAX_VALUE);
+        assertThat(out.get("a").published).isEqualTo(100);
+        assertThat(out.get("a").replies).isEqualTo(100);
+        assertThat(out.get("a").requestLatency.getTotalCount()).isEqualTo(100);
+        assertThat(out.get("a").requestLatency.getValueAtPercentile(50))
+                .isEqualTo(out.get("a").requestLatency.highestEquivalentValue(4_000));
+        assertThat(out.get("b").requestTimeouts).isEqualTo(1);
+        assertThat(out.get("b").requests()).isEqualTo(1);
     }
 
     @Test
