@@ -9,6 +9,8 @@ import io.switchboard.internal.AdapterLoader;
 import io.switchboard.internal.Instance;
 import io.switchboard.internal.Shared;
 import io.switchboard.internal.SubscriptionRequest;
+import io.switchboard.internal.comparison.TrafficBook;
+import io.switchboard.internal.metrics.RequestRecorder;
 import io.switchboard.internal.reply.DefaultRequester;
 import io.switchboard.internal.reply.ReplyTransport;
 import io.switchboard.internal.reply.ReplyingSubscription;
@@ -239,6 +241,12 @@ public final class Switchboard implements AutoCloseable, MeterBinder {
         @Override
         public MeterRegistry meters() {
             return shared.meters();
+        }
+
+        @Override
+        public RequestRecorder comparison(String instance, String destination) {
+            TrafficBook book = shared.traffic();
+            return book == null ? null : book.stats(instance, brokerIdOf(instance), destination);
         }
     };
 

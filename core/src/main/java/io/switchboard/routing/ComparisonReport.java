@@ -17,7 +17,8 @@ import java.util.Map;
  * <p>The verdict's rule: rates (messages per second) are shown, never judged, because the routing
  * weights decide them. Each instance's first {@code switchboard.comparison.warm-up} seconds of traffic
  * (5 s) are left out of its figures and the verdict, and said so. A latency quantile q (p50, p99, p99.9
- * of publish and of end-to-end latency) is judged between two instances only when each has at least
+ * of publish latency, of end-to-end latency and, where the application made requests, of request-to-reply latency)
+ * is judged between two instances only when each has at least
  * {@code minSamples} samples, at least 20 beyond the quantile (n(1-q) >= 20, so p99 needs 2,000 and
  * p99.9 20,000) and samples in at least 5 seconds. Its 99% confidence interval is distribution-free,
  * from the order statistics at ranks nq +/- 2.576 sqrt(phi nq(1-q)), where phi (at least 1) is how much
@@ -25,13 +26,15 @@ import java.util.Map;
  * independent samples would (Pearson's dispersion of their count per second); one instance is ahead
  * when the two intervals do not overlap AND the point estimates differ by at least {@code minDifference}
  * (default 10%) of the larger one and by at least 0.5 ms (below that: scheduling noise, and Kafka's
- * millisecond record timestamps). Error rate (failed publishes / publishes) and dead-letter rate (dead
- * letters / consumed) are judged by a two-proportion z-test at the 99% level (|z| > 2.576), each side
- * with at least {@code minSamples}, and a difference of at least 0.1 percentage point. Anything else is
- * "no significant difference"; too few samples is said as such, never judged. A finding names the
- * events during which at least half of the slower side's samples beyond the quantile were in flight,
- * offers a setting as its cause only when it accounts for at least half of the difference, and says
- * when the two instances carried loads more than 2x apart (docs/verdict.md).
+ * millisecond record timestamps). Error rate (failed publishes / publishes), dead-letter rate (dead
+ * letters / consumed) and request timeout rate (requests that timed out / requests that ended) are
+ * judged by a two-proportion z-test at the 99% level (|z| > 2.576), each side with at least
+ * {@code minSamples}, and a difference of at least 0.1 percentage point. Anything else is "no
+ * significant difference"; too few samples is said as such, never judged. A finding names the events
+ * during which at least half of the slower side's samples beyond the quantile were in flight, offers a
+ * setting as its cause only when it accounts for at least half of the difference (never for a request
+ * figure), and says when the two instances carried loads more than 2x apart (docs/verdict.md). Where
+ * no request ended in the window, the report says nothing of requests.
  *
  * @param at when the report was made
  * @param window the window covered
@@ -158,6 +161,29 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
     }
 
     /**
+     * The requests an instance carried over the window, made with a {@link io.switchboard.Requester} on a Switchboard of
+     * several instances: each is the instance's whose publish carried it (its reply comes back through the same
+     * instance).
+     *
+     * @param replies requests whose reply came
+     * @param timeouts requests whose time-out passed without a reply
+     * @param failures requests that failed otherwise (their publish, the reply's decoding, a close or a cancel)
+     * @param timeoutRate timeouts / all requests that ended (NaN without requests)
+     * @param latency request published to its reply received, of the requests whose reply came
+     */
+    public record Requests(long replies, long timeouts, long failures, double timeoutRate, Latency latency) {
+
+        /** No requests. */
+        public static final Requests NONE = new Requests(0, 0, 0, Double.NaN, new Latency(0, Double.NaN, Double.NaN,
+                Double.NaN));
+
+        /** {@return the requests that ended in the window, however they ended} */
+        public long ended() {
+            return replies + timeouts + failures;
+        }
+    }
+
+    /**
      * One instance's figures.
      *
      * @param instance instance name
@@ -177,10 +203,11 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
      *     report of every destination), as the broker tells, read at most every {@code switchboard.lag-refresh}; groups
      *     whose broker cannot tell are absent
      * @param cost the client's CPU and bytes on the wire per message
+     * @param requests the requests the instance carried, {@link Requests#NONE} when the application made none
      */
     public record InstanceFigures(String instance, String broker, long published, long publishFailed, long consumed,
             long deadLetters, long redeliveries, double publishRate, double consumeRate, double errorRate, double deadLetterRate,
-            Latency publishLatency, Latency endToEnd, Map<String, Long> lag, Cost cost) {
+            Latency publishLatency, Latency endToEnd, Map<String, Long> lag, Cost cost, Requests requests) {
 
         /**
          * Copies the lag.
@@ -200,10 +227,38 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
          * @param endToEnd envelope publish time to handler start
          * @param lag records waiting per group
          * @param cost the client's CPU and bytes on the wire per message
+         * @param requests the requests the instance carried
          */
         public InstanceFigures {
             lag = Map.copyOf(lag);
             cost = cost == null ? Cost.UNKNOWN : cost;
+            requests = requests == null ? Requests.NONE : requests;
+        }
+
+        /**
+         * Figures without requests.
+         *
+         * @param instance instance name
+         * @param broker adapter id
+         * @param published publishes acknowledged
+         * @param publishFailed publishes failed
+         * @param consumed records handed to handlers here
+         * @param deadLetters records dead-lettered here
+         * @param redeliveries records the broker delivered again
+         * @param publishRate acknowledged publishes per second
+         * @param consumeRate records consumed per second
+         * @param errorRate failed / all publishes
+         * @param deadLetterRate dead letters / consumed
+         * @param publishLatency publish call to broker acknowledgement
+         * @param endToEnd envelope publish time to handler start
+         * @param lag records waiting per group
+         * @param cost the client's CPU and bytes on the wire per message
+         */
+        public InstanceFigures(String instance, String broker, long published, long publishFailed, long consumed,
+                long deadLetters, long redeliveries, double publishRate, double consumeRate, double errorRate,
+                double deadLetterRate, Latency publishLatency, Latency endToEnd, Map<String, Long> lag, Cost cost) {
+            this(instance, broker, published, publishFailed, consumed, deadLetters, redeliveries, publishRate, consumeRate,
+                    errorRate, deadLetterRate, publishLatency, endToEnd, lag, cost, Requests.NONE);
         }
 
         /**
@@ -399,6 +454,12 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
         row(b, "client CPU per message (us)", i -> fmt(i.cost().cpuMicrosPerMessage()));
         row(b, "wire bytes per message", i -> fmt(i.cost().wireBytesPerMessage()));
         row(b, "samples publish / e2e", i -> i.publishLatency().samples() + " / " + i.endToEnd().samples());
+        if (requested()) {
+            row(b, "request p50 / p99 / p99.9 (ms)", i -> latency(i.requests().latency()));
+            row(b, "requests replied / timed out / failed", i -> i.requests().replies() + " / " + i.requests().timeouts()
+                    + " / " + i.requests().failures());
+            row(b, "request timeout rate", i -> pct(i.requests().timeoutRate()));
+        }
         b.append("Verdict: ").append(verdict.summary()).append('\n');
         for (Finding f : verdict.findings()) {
             b.append("  - ").append(f.text()).append('\n');
@@ -436,6 +497,11 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
         return b.toString();
     }
 
+    /** {@return true when any instance carried a request in the window: else the report says nothing of requests} */
+    private boolean requested() {
+        return instances.stream().anyMatch(i -> i.requests().ended() > 0);
+    }
+
     /** The events a table lists; JSON has them all. */
     private static final int EVENTS_IN_TABLE = 20;
 
@@ -471,6 +537,7 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
         root.put("destination", destination);
         root.put("scope", scope);
         List<Object> list = new ArrayList<>();
+        boolean requested = requested();
         for (InstanceFigures i : instances) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("instance", i.instance());
@@ -493,6 +560,15 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
             cost.put("messages", i.cost().messages());
             cost.put("wireSamples", i.cost().wireSamples());
             m.put("cost", cost);
+            if (requested) {
+                Map<String, Object> r = new LinkedHashMap<>();
+                r.put("replies", i.requests().replies());
+                r.put("timeouts", i.requests().timeouts());
+                r.put("failures", i.requests().failures());
+                r.put("timeoutRate", num(i.requests().timeoutRate()));
+                r.put("latencyMs", latencyJson(i.requests().latency()));
+                m.put("requests", r);
+            }
             list.add(m);
         }
         root.put("instances", list);

@@ -24,6 +24,8 @@ public final class ComparisonEngine implements BrokerComparison {
     static final double MIN_LATENCY_DIFFERENCE_MS = 0.5;
     private static final double[] QUANTILES = {0.50, 0.99, 0.999};
     private static final String[] QUANTILE_NAMES = {"p50", "p99", "p99.9"};
+    /** The figure of requests that ended at their time-out, of all that ended. */
+    static final String REQUEST_TIMEOUT_RATE = "request timeout rate";
 
     private final TrafficBook book;
     private final SettingEffects effects;
@@ -290,7 +292,14 @@ public final class ComparisonEngine implements BrokerComparison {
                 w.redeliveries, (double) w.published / seconds, (double) w.consumed / seconds,
                 attempts == 0 ? Double.NaN : (double) w.publishFailed / attempts,
                 w.consumed == 0 ? Double.NaN : (double) w.deadLetters / w.consumed,
-                latency(w.publishLatency), latency(w.endToEnd), lag(instance, destination), cost(w));
+                latency(w.publishLatency), latency(w.endToEnd), lag(instance, destination), cost(w), requests(w));
+    }
+
+    /** The requests the instance carried: replies with their latency, time-outs and other failures. */
+    static ComparisonReport.Requests requests(TrafficStats.Window w) {
+        long all = w.requests();
+        return new ComparisonReport.Requests(w.replies, w.requestTimeouts, w.requestFailed,
+                all == 0 ? Double.NaN : (double) w.requestTimeouts / all, latency(w.requestLatency));
     }
 
     /** The client's CPU per message published or consumed on any destination, and the sampled bytes per publish. */
@@ -307,8 +316,9 @@ public final class ComparisonEngine implements BrokerComparison {
 
     /** {@return the quantile named in a latency figure (e.g. 0.99 for "e2e p99"), or NaN for another figure} */
     static double quantileOf(String figure) {
-        for (int q = 0; q < QUANTILES.length; q++) {
-            if (figure.equals("publish " + QUANTILE_NAMES[q]) || figure.equals("e2e " + QUANTILE_NAMES[q])) {
+        LatencyKind kind = LatencyKind.ofFigure(figure);
+        for (int q = 0; kind != null && q < QUANTILES.length; q++) {
+            if (figure.equals(kind.word + " " + QUANTILE_NAMES[q])) {
                 return QUANTILES[q];
             }
         }
@@ -356,13 +366,15 @@ public final class ComparisonEngine implements BrokerComparison {
                 TrafficStats.Window wa = windows.get(a);
                 TrafficStats.Window wb = windows.get(b);
                 for (int q = 0; q < QUANTILES.length; q++) {
-                    judged += quantile("publish " + QUANTILE_NAMES[q], QUANTILES[q], a, wa.publishLatency, b, wb.publishLatency,
-                            tails, false, findings, notJudged, wins);
-                    judged += quantile("e2e " + QUANTILE_NAMES[q], QUANTILES[q], a, wa.endToEnd, b, wb.endToEnd, tails, true,
-                            findings, notJudged, wins);
+                    for (LatencyKind kind : LatencyKind.values()) {
+                        judged += quantile(kind.word + " " + QUANTILE_NAMES[q], QUANTILES[q], a, kind.of(wa), b,
+                                kind.of(wb), tails, kind, findings, notJudged, wins);
+                    }
                 }
                 judged += proportion("error rate", a, wa.publishFailed, wa.published + wa.publishFailed, b, wb.publishFailed,
                         wb.published + wb.publishFailed, findings, notJudged, wins);
+                judged += proportion(REQUEST_TIMEOUT_RATE, a, wa.requestTimeouts, wa.requests(), b, wb.requestTimeouts,
+                        wb.requests(), findings, notJudged, wins);
                 judged += proportion("dead-letter rate", a, wa.deadLetters, wa.consumed, b, wb.deadLetters, wb.consumed, findings,
                         notJudged, wins);
                 judged += CostFindings.judge(a, cost.get(a), b, cost.get(b), minDifference, findings, notJudged, wins);
@@ -389,8 +401,8 @@ public final class ComparisonEngine implements BrokerComparison {
     }
 
     /** Judges one quantile; returns 1 when judged. */
-    private int quantile(String figure, double q, String a, Histogram ha, String b, Histogram hb, Tails tails, boolean e2e,
-            List<Finding> findings, List<String> notJudged, Map<String, Integer> wins) {
+    private int quantile(String figure, double q, String a, Histogram ha, String b, Histogram hb, Tails tails,
+            LatencyKind kind, List<Finding> findings, List<String> notJudged, Map<String, Integer> wins) {
         long na = ha.getTotalCount();
         long nb = hb.getTotalCount();
         long need = needed(q);
@@ -404,8 +416,8 @@ public final class ComparisonEngine implements BrokerComparison {
         // measured at p99 for p99.9: ten samples beyond the quantile spread over a few seconds say little of how they
         // cluster, and what slows an instance's p99.9 for a moment slows its p99 too
         double qd = Math.min(q, DISPERSION_QUANTILE);
-        double da = dispersion(tails.histograms(a, e2e), qd, ha.getValueAtPercentile(qd * 100));
-        double db = dispersion(tails.histograms(b, e2e), qd, hb.getValueAtPercentile(qd * 100));
+        double da = dispersion(tails.histograms(a, kind), qd, ha.getValueAtPercentile(qd * 100));
+        double db = dispersion(tails.histograms(b, kind), qd, hb.getValueAtPercentile(qd * 100));
         if (Double.isNaN(da) || Double.isNaN(db)) {
             notJudged.add(String.format(Locale.ROOT, "%s: %s and %s need samples in at least %d seconds each (how the samples "
                     + "beyond the quantile cluster in time is measured over the seconds)", figure, a, b, MIN_SECONDS));

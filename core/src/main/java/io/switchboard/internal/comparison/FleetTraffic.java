@@ -17,9 +17,9 @@ import org.HdrHistogram.Histogram;
 /**
  * The other replicas' traffic figures, one second at a time, as they share them on the fleet bus:
  * per (instance, destination) the counts and the publish and end-to-end latency histograms of
- * that second. Histograms are merged, never percentiles, so a fleet window's p99 is the p99 of
- * every replica's samples together. Kept for the comparison window; read on report, never per
- * message.
+ * that second, and after them the requests' counts and request-to-reply histograms. Histograms are
+ * merged, never percentiles, so a fleet window's p99 is the p99 of every replica's samples together.
+ * Kept for the comparison window; read on report, never per message.
  */
 public final class FleetTraffic {
 
@@ -28,6 +28,11 @@ public final class FleetTraffic {
 
     /** The first int of an encoding that carries the instances' client cost after each second's traffic. */
     private static final int VERSION_2 = -2;
+    /**
+     * The int that opens the requests' section, after every second's block: a replica of before it stops reading at the
+     * end of the blocks, so it takes the traffic and leaves the requests.
+     */
+    private static final int REQUESTS = 0x52455153;
 
     private final int seconds;
     private final Map<String, List<Slice>> byReplica = new ConcurrentHashMap<>();
@@ -45,11 +50,20 @@ public final class FleetTraffic {
     public static byte[] encode(TrafficBook book, long afterSecond, long second) {
         long first = Math.max(afterSecond + 1, second - 4);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
+        ByteArrayOutputStream requestBytes = new ByteArrayOutputStream(64);
+        try (DataOutputStream out = new DataOutputStream(bytes);
+                DataOutputStream requests = new DataOutputStream(requestBytes)) {
             out.writeInt(VERSION_2); // a replica of before the client cost reads a negative count: no block, nothing wrong
             out.writeInt((int) Math.max(0, second - first + 1));
+            int requested = 0;
             for (long s = first; s <= second; s++) {
-                encodeSecond(book, s, out);
+                requested += encodeSecond(book, s, out, requests);
+            }
+            if (requested > 0) {
+                requests.flush();
+                out.writeInt(REQUESTS);
+                out.writeInt(requested);
+                requestBytes.writeTo(out);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -57,16 +71,29 @@ public final class FleetTraffic {
         return bytes.toByteArray();
     }
 
-    private static void encodeSecond(TrafficBook book, long second, DataOutputStream out) throws IOException {
+    /** Writes one second's block to {@code out} and its requests to {@code requests}; returns how many of those. */
+    private static int encodeSecond(TrafficBook book, long second, DataOutputStream out, DataOutputStream requests)
+            throws IOException {
         List<TrafficStats> all = book.all();
         List<TrafficStats.Window> windows = new ArrayList<>();
         List<TrafficStats> used = new ArrayList<>();
+        int requested = 0;
         for (TrafficStats s : all) {
             TrafficStats.Window w = new TrafficStats.Window();
             s.addTo(w, second, second);
             if (w.published + w.publishFailed + w.consumed + w.redeliveries > 0) {
                 windows.add(w);
                 used.add(s);
+            }
+            if (w.requests() > 0) {
+                requests.writeLong(second);
+                requests.writeUTF(s.instance);
+                requests.writeUTF(s.destination);
+                requests.writeLong(w.replies);
+                requests.writeLong(w.requestTimeouts);
+                requests.writeLong(w.requestFailed);
+                histogram(requests, w.requestLatency);
+                requested++;
             }
         }
         out.writeLong(second);
@@ -89,6 +116,7 @@ public final class FleetTraffic {
                 out.writeLong(v);
             }
         }
+        return requested;
     }
 
     private static void histogram(DataOutputStream out, Histogram h) throws IOException {
@@ -116,6 +144,30 @@ public final class FleetTraffic {
         }
         for (int b = 0; b < blocks; b++) {
             receivedSecond(replica, in, costs);
+        }
+        if (in.available() >= 4 && in.readInt() == REQUESTS) {
+            receivedRequests(replica, in);
+        }
+    }
+
+    /** The requests of the seconds whose blocks came just before (which replaced what those seconds held). */
+    private void receivedRequests(String replica, DataInputStream in) throws IOException, DataFormatException {
+        int n = in.readInt();
+        List<Slice> slices = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            long second = in.readLong();
+            String instance = in.readUTF();
+            String destination = in.readUTF();
+            TrafficStats.Window w = new TrafficStats.Window();
+            w.replies = in.readLong();
+            w.requestTimeouts = in.readLong();
+            w.requestFailed = in.readLong();
+            readHistogram(in, w.requestLatency);
+            slices.add(new Slice(second, instance, destination, w));
+        }
+        List<Slice> kept = byReplica.computeIfAbsent(replica, r -> new ArrayList<>());
+        synchronized (kept) {
+            kept.addAll(slices);
         }
     }
 
@@ -197,8 +249,7 @@ public final class FleetTraffic {
                     w.costMessages += s.window.published + s.window.consumed;
                     if (destination == null || destination.equals(s.destination)) {
                         w.fromSecond = Math.min(w.fromSecond, Math.max(from, first == null ? s.second : first + warmUp));
-                        w.add(new long[] {s.window.published, s.window.publishFailed, s.window.consumed, s.window.handleFailed,
-                            s.window.deadLetters, s.window.redeliveries}, s.window.publishLatency, s.window.endToEnd);
+                        w.add(s.window);
                     }
                 }
             }

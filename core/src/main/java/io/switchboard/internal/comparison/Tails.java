@@ -77,7 +77,9 @@ final class Tails {
         if (!Double.isNaN(q)) {
             latency(f, q, during, notes);
         } else if (f.figure().equals("error rate")) {
-            errors(f, during);
+            errors(f, w -> w.publishFailed, "failed publishes", during);
+        } else if (f.figure().equals(ComparisonEngine.REQUEST_TIMEOUT_RATE)) {
+            errors(f, w -> w.requestTimeouts, "timed-out requests", during);
         }
         if (!Double.isNaN(q) || f.figure().equals("client CPU per message")) {
             String load = differentLoads(f.ahead(), f.behind());
@@ -96,12 +98,12 @@ final class Tails {
         if (events.isEmpty()) {
             return;
         }
-        boolean e2e = f.figure().startsWith("e2e");
+        LatencyKind kind = LatencyKind.ofFigure(f.figure());
         TrafficStats.Window[] behind = seconds().get(f.behind());
         long threshold = Math.round(f.behindValue() * 1000); // the behind instance's quantile, in microseconds
         double[] share = new double[events.size()];
         long[] total = new long[1];
-        long inAny = tail(behind, e2e, threshold, events, share, total);
+        long inAny = tail(behind, kind, threshold, events, share, total);
         if (total[0] == 0) {
             return;
         }
@@ -115,8 +117,8 @@ final class Tails {
             }
             return;
         }
-        List<Event> named = named(events, share, behind, e2e, threshold, total[0]);
-        double namedShare = namedShare(behind, e2e, threshold, named, total[0]);
+        List<Event> named = named(events, share, behind, kind, threshold, total[0]);
+        double namedShare = namedShare(behind, kind, threshold, named, total[0]);
         Instant first = named.stream().map(Event::start).min(Comparator.naturalOrder()).orElseThrow();
         Instant last = named.stream().map(Event::end).max(Comparator.naturalOrder()).orElseThrow();
         StringBuilder b = new StringBuilder();
@@ -134,7 +136,7 @@ final class Tails {
             b.append(String.format(Locale.ROOT, "; %.0f%% with all %d of %s's events in the window", all * 100, events.size(),
                     f.behind()));
         }
-        b.append("; ").append(without(f, q, e2e, named));
+        b.append("; ").append(without(f, q, kind, named));
         during.add(b.toString());
     }
 
@@ -151,12 +153,12 @@ final class Tails {
      * Counts the samples beyond {@code threshold} in {@code seconds} ({@code total[0]}), each event's share of them
      * ({@code share}), and returns how many were in flight during any event.
      */
-    private long tail(TrafficStats.Window[] seconds, boolean e2e, long threshold, List<Event> events, double[] share,
-            long[] total) {
+    private long tail(TrafficStats.Window[] seconds, LatencyKind kind, long threshold, List<Event> events,
+            double[] share, long[] total) {
         long any = 0;
         long[] per = new long[events.size()];
         for (int i = 0; i < seconds.length; i++) {
-            Histogram h = histogram(seconds[i], e2e);
+            Histogram h = kind.of(seconds[i]);
             if (h == null || h.getTotalCount() == 0 || h.getMaxValue() <= threshold) {
                 continue;
             }
@@ -185,8 +187,8 @@ final class Tails {
     }
 
     /** The events to name: by share, until together they hold at least half of the tail (at most {@value #MAX_NAMED}). */
-    private List<Event> named(List<Event> events, double[] share, TrafficStats.Window[] behind, boolean e2e, long threshold,
-            long total) {
+    private List<Event> named(List<Event> events, double[] share, TrafficStats.Window[] behind, LatencyKind kind,
+            long threshold, long total) {
         List<Integer> order = new ArrayList<>();
         for (int i = 0; i < events.size(); i++) {
             if (share[i] > 0) {
@@ -197,16 +199,17 @@ final class Tails {
         List<Event> named = new ArrayList<>();
         for (int i : order) {
             named.add(events.get(i));
-            if (named.size() == MAX_NAMED || namedShare(behind, e2e, threshold, named, total) >= NAMED_SHARE) {
+            if (named.size() == MAX_NAMED || namedShare(behind, kind, threshold, named, total) >= NAMED_SHARE) {
                 break;
             }
         }
         return named;
     }
 
-    private double namedShare(TrafficStats.Window[] seconds, boolean e2e, long threshold, List<Event> named, long total) {
+    private double namedShare(TrafficStats.Window[] seconds, LatencyKind kind, long threshold, List<Event> named,
+            long total) {
         long[] t = new long[1];
-        return (double) tail(seconds, e2e, threshold, named, new double[named.size()], t) / Math.max(1, total);
+        return (double) tail(seconds, kind, threshold, named, new double[named.size()], t) / Math.max(1, total);
     }
 
     /** A sample recorded in {@code second} with latency {@code micros} was in flight from second - latency to second + 1. */
@@ -217,9 +220,9 @@ final class Tails {
     }
 
     /** Both instances' figure without the samples in flight during {@code named}, judged again. */
-    private String without(Finding f, double q, boolean e2e, List<Event> named) {
-        Histogram behind = kept(seconds().get(f.behind()), e2e, named);
-        Histogram ahead = kept(seconds().get(f.ahead()), e2e, named);
+    private String without(Finding f, double q, LatencyKind kind, List<Event> named) {
+        Histogram behind = kept(seconds().get(f.behind()), kind, named);
+        Histogram ahead = kept(seconds().get(f.ahead()), kind, named);
         long need = engine.needed(q);
         if (behind.getTotalCount() < need || ahead.getTotalCount() < need) {
             return String.format(Locale.ROOT, "without the samples in flight then, too few are left to judge %s (%s %d, %s %d; "
@@ -242,10 +245,10 @@ final class Tails {
                 + "%s ms: %s", f.behind(), f.figure(), fmt(vb), f.ahead(), fmt(va), judged);
     }
 
-    private Histogram kept(TrafficStats.Window[] seconds, boolean e2e, List<Event> named) {
+    private Histogram kept(TrafficStats.Window[] seconds, LatencyKind kind, List<Event> named) {
         Histogram out = new Histogram(2);
         for (int i = 0; i < seconds.length; i++) {
-            Histogram h = histogram(seconds[i], e2e);
+            Histogram h = kind.of(seconds[i]);
             if (h == null || h.getTotalCount() == 0) {
                 continue;
             }
@@ -266,7 +269,12 @@ final class Tails {
 
     // ---- error rate ----
 
-    private void errors(Finding f, List<String> during) {
+    /**
+     * Names the events whose seconds hold at least half of the behind instance's failures ({@code failures} of a
+     * second: its failed publishes, or its requests that timed out in it).
+     */
+    private void errors(Finding f, java.util.function.ToLongFunction<TrafficStats.Window> failures, String what,
+            List<String> during) {
         List<Event> events = events(f.behind());
         if (events.isEmpty()) {
             return;
@@ -276,7 +284,7 @@ final class Tails {
         long hit = 0;
         List<Event> touching = new ArrayList<>();
         for (int i = 0; i < behind.length; i++) {
-            long failed = behind[i] == null ? 0 : behind[i].publishFailed;
+            long failed = behind[i] == null ? 0 : failures.applyAsLong(behind[i]);
             if (failed == 0) {
                 continue;
             }
@@ -294,8 +302,8 @@ final class Tails {
             hit += any ? failed : 0;
         }
         if (total > 0 && (double) hit / total >= NAMED_SHARE) {
-            StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%.0f%% of %s's failed publishes (%d) fell in "
-                    + "seconds while ", 100.0 * hit / total, f.behind(), total));
+            StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%.0f%% of %s's %s (%d) fell in seconds while ",
+                    100.0 * hit / total, f.behind(), what, total));
             for (int i = 0; i < touching.size(); i++) {
                 b.append(i == 0 ? "" : ", ").append(describe(touching.get(i)));
             }
@@ -397,20 +405,16 @@ final class Tails {
         return seconds;
     }
 
-    /** {@return {@code instance}'s publish or end-to-end histogram of each second of the window (null: no traffic)} */
-    List<Histogram> histograms(String instance, boolean e2e) {
+    /** {@return {@code instance}'s histogram of {@code kind} of each second of the window (null: no traffic)} */
+    List<Histogram> histograms(String instance, LatencyKind kind) {
         TrafficStats.Window[] row = seconds().get(instance);
         List<Histogram> out = new ArrayList<>(row == null ? 0 : row.length);
         if (row != null) {
             for (TrafficStats.Window w : row) {
-                out.add(histogram(w, e2e));
+                out.add(kind.of(w));
             }
         }
         return out;
-    }
-
-    private static Histogram histogram(TrafficStats.Window w, boolean e2e) {
-        return w == null ? null : e2e ? w.endToEnd : w.publishLatency;
     }
 
     /** {@return what an event did, in words} */

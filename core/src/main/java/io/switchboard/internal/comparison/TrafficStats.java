@@ -2,6 +2,7 @@ package io.switchboard.internal.comparison;
 
 import io.switchboard.internal.metrics.ConsumeRecorder;
 import io.switchboard.internal.metrics.PublishRecorder;
+import io.switchboard.internal.metrics.RequestRecorder;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -10,14 +11,16 @@ import org.HdrHistogram.Recorder;
 
 /**
  * The traffic one broker instance carried for one destination, kept as a ring of one-second
- * slices so that any recent window can be read: counts, and publish and end-to-end latency
- * histograms (microseconds). Recording is wait-free and allocation-free (LongAdder and
+ * slices so that any recent window can be read: counts, and publish, end-to-end and request-to-reply
+ * latency histograms (microseconds). Recording is wait-free and allocation-free (LongAdder and
  * HdrHistogram's {@link Recorder}); {@link #roll(long)} moves the last second into the ring and is
  * called once a second by the routing ticker; reads happen on report, never per message.
  */
-public final class TrafficStats implements PublishRecorder, ConsumeRecorder {
+public final class TrafficStats implements PublishRecorder, ConsumeRecorder, RequestRecorder {
 
     private static final long MAX_MICROS = TimeUnit.HOURS.toMicros(1);
+    /** Counts a slice keeps: the six of publishing and consuming, then replies, request time-outs, failed requests. */
+    private static final int COUNTS = 9;
 
     final String instance;
     final String broker;
@@ -31,12 +34,16 @@ public final class TrafficStats implements PublishRecorder, ConsumeRecorder {
     private final LongAdder redeliveries = new LongAdder();
     private final Recorder publishLatency = new Recorder(2);
     private final Recorder endToEnd = new Recorder(2);
+    private final LongAdder replies = new LongAdder();
+    private final LongAdder requestTimeouts = new LongAdder();
+    private final LongAdder requestFailed = new LongAdder();
+    private final Recorder requestLatency = new Recorder(2);
 
     private final Slice[] ring;
     private long lastRolledSecond = -1;
     /** The first second that carried traffic, or {@link Long#MAX_VALUE} before any did. */
     private volatile long firstTraffic = Long.MAX_VALUE;
-    private final long[] last = new long[6];
+    private final long[] last = new long[COUNTS];
 
     /**
      * Statistics made during second {@code createdSecond}: the first second they close is that
@@ -102,6 +109,19 @@ public final class TrafficStats implements PublishRecorder, ConsumeRecorder {
         deadLetters.increment();
     }
 
+    /** A request to this destination that this instance carried (its reply came through it, when one came). */
+    @Override
+    public void requested(int outcome, long nanos) {
+        if (outcome == SUCCESS) {
+            replies.increment();
+            requestLatency.recordValue(Math.min(MAX_MICROS, Math.max(0, nanos / 1000)));
+        } else if (outcome == TIMEOUT) {
+            requestTimeouts.increment();
+        } else {
+            requestFailed.increment();
+        }
+    }
+
     @Override
     public void close() {
         // the statistics outlive a subscription: the comparison window still covers what it consumed
@@ -122,7 +142,7 @@ public final class TrafficStats implements PublishRecorder, ConsumeRecorder {
         }
         slice.second = second;
         long[] now = {published.sum(), publishFailed.sum(), consumed.sum(), handleFailed.sum(), deadLetters.sum(),
-            redeliveries.sum()};
+            redeliveries.sum(), replies.sum(), requestTimeouts.sum(), requestFailed.sum()};
         for (int k = 0; k < now.length; k++) {
             slice.counts[k] = now[k] - last[k];
             last[k] = now[k];
@@ -132,6 +152,7 @@ public final class TrafficStats implements PublishRecorder, ConsumeRecorder {
         }
         slice.publishLatency = publishLatency.getIntervalHistogram(slice.publishLatency);
         slice.endToEnd = endToEnd.getIntervalHistogram(slice.endToEnd);
+        slice.requestLatency = requestLatency.getIntervalHistogram(slice.requestLatency);
         lastRolledSecond = second;
     }
 
@@ -144,7 +165,7 @@ public final class TrafficStats implements PublishRecorder, ConsumeRecorder {
     synchronized void addTo(Window into, long fromSecond, long toSecond) {
         for (Slice s : ring) {
             if (s != null && s.second >= fromSecond && s.second <= toSecond) {
-                into.add(s.counts, s.publishLatency, s.endToEnd);
+                into.add(s.counts, s.publishLatency, s.endToEnd, s.requestLatency);
             }
         }
     }
@@ -163,9 +184,10 @@ public final class TrafficStats implements PublishRecorder, ConsumeRecorder {
     /** One second of traffic. */
     private static final class Slice {
         long second = Long.MIN_VALUE;
-        final long[] counts = new long[6];
+        final long[] counts = new long[COUNTS];
         Histogram publishLatency;
         Histogram endToEnd;
+        Histogram requestLatency;
     }
 
     /** Traffic summed over a window: counts and latency histograms in microseconds. */
@@ -176,6 +198,10 @@ public final class TrafficStats implements PublishRecorder, ConsumeRecorder {
         long handleFailed;
         long deadLetters;
         long redeliveries;
+        /** Requests whose reply came through the instance, whose time-out passed, that failed otherwise. */
+        long replies;
+        long requestTimeouts;
+        long requestFailed;
         /** The instance's client CPU in the window (every destination's: the client is shared). */
         long cpuNanos;
         /** Bytes on the wire of the sampled publishes, and how many were sampled (every destination's). */
@@ -193,6 +219,8 @@ public final class TrafficStats implements PublishRecorder, ConsumeRecorder {
         long firstTraffic = Long.MAX_VALUE;
         final Histogram publishLatency = new Histogram(2);
         final Histogram endToEnd = new Histogram(2);
+        /** Request to reply, of the requests whose reply came. */
+        final Histogram requestLatency = new Histogram(2);
 
         /** Publishes the broker confirmed in the window. */
         public long published() {
@@ -209,19 +237,37 @@ public final class TrafficStats implements PublishRecorder, ConsumeRecorder {
             return publishLatency;
         }
 
-        void add(long[] counts, Histogram publish, Histogram e2e) {
+        /** {@return the requests that ended in the window, however they ended} */
+        long requests() {
+            return replies + requestTimeouts + requestFailed;
+        }
+
+        void add(long[] counts, Histogram publish, Histogram e2e, Histogram request) {
             published += counts[0];
             publishFailed += counts[1];
             consumed += counts[2];
             handleFailed += counts[3];
             deadLetters += counts[4];
             redeliveries += counts[5];
+            replies += counts[6];
+            requestTimeouts += counts[7];
+            requestFailed += counts[8];
             if (publish != null) {
                 publishLatency.add(publish);
             }
             if (e2e != null) {
                 endToEnd.add(e2e);
             }
+            if (request != null) {
+                requestLatency.add(request);
+            }
+        }
+
+        /** Adds another window's traffic (its counts and histograms; not its cost or warm-up). */
+        void add(Window other) {
+            add(new long[] {other.published, other.publishFailed, other.consumed, other.handleFailed, other.deadLetters,
+                other.redeliveries, other.replies, other.requestTimeouts, other.requestFailed}, other.publishLatency,
+                other.endToEnd, other.requestLatency);
         }
     }
 }

@@ -7,6 +7,7 @@ import io.switchboard.MessageHandler;
 import io.switchboard.Publisher;
 import io.switchboard.Subscription;
 import io.switchboard.internal.SubscriptionRequest;
+import io.switchboard.internal.metrics.RequestRecorder;
 import java.util.Map;
 import java.util.Set;
 
@@ -30,4 +31,10 @@ public interface ReplyTransport {
 
     /** The registry meters are recorded in, or null when metrics are off. */
     MeterRegistry meters();
+
+    /**
+     * Where the broker comparison takes the requests to {@code destination} that the named instance carried, or null
+     * when there is no comparison (one instance, or {@code switchboard.comparison.enabled=false}).
+     */
+    RequestRecorder comparison(String instance, String destination);
 }

@@ -1,5 +1,7 @@
 package io.switchboard.internal.comparison;
 
+import io.switchboard.spi.ClientEvents;
+import io.switchboard.spi.EventKinds;
 import io.switchboard.spi.PerformanceSetting;
 import java.time.Clock;
 import java.time.Duration;
@@ -47,10 +49,41 @@ final class SimulatedTraffic {
 
     /** Records a publish and a delivery of {@code micros} each on {@code instance}, in the current second. */
     void sample(String instance, long publishMicros, long e2eMicros) {
-        TrafficStats s = book.stats(instance, instance.equals("a") ? "kafka" : "rabbitmq", "orders");
+        TrafficStats s = stats(instance);
         s.published(0, publishMicros * 1000, 100, true);
         s.endToEnd(Instant.EPOCH, e2eMicros);
     }
+
+    /** Records, on {@code instance}, a request to "orders" whose reply came {@code micros} after it was made. */
+    void reply(String instance, long micros) {
+        stats(instance).requested(TrafficStats.SUCCESS, micros * 1000);
+    }
+
+    /** Records, on {@code instance}, a request to "orders" whose time-out passed. */
+    void timeout(String instance) {
+        stats(instance).requested(TrafficStats.TIMEOUT, 5_000_000_000L);
+    }
+
+    private TrafficStats stats(String instance) {
+        return book.stats(instance, instance.equals("a") ? "kafka" : "rabbitmq", "orders");
+    }
+
+    /**
+     * Called at the start of each second {@code s}: a rebalance of {@code group} on {@code instance} that begins 300 ms
+     * into second {@code from} and ends 700 ms into second {@code to}.
+     */
+    void rebalance(int s, String instance, String group, int from, int to) {
+        if (s == from) {
+            millis.set(at(300));
+            rebalance = timeline.of(instance).begin(EventKinds.REBALANCE, group, "after replica-2 joined");
+        }
+        if (s == to) {
+            millis.set(at(700));
+            rebalance.end();
+        }
+    }
+
+    private ClientEvents.Span rebalance;
 
     /** Closes the current second and moves the clock to the next one. */
     void nextSecond() {

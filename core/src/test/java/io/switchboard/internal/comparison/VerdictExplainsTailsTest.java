@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.switchboard.routing.ComparisonReport;
 import io.switchboard.routing.ComparisonReport.Finding;
-import io.switchboard.spi.ClientEvents;
 import io.switchboard.spi.EventKinds;
 import io.switchboard.spi.PerformanceSetting;
 import java.time.Duration;
@@ -32,16 +31,8 @@ class VerdictExplainsTailsTest {
     void rebalanceExplainsTheTail() {
         SimulatedTraffic sim = new SimulatedTraffic(60, 0, LINGER);
         Random random = new Random(7);
-        ClientEvents.Span rebalance = null;
         for (int s = 0; s < 40; s++) {
-            if (s == 20) {
-                sim.millis.set(sim.at(300));
-                rebalance = sim.timeline.of("a").begin(EventKinds.REBALANCE, "billing", "after replica-2 joined");
-            }
-            if (s == 22) {
-                sim.millis.set(sim.at(700));
-                rebalance.end();
-            }
+            sim.rebalance(s, "a", "billing", 20, 22);
             for (int i = 0; i < 400; i++) {
                 boolean stalled = s >= 20 && s <= 22;
                 sim.sample("a", lognormal(random, 3_000), stalled ? 1_500_000 + random.nextInt(1_000_000) : lognormal(random, 3_000));
@@ -129,7 +120,7 @@ class VerdictExplainsTailsTest {
         return Math.round(medianMicros * Math.exp(0.5 * random.nextGaussian()));
     }
 
-    private static Finding finding(ComparisonReport report, String figure) {
+    static Finding finding(ComparisonReport report, String figure) {
         return report.verdict().findings().stream().filter(f -> f.figure().equals(figure)).findFirst()
                 .orElseThrow(() -> new AssertionError("no finding on " + figure + " in " + report.toTable()));
     }
