@@ -141,6 +141,33 @@ abstract class BatchCases extends ContractCases {
         assertThat(seen).containsEntry("fails", 1).containsEntry("after", 1);
     }
 
+    @Test
+    @DisplayName("4 handler threads with room for 8 in flight: each key's messages in order, each message once")
+    void perKeyOrderWithLittleRoom() {
+        String dest = destination();
+        Map<String, List<Integer>> byKey = new ConcurrentHashMap<>();
+        Queue<String> handled = new ConcurrentLinkedQueue<>();
+        subscribeBatch(dest, b -> b.group("g").concurrency(4).maxInFlight(8).batchSize(5).batchWait(Duration.ofMillis(100)),
+                batch -> {
+                    for (Message<String> m : batch.messages()) {
+                        String[] parts = m.payload().split(":");
+                        byKey.computeIfAbsent(parts[0], k -> java.util.Collections.synchronizedList(new ArrayList<>()))
+                                .add(Integer.parseInt(parts[1]));
+                        handled.add(m.payload());
+                    }
+                });
+        publishAll(dest, 400, i -> "k-" + i % 8 + ":" + i);
+        await().atMost(timeout()).until(() -> handled.size() >= 400);
+        await().during(Duration.ofMillis(700)).atMost(Duration.ofSeconds(5)).until(() -> handled.size() == 400);
+        assertThat(Set.copyOf(handled)).hasSize(400);
+        assertThat(byKey).hasSize(8);
+        byKey.forEach((key, seq) -> {
+            synchronized (seq) {
+                assertThat(seq).as("order of key " + key).isSorted().hasSize(50);
+            }
+        });
+    }
+
     /** Publishes {@code n} keyed messages at once (eight keys) and waits for every acknowledgement. */
     private void publishAll(String destination, int n, java.util.function.IntFunction<String> payload) {
         Publisher<String> pub = publisher(destination, TEXT, Delivery.AT_LEAST_ONCE);
