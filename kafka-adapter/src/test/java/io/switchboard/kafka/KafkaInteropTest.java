@@ -71,6 +71,31 @@ class KafkaInteropTest {
     }
 
     @Test
+    @DisplayName("an instance the comparison judges writes ce_time in microseconds, the clock every broker's e2e then reads")
+    void comparedInstanceWritesMicrosecondTime() {
+        String topic = KafkaTestSupport.topic("compared");
+        Instant before = Instant.now();
+        try (Switchboard routed = Switchboard.builder()
+                .instance("k", "kafka", Map.of("kafka.bootstrap.servers", KafkaTestSupport.bootstrap()))
+                .instance("m", "memory", Map.of())
+                .route(topic, io.switchboard.routing.Route.single("k"))
+                .build()) {
+            routed.publisher(topic, Codec.utf8()).build().publish(Message.of("timed")).toCompletableFuture().join();
+        }
+
+        List<ConsumerRecord<String, String>> records = KafkaTestSupport.readAll(topic, 4, true);
+
+        assertThat(records).singleElement().satisfies(record -> {
+            Header time = record.headers().lastHeader(Envelope.TIME);
+            assertThat(time).as("ce_time on a compared instance's record").isNotNull();
+            Instant sent = Envelope.parseTime(new String(time.value(), StandardCharsets.UTF_8));
+            assertThat(sent).isBetween(before.minusSeconds(1), Instant.now());
+            assertThat(sent.toEpochMilli()).as("the CreateTime is the same moment, in milliseconds")
+                    .isBetween(record.timestamp() - 1000, record.timestamp() + 1000);
+        });
+    }
+
+    @Test
     @DisplayName("Switchboard consumes a plain record without envelope: id from its position, time from its timestamp")
     void switchboardConsumesPlainRecord() throws Exception {
         String topic = KafkaTestSupport.topic("from-plain");

@@ -67,6 +67,7 @@ final class Tails {
         List<String> notes = new ArrayList<>(verdict.notes());
         warmUpNotes(notes);
         loadNotes(notes);
+        clockNote(notes);
         return new Verdict(out, verdict.notJudged(), verdict.summary(), verdict.settings(), notes);
     }
 
@@ -316,6 +317,24 @@ final class Tails {
     }
 
     // ---- fairness ----
+
+    /**
+     * A fleet's end-to-end latency runs from one replica's publish to another's receipt: two clocks. Said in the report
+     * when the window has end-to-end samples.
+     */
+    private void clockNote(List<String> notes) {
+        if (!engine.isFleet()) {
+            return;
+        }
+        for (TrafficStats.Window w : windows.values()) {
+            if (w.endToEnd.getTotalCount() > 0) {
+                notes.add("end-to-end latency here runs from one replica's publish to another's receipt: it assumes the "
+                        + "replicas' clocks agree, so their offset adds to it or takes from it (a reading below 0 counts as "
+                        + "0); publish and request-to-reply latency use one replica's clock");
+                return;
+            }
+        }
+    }
 
     private void warmUpNotes(List<String> notes) {
         if (engine.warmUp() <= 0) {
