@@ -9,9 +9,17 @@ import java.util.Objects;
  * A ramp of weights from one instance to another that advances only while the target stays
  * healthy against the source: its publish p99 within {@code maxP99Ratio} times the source's (or
  * within {@code p99Slack} above it, whichever is larger), and its publish error rate at most
- * {@code maxErrorRateIncrease} above the source's, for {@code hold} at each step, judged on at
- * least {@code minSamples} publishes per instance. A breach rolls the weights back to the source
- * at once and ends the promotion.
+ * {@code maxErrorRateIncrease} above the source's, for {@code hold} at each step.
+ *
+ * <p>Each second the gate judges the step's traffic so far by the comparison verdict's rule
+ * (docs/verdict.md): a quantile is judged with at least 20 samples beyond it on each side (p99:
+ * 2,000) in at least 5 seconds, by 99% intervals widened by how much the slow samples cluster in
+ * time, and the gate's bound is the difference that counts; while the p99 lacks samples, p90 or
+ * p50 is held to the same bound. The error rate is judged by the verdict's two-proportion test,
+ * failures that come in bursts counting as fewer independent ones. A breach rolls the weights back
+ * to the source only when it was significant at every judgement for {@code breachFor}; a step whose
+ * p99 cannot be judged within {@code hold} is extended up to {@code maxHold} and then advances on
+ * what could be judged (never before {@code minSamples} publishes on each side).
  *
  * <pre>{@code
  * PromotionGate.from("a").to("b").steps(1, 5, 25, 50, 100).hold(Duration.ofMinutes(5))
@@ -28,6 +36,8 @@ public final class PromotionGate {
     private final Duration p99Slack;
     private final double maxErrorRateIncrease;
     private final long minSamples;
+    private final Duration breachFor;
+    private final Duration maxHold;
 
     private PromotionGate(Builder b) {
         this.from = b.from;
@@ -38,7 +48,12 @@ public final class PromotionGate {
         this.p99Slack = b.p99Slack;
         this.maxErrorRateIncrease = b.maxErrorRateIncrease;
         this.minSamples = b.minSamples;
+        this.breachFor = b.breachFor;
+        this.maxHold = b.maxHold != null ? b.maxHold : b.hold.multipliedBy(DEFAULT_MAX_HOLD_FACTOR);
     }
+
+    /** {@code maxHold} is this many times {@code hold} unless set. */
+    public static final int DEFAULT_MAX_HOLD_FACTOR = 3;
 
     /**
      * Starts a gate that moves traffic away from {@code instance}.
@@ -90,11 +105,21 @@ public final class PromotionGate {
         return minSamples;
     }
 
+    /** {@return how long a breach must stay significant, judged every second, before the gate rolls back} */
+    public Duration breachFor() {
+        return breachFor;
+    }
+
+    /** {@return the longest a step is extended while its p99 has too few samples to be judged} */
+    public Duration maxHold() {
+        return maxHold;
+    }
+
     @Override
     public String toString() {
         return "PromotionGate[" + from + " -> " + to + ", steps " + Arrays.toString(steps) + ", hold " + hold + ", p99 <= "
                 + maxP99Ratio + "x (+" + p99Slack.toMillis() + " ms), error rate <= +" + maxErrorRateIncrease + ", min samples "
-                + minSamples + "]";
+                + minSamples + ", breach for " + breachFor + ", max hold " + maxHold + "]";
     }
 
     /** Builds a {@link PromotionGate}; each setter checks its value at once. */
@@ -107,6 +132,8 @@ public final class PromotionGate {
         private Duration p99Slack = Duration.ofMillis(5);
         private double maxErrorRateIncrease = 0.01;
         private long minSamples = 100;
+        private Duration breachFor = Duration.ofSeconds(10);
+        private Duration maxHold;
 
         private Builder(String from) {
             this.from = require(from, "from");
@@ -223,8 +250,42 @@ public final class PromotionGate {
             return this;
         }
 
+        /**
+         * How long a breach must stay significant, at every judgement (one a second), before the gate rolls back;
+         * default 10 s; {@code 0s} rolls back at the first significant judgement.
+         *
+         * @param duration how long a breach must hold
+         * @return this builder
+         */
+        public Builder breachFor(Duration duration) {
+            if (duration == null || duration.isNegative()) {
+                throw new ConfigurationException("Promotion breach-for is " + duration + " but must be 0 or more, such as 10s");
+            }
+            this.breachFor = duration;
+            return this;
+        }
+
+        /**
+         * The longest a step is extended while its p99 has too few samples to be judged; default 3 times
+         * {@link #hold(Duration) hold}; at least the hold.
+         *
+         * @param duration the longest a step lasts while its p99 is not yet decided
+         * @return this builder
+         */
+        public Builder maxHold(Duration duration) {
+            if (duration == null || duration.compareTo(Duration.ofSeconds(1)) < 0) {
+                throw new ConfigurationException("Promotion max-hold is " + duration + " but must be at least 1s, such as 15m");
+            }
+            this.maxHold = duration;
+            return this;
+        }
+
         /** {@return the gate} */
         public PromotionGate build() {
+            if (maxHold != null && maxHold.compareTo(hold) < 0) {
+                throw new ConfigurationException("Promotion max-hold " + maxHold + " is shorter than its hold " + hold
+                        + "; make it at least the hold, such as " + hold.multipliedBy(DEFAULT_MAX_HOLD_FACTOR));
+            }
             if (to == null) {
                 throw new ConfigurationException("Promotion gate from '" + from + "' has no target; call to(instance)");
             }

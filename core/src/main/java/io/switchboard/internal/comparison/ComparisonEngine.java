@@ -335,6 +335,11 @@ public final class ComparisonEngine implements BrokerComparison {
 
     /** {@return the fewest samples per instance quantile q needs} */
     long needed(double q) {
+        return needed(q, minSamples);
+    }
+
+    /** {@return the fewest samples per instance quantile q needs: {@value #MIN_BEYOND} beyond it, and {@code minSamples}} */
+    static long needed(double q, long minSamples) {
         return Math.max(minSamples, (long) Math.ceil(MIN_BEYOND / (1 - q) - 1e-9));
     }
 
@@ -406,29 +411,25 @@ public final class ComparisonEngine implements BrokerComparison {
         long na = ha.getTotalCount();
         long nb = hb.getTotalCount();
         long need = needed(q);
-        if (na < need || nb < need) {
+        QuantileJudgement j = judge(ha, () -> tails.histograms(a, kind), hb, () -> tails.histograms(b, kind), q, need);
+        if (!j.enoughSamples()) {
             if (na > 0 || nb > 0) {
                 notJudged.add(String.format(Locale.ROOT, "%s: %s has %d and %s has %d samples; needs %d each", figure, a, na, b,
                         nb, need));
             }
             return 0;
         }
-        // measured at p99 for p99.9: ten samples beyond the quantile spread over a few seconds say little of how they
-        // cluster, and what slows an instance's p99.9 for a moment slows its p99 too
-        double qd = Math.min(q, DISPERSION_QUANTILE);
-        double da = dispersion(tails.histograms(a, kind), qd, ha.getValueAtPercentile(qd * 100));
-        double db = dispersion(tails.histograms(b, kind), qd, hb.getValueAtPercentile(qd * 100));
-        if (Double.isNaN(da) || Double.isNaN(db)) {
+        if (!j.judged()) {
             notJudged.add(String.format(Locale.ROOT, "%s: %s and %s need samples in at least %d seconds each (how the samples "
                     + "beyond the quantile cluster in time is measured over the seconds)", figure, a, b, MIN_SECONDS));
             return 0;
         }
-        double[] ia = interval(ha, q, da);
-        double[] ib = interval(hb, q, db);
-        double va = ms(ha.getValueAtPercentile(q * 100));
-        double vb = ms(hb.getValueAtPercentile(q * 100));
+        double[] ia = j.aInterval();
+        double[] ib = j.bInterval();
+        double va = j.a();
+        double vb = j.b();
         double larger = Math.max(va, vb);
-        if (differs(va, ia, vb, ib, minDifference)) {
+        if (j.differs(minDifference)) {
             boolean aAhead = va < vb;
             String ahead = aAhead ? a : b;
             String behind = aAhead ? b : a;
@@ -442,6 +443,67 @@ public final class ComparisonEngine implements BrokerComparison {
             wins.merge(ahead, 1, Integer::sum);
         }
         return 1;
+    }
+
+    /**
+     * Quantile q of two instances judged by the verdict's rule: at least {@code need} samples each, their clustering in
+     * time measured over at least {@value #MIN_SECONDS} seconds each (at p99 for higher quantiles), and each one's 99%
+     * interval widened by it. The verdict and the promotion gates both judge through here.
+     *
+     * @param ha a's samples over the window, in microseconds
+     * @param secondsA a's samples of each second of the window (null: none), read only when there are enough samples
+     * @param hb b's samples over the window
+     * @param secondsB b's samples of each second of the window
+     * @param q the quantile
+     * @param need the fewest samples each instance needs
+     * @return the estimates and intervals, or why they were not judged
+     */
+    static QuantileJudgement judge(Histogram ha, java.util.function.Supplier<List<Histogram>> secondsA, Histogram hb,
+            java.util.function.Supplier<List<Histogram>> secondsB, double q, long need) {
+        if (ha.getTotalCount() < need || hb.getTotalCount() < need) {
+            return QuantileJudgement.TOO_FEW_SAMPLES;
+        }
+        // measured at p99 for p99.9: ten samples beyond the quantile spread over a few seconds say little of how they
+        // cluster, and what slows an instance's p99.9 for a moment slows its p99 too
+        double qd = Math.min(q, DISPERSION_QUANTILE);
+        double da = dispersion(secondsA.get(), qd, ha.getValueAtPercentile(qd * 100));
+        double db = dispersion(secondsB.get(), qd, hb.getValueAtPercentile(qd * 100));
+        if (Double.isNaN(da) || Double.isNaN(db)) {
+            return QuantileJudgement.TOO_FEW_SECONDS;
+        }
+        return new QuantileJudgement(true, true, ms(ha.getValueAtPercentile(q * 100)), interval(ha, q, da),
+                ms(hb.getValueAtPercentile(q * 100)), interval(hb, q, db));
+    }
+
+    /**
+     * Two instances' estimates of one quantile (ms) and their 99% intervals, or why they were not judged.
+     *
+     * @param enoughSamples false when an instance had fewer samples than the quantile needs
+     * @param judged false when there were too few samples, or samples in too few seconds
+     * @param a a's estimate
+     * @param aInterval a's 99% interval
+     * @param b b's estimate
+     * @param bInterval b's 99% interval
+     */
+    public record QuantileJudgement(boolean enoughSamples, boolean judged, double a, double[] aInterval, double b,
+            double[] bInterval) {
+
+        static final QuantileJudgement TOO_FEW_SAMPLES = new QuantileJudgement(false, false, Double.NaN, null, Double.NaN, null);
+        static final QuantileJudgement TOO_FEW_SECONDS = new QuantileJudgement(true, false, Double.NaN, null, Double.NaN, null);
+
+        /** {@return true when judged and the estimates differ by the verdict's rule, by at least {@code minDifference}} */
+        public boolean differs(double minDifference) {
+            return judged && ComparisonEngine.differs(a, aInterval, b, bInterval, minDifference);
+        }
+
+        /**
+         * {@return true when judged and b is above a by the verdict's rule (intervals apart, at least
+         * {@value ComparisonEngine#MIN_LATENCY_DIFFERENCE_MS} ms), and b's estimate is above both a's times {@code ratio}
+         * and a's plus {@code slackMs}}: the difference that counts is the caller's bound
+         */
+        public boolean bAbove(double ratio, double slackMs) {
+            return differs(0) && b > a && b > Math.max(a * ratio, a + slackMs);
+        }
     }
 
     /**
@@ -474,22 +536,39 @@ public final class ComparisonEngine implements BrokerComparison {
      * was widened by it (docs/verdict.md).
      */
     static double dispersion(List<Histogram> seconds, double q, long threshold) {
+        long[] beyond = new long[seconds.size()];
+        long[] n = new long[seconds.size()];
+        for (int i = 0; i < seconds.size(); i++) {
+            Histogram h = seconds.get(i);
+            n[i] = h == null ? 0 : h.getTotalCount();
+            beyond[i] = n[i] == 0 || h.getMaxValue() <= threshold ? 0 : n[i] - h.getCountBetweenValues(0, threshold);
+        }
+        return dispersion(beyond, n, 1 - q);
+    }
+
+    /**
+     * Pearson's dispersion of the count {@code hits[i]} of each second against {@code n[i]} times {@code p}, over the
+     * seconds with samples, at least 1; NaN with fewer than {@value #MIN_SECONDS} such seconds, or 1 when {@code p} is 0.
+     * Samples beyond a quantile, or failed publishes, that come in bursts count as fewer independent ones: a burst of k
+     * in one second weighs about as one.
+     */
+    static double dispersion(long[] hits, long[] n, double p) {
         int k = 0;
         double chi = 0;
-        for (Histogram h : seconds) {
-            long n = h == null ? 0 : h.getTotalCount();
-            if (n == 0) {
+        for (int i = 0; i < n.length; i++) {
+            if (n[i] == 0) {
                 continue;
             }
-            double expected = n * (1 - q);
-            long beyond = h.getMaxValue() <= threshold ? 0 : n - h.getCountBetweenValues(0, threshold);
-            chi += (beyond - expected) * (beyond - expected) / expected;
+            double expected = n[i] * p;
+            if (expected > 0) {
+                chi += (hits[i] - expected) * (hits[i] - expected) / expected;
+            }
             k++;
         }
         if (k < MIN_SECONDS) {
             return Double.NaN;
         }
-        return Math.max(1, chi / (k - 1));
+        return p <= 0 ? 1 : Math.max(1, chi / (k - 1));
     }
 
     /** The 99% distribution-free confidence interval of quantile q, in ms. */
@@ -519,17 +598,40 @@ public final class ComparisonEngine implements BrokerComparison {
         }
         double pa = (double) xa / na;
         double pb = (double) xb / nb;
-        double pooled = (double) (xa + xb) / (na + nb);
-        double se = Math.sqrt(pooled * (1 - pooled) * (1.0 / na + 1.0 / nb));
-        if (se > 0 && Math.abs(pa - pb) / se > Z99 && Math.abs(pa - pb) >= 0.001) {
+        double z = proportionZ(xa, na, 1, xb, nb, 1);
+        if (proportionsDiffer(xa, na, 1, xb, nb, 1, 0)) {
             boolean aAhead = pa < pb;
             String ahead = aAhead ? a : b;
             String behind = aAhead ? b : a;
             findings.add(new Finding(figure, ahead, behind, Math.min(pa, pb), Math.max(pa, pb), String.format(Locale.ROOT,
                     "%s is ahead on %s: %.2f%% vs %.2f%% (z = %.1f)", ahead, figure, Math.min(pa, pb) * 100,
-                    Math.max(pa, pb) * 100, Math.abs(pa - pb) / se)));
+                    Math.max(pa, pb) * 100, Math.abs(z))));
             wins.merge(ahead, 1, Integer::sum);
         }
         return 1;
+    }
+
+    /** The smallest difference of two proportions that a verdict reports. */
+    static final double MIN_PROPORTION_DIFFERENCE = 0.001;
+
+    /**
+     * The two-proportion z statistic of b's rate against a's ({@code xb/nb - xa/na} over its standard error), each side's
+     * variance widened by its dispersion ({@code phiA}, {@code phiB}, 1 for independent events); NaN when the standard
+     * error is 0.
+     */
+    static double proportionZ(long xa, long na, double phiA, long xb, long nb, double phiB) {
+        double pooled = (double) (xa + xb) / (na + nb);
+        double se = Math.sqrt(pooled * (1 - pooled) * (phiA / na + phiB / nb));
+        return se > 0 ? ((double) xb / nb - (double) xa / na) / se : Double.NaN;
+    }
+
+    /**
+     * The verdict's rule for a proportion: the rates differ when |z| exceeds the 99% quantile and they are at least
+     * {@value #MIN_PROPORTION_DIFFERENCE} and more than {@code tolerance} apart.
+     */
+    static boolean proportionsDiffer(long xa, long na, double phiA, long xb, long nb, double phiB, double tolerance) {
+        double z = proportionZ(xa, na, phiA, xb, nb, phiB);
+        double gap = Math.abs((double) xb / nb - (double) xa / na);
+        return !Double.isNaN(z) && Math.abs(z) > Z99 && gap >= MIN_PROPORTION_DIFFERENCE && gap > tolerance;
     }
 }

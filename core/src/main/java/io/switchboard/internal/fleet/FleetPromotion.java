@@ -66,15 +66,21 @@ final class FleetPromotion implements Promotion {
             steps.append(steps.length() == 0 ? "" : ";").append(s);
         }
         return String.join(",", g.source(), g.target(), steps, Long.toString(g.hold().toMillis()), Double.toString(g.maxP99Ratio()),
-                Long.toString(g.p99Slack().toNanos() / 1000), Double.toString(g.maxErrorRateIncrease()), Long.toString(g.minSamples()));
+                Long.toString(g.p99Slack().toNanos() / 1000), Double.toString(g.maxErrorRateIncrease()), Long.toString(g.minSamples()),
+                Long.toString(g.breachFor().toMillis()), Long.toString(g.maxHold().toMillis()));
     }
 
     static PromotionGate parseGate(String text) {
         String[] p = text.split(",");
-        return PromotionGate.from(p[0]).to(p[1]).steps(Arrays.stream(p[2].split(";")).mapToInt(Integer::parseInt).toArray())
+        PromotionGate.Builder b = PromotionGate.from(p[0]).to(p[1])
+                .steps(Arrays.stream(p[2].split(";")).mapToInt(Integer::parseInt).toArray())
                 .hold(Duration.ofMillis(Long.parseLong(p[3]))).maxP99Ratio(Double.parseDouble(p[4]))
                 .p99Slack(Duration.ofNanos(Long.parseLong(p[5]) * 1000)).maxErrorRateIncrease(Double.parseDouble(p[6]))
-                .minSamples(Long.parseLong(p[7])).build();
+                .minSamples(Long.parseLong(p[7]));
+        if (p.length > 9) { // a record written before the gate had these keeps their defaults
+            b.breachFor(Duration.ofMillis(Long.parseLong(p[8]))).maxHold(Duration.ofMillis(Long.parseLong(p[9])));
+        }
+        return b.build();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.switchboard.internal.fleet;
 
+import io.switchboard.internal.comparison.GateWindow;
 import io.switchboard.internal.comparison.TrafficStats;
 import io.switchboard.routing.Promotion;
 import io.switchboard.routing.PromotionGate;
@@ -15,10 +16,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A running promotion gate. Judged once a second on the routing ticker, over the traffic since the
- * current step began (at most the last {@code hold}): the target must keep its publish p99 within
- * max(source p99 x ratio, source p99 + slack) and its error rate within the allowed increase, with
- * at least {@code minSamples} publishes on each side; after {@code hold} of that it advances; a
- * breach rolls back to the source at once.
+ * current step began, by the comparison verdict's rule ({@link GateWindow}): the target must keep
+ * its publish p99 within max(source p99 x ratio, source p99 + slack) and its error rate within the
+ * allowed increase. After {@code hold} with the p99 judged and no breach it advances; a step whose
+ * p99 has too few samples is extended up to {@code maxHold} and then advances on the quantile that
+ * could be judged; a breach rolls back to the source once it was significant at every judgement for
+ * {@code breachFor} and over the seconds since it was first seen, judged alone (a breach those seconds
+ * refute is dropped with the seconds that showed it). Each second of the step is read from the
+ * comparison once, on the tick.
  */
 public final class GateRunner implements Promotion {
 
@@ -49,6 +54,15 @@ public final class GateRunner implements Promotion {
     private volatile String reason = "starting";
     private int step = -1;
     private long stepStartSecond;
+    /** The step's traffic so far, second by second. */
+    private GateWindow window = new GateWindow();
+    /** The next second to read into the window. */
+    private long readNext;
+    /** The judgement since which a breach has been significant at every judgement, or {@link #NO_BREACH}. */
+    private long breachSince = NO_BREACH;
+    /** The seconds read since the breach was first seen, judged alone to confirm it (null: none seen). */
+    private GateWindow confirm;
+    private static final long NO_BREACH = Long.MIN_VALUE;
 
     public GateRunner(Host router, String destination, PromotionGate gate, AtomicInteger percent) {
         this.router = router;
@@ -64,6 +78,7 @@ public final class GateRunner implements Promotion {
         GateRunner r = new GateRunner(host, destination, gate, percent);
         r.step = step;
         r.stepStartSecond = stepStartSecond;
+        r.readNext = stepStartSecond;
         if (step >= 0) {
             percent.set(r.steps[step]);
             r.reason = "holding step " + (step + 1) + " (" + r.steps[step] + "%), taken over";
@@ -83,7 +98,7 @@ public final class GateRunner implements Promotion {
 
     /** Applies the first step. */
     public synchronized void start(long nowSecond) {
-        advance(nowSecond);
+        advance(nowSecond, "");
     }
 
     /** Applies the first step when none is held yet, else judges. */
@@ -92,18 +107,23 @@ public final class GateRunner implements Promotion {
             return;
         }
         if (step < 0) {
-            advance(nowSecond);
+            advance(nowSecond, "");
         } else {
             tick(nowSecond);
         }
     }
 
-    private void advance(long nowSecond) {
+    /** Applies the next step; {@code note} says how the step before ended ("" when it was judged in full). */
+    private void advance(long nowSecond, String note) {
         int next = step + 1;
+        window = new GateWindow();
+        readNext = nowSecond;
+        breachSince = NO_BREACH;
+        confirm = null;
         int target = steps[next];
         if (target >= 100) {
             router.applyFromGate(destination, Route.single(gate.target()), "promotion of '" + destination + "' to '"
-                    + gate.target() + "' complete");
+                    + gate.target() + "' complete" + note);
             step = next;
             percent.set(target);
             stepStartSecond = nowSecond;
@@ -115,7 +135,7 @@ public final class GateRunner implements Promotion {
         weights.put(gate.source(), 100 - target);
         weights.put(gate.target(), target);
         router.applyFromGate(destination, Route.split(weights), "promotion of '" + destination + "' step " + (next + 1) + "/"
-                + steps.length + ": " + target + "% to '" + gate.target() + "'");
+                + steps.length + ": " + target + "% to '" + gate.target() + "'" + note);
         step = next;
         percent.set(target);
         stepStartSecond = nowSecond;
@@ -130,50 +150,71 @@ public final class GateRunner implements Promotion {
             return; // a tick of the routing thread can come before start() applied the first step
         }
         long holdSeconds = gate.hold().toSeconds();
-        long from = Math.max(stepStartSecond, nowSecond - holdSeconds);
-        Map<String, TrafficStats.Window> w = router.windows(destination, from, nowSecond);
-        TrafficStats.Window source = w.get(gate.source());
-        TrafficStats.Window target = w.get(gate.target());
-        long ns = source.published() + source.publishFailed();
-        long nt = target.published() + target.publishFailed();
-        if (ns < gate.minSamples() || nt < gate.minSamples()) {
-            reason = String.format(Locale.ROOT, "step %d (%d%%): waiting for %d publishes on each side (source %d, target %d)",
-                    step + 1, steps[step], gate.minSamples(), ns, nt);
+        long maxHoldSeconds = gate.maxHold().toSeconds();
+        long breachForSeconds = gate.breachFor().toSeconds();
+        // each complete second of the step once (a gate taken over reads back at most what its step can last)
+        long first = Math.max(readNext, nowSecond - maxHoldSeconds - breachForSeconds - 2);
+        for (long k = first; k < nowSecond; k++) {
+            Map<String, TrafficStats.Window> w = router.windows(destination, k, k + 1);
+            window.add(w.get(gate.source()), w.get(gate.target()));
+            if (confirm != null) {
+                confirm.add(w.get(gate.source()), w.get(gate.target()));
+            }
+        }
+        readNext = Math.max(readNext, nowSecond);
+        GateWindow.Judgement j = window.judge(gate.source(), gate.target(), gate.minSamples(), gate.maxP99Ratio(),
+                gate.p99Slack().toNanos() / 1e6, gate.maxErrorRateIncrease());
+        String at = "step " + (step + 1) + " (" + steps[step] + "%)";
+        if (j.outcome() == GateWindow.Outcome.BREACH) {
+            if (breachSince == NO_BREACH) {
+                breachSince = nowSecond;
+                confirm = new GateWindow();
+            }
+            long held = nowSecond - breachSince;
+            GateWindow.Judgement c = confirm.judge(gate.source(), gate.target(), gate.minSamples(), gate.maxP99Ratio(),
+                    gate.p99Slack().toNanos() / 1e6, gate.maxErrorRateIncrease());
+            if (held >= breachForSeconds && (breachForSeconds == 0 || c.outcome() == GateWindow.Outcome.BREACH)) {
+                String breach = j.text() + "; significant at every judgement for " + held + " s"
+                        + (breachForSeconds == 0 ? "" : ", and over the " + confirm.seconds() + " s since, judged alone");
+                router.applyFromGate(destination, Route.single(gate.source()), "promotion of '" + destination
+                        + "' rolled back to '" + gate.source() + "': " + breach);
+                percent.set(0);
+                stepStartSecond = nowSecond;
+                router.gateTransition(destination, "rollback");
+                finish(State.ROLLED_BACK, breach);
+                return;
+            }
+            if (held >= breachForSeconds && c.outcome() != GateWindow.Outcome.UNDECIDED) {
+                // it did not hold: the seconds that showed it are dropped, the step goes on from those since
+                log.info("Promotion of '{}' {}: a breach did not hold over the {} s after it ({}); judging from then on: {}",
+                        destination, at, confirm.seconds(), c.text(), j.text());
+                window = confirm;
+                breachSince = NO_BREACH;
+                confirm = null;
+                reason = String.format(Locale.ROOT, "%s: a breach did not hold over the %d s after it; judging from then on",
+                        at, window.seconds());
+                return;
+            }
+            reason = String.format(Locale.ROOT, "%s: breach significant for %d s of %d s; rolls back if it holds, and over the "
+                    + "seconds since, judged alone (%s): %s", at, held, breachForSeconds, c.text(), j.text());
             return;
         }
-        String breach = breach(source, target, ns, nt);
-        if (breach != null) {
-            router.applyFromGate(destination, Route.single(gate.source()), "promotion of '" + destination + "' rolled back to '"
-                    + gate.source() + "': " + breach);
-            percent.set(0);
-            stepStartSecond = nowSecond;
-            router.gateTransition(destination, "rollback");
-            finish(State.ROLLED_BACK, breach);
-            return;
-        }
-        if (nowSecond - stepStartSecond >= holdSeconds) {
-            advance(nowSecond);
+        confirm = null;
+        breachSince = NO_BREACH;
+        long held = nowSecond - stepStartSecond;
+        if (held >= holdSeconds && j.outcome() == GateWindow.Outcome.HEALTHY) {
+            advance(nowSecond, "");
+        } else if (held >= maxHoldSeconds && j.outcome() == GateWindow.Outcome.PARTIAL) {
+            String note = String.format(Locale.ROOT, " (%s judged only in part at its max hold of %d s: %s)", at, maxHoldSeconds,
+                    j.text());
+            log.info("Promotion of '{}' advances{}", destination, note);
+            advance(nowSecond, note);
+        } else if (j.outcome() == GateWindow.Outcome.HEALTHY) {
+            reason = String.format(Locale.ROOT, "%s healthy for %d s of %d s: %s", at, held, holdSeconds, j.text());
         } else {
-            reason = "step " + (step + 1) + " (" + steps[step] + "%) healthy for " + (nowSecond - stepStartSecond) + " s of "
-                    + holdSeconds + " s";
+            reason = String.format(Locale.ROOT, "%s held %d s (hold %d s, extended up to %d s while the p99 is not yet decided): "
+                    + "%s", at, held, holdSeconds, maxHoldSeconds, j.text());
         }
-    }
-
-    private String breach(TrafficStats.Window source, TrafficStats.Window target, long ns, long nt) {
-        double sp99 = source.publishLatency().getTotalCount() == 0 ? 0 : source.publishLatency().getValueAtPercentile(99) / 1000.0;
-        double tp99 = target.publishLatency().getTotalCount() == 0 ? 0 : target.publishLatency().getValueAtPercentile(99) / 1000.0;
-        double limit = Math.max(sp99 * gate.maxP99Ratio(), sp99 + gate.p99Slack().toNanos() / 1e6);
-        if (tp99 > limit) {
-            return String.format(Locale.ROOT, "target '%s' publish p99 %.2f ms exceeds the bound %.2f ms (source '%s' p99 %.2f ms)",
-                    gate.target(), tp99, limit, gate.source(), sp99);
-        }
-        double se = (double) source.publishFailed() / ns;
-        double te = (double) target.publishFailed() / nt;
-        if (te - se > gate.maxErrorRateIncrease()) {
-            return String.format(Locale.ROOT, "target '%s' error rate %.2f%% exceeds source '%s' %.2f%% by more than %.2f points",
-                    gate.target(), te * 100, gate.source(), se * 100, gate.maxErrorRateIncrease() * 100);
-        }
-        return null;
     }
 
     private void finish(State end, String why) {

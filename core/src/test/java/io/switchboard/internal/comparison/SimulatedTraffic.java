@@ -54,6 +54,16 @@ final class SimulatedTraffic {
         s.endToEnd(Instant.EPOCH, e2eMicros);
     }
 
+    /** Records a publish the broker confirmed {@code micros} after it began on {@code instance}, in the current second. */
+    void publish(String instance, long micros) {
+        stats(instance).published(0, micros * 1000, 100, true);
+    }
+
+    /** Records a publish that failed on {@code instance}, in the current second. */
+    void publishFailed(String instance) {
+        stats(instance).published(0, 0, 100, false);
+    }
+
     /** Records, on {@code instance}, a request to "orders" whose reply came {@code micros} after it was made. */
     void reply(String instance, long micros) {
         stats(instance).requested(TrafficStats.SUCCESS, micros * 1000);
