@@ -210,6 +210,10 @@ public class RouteProperties {
         private Double maxErrorRateIncrease;
         /** Publishes per instance needed before a step is judged [100]. */
         private Long minSamples;
+        /** How long a breach must stay significant before a rollback [10s]. */
+        private Duration breachFor;
+        /** The longest a step is extended while its p99 is not yet decided [3 x hold]. */
+        private Duration maxHold;
 
         /** {@return the instance traffic moves away from} */
         public String getFrom() {
@@ -321,6 +325,34 @@ public class RouteProperties {
          */
         public void setMinSamples(Long minSamples) {
             this.minSamples = minSamples;
+        }
+
+        /** {@return how long a breach must stay significant before a rollback [10s]} */
+        public Duration getBreachFor() {
+            return breachFor;
+        }
+
+        /**
+         * Sets {@link #getBreachFor()}.
+         *
+         * @param breachFor the value to set
+         */
+        public void setBreachFor(Duration breachFor) {
+            this.breachFor = breachFor;
+        }
+
+        /** {@return the longest a step is extended while its p99 is not yet decided [3 x hold]} */
+        public Duration getMaxHold() {
+            return maxHold;
+        }
+
+        /**
+         * Sets {@link #getMaxHold()}.
+         *
+         * @param maxHold the value to set
+         */
+        public void setMaxHold(Duration maxHold) {
+            this.maxHold = maxHold;
         }
     }
 }

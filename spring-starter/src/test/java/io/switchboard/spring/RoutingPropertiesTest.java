@@ -68,10 +68,13 @@ class RoutingPropertiesTest {
     void gateStarts() {
         runner.withPropertyValues("switchboard.routes.orders.instance=a", "switchboard.routes.orders.gate.from=a",
                 "switchboard.routes.orders.gate.to=b", "switchboard.routes.orders.gate.steps=10,100",
-                "switchboard.routes.orders.gate.hold=1h").run(context -> {
+                "switchboard.routes.orders.gate.hold=1h", "switchboard.routes.orders.gate.breach-for=20s",
+                "switchboard.routes.orders.gate.max-hold=2h").run(context -> {
                     Promotion promotion = switchboard(context).routing().promotion("orders").orElseThrow();
                     assertThat(promotion.state()).isEqualTo(Promotion.State.RUNNING);
                     assertThat(promotion.gate().target()).isEqualTo("b");
+                    assertThat(promotion.gate().breachFor()).isEqualTo(java.time.Duration.ofSeconds(20));
+                    assertThat(promotion.gate().maxHold()).isEqualTo(java.time.Duration.ofHours(2));
                 });
     }
 

@@ -76,6 +76,12 @@ public final class Routes {
             if (gate.getMinSamples() != null) {
                 builder.minSamples(gate.getMinSamples());
             }
+            if (gate.getBreachFor() != null) {
+                builder.breachFor(gate.getBreachFor());
+            }
+            if (gate.getMaxHold() != null) {
+                builder.maxHold(gate.getMaxHold());
+            }
             return builder.build();
         } catch (ConfigurationException e) {
             throw new InvalidSwitchboardPropertyException(property + ".gate", from + " to " + to, e.getMessage(),
