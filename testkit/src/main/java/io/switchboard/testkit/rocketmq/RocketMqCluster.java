@@ -247,7 +247,21 @@ public final class RocketMqCluster extends ChildJvmCluster {
             jvms.stop(stuck);
             jvms.launch(stuck);
         }
-        awaitInSync();
+        try {
+            awaitInSync();
+        } catch (IllegalStateException notYet) {
+            // a slave left outside the SyncStateSet by the same loop may stay out after the master's restart: restart
+            // each node still outside once, then wait again (the second wait fails the test with its own message)
+            Set<Integer> in = inSync();
+            log.warn("RocketMQ group still not converged after restarting its master (in sync {}); restarting the rest", in);
+            for (Integer node : addresses.keySet()) {
+                if (!in.contains(node)) {
+                    jvms.stop(node);
+                    jvms.launch(node);
+                }
+            }
+            awaitInSync();
+        }
         return stuck;
     }
 
