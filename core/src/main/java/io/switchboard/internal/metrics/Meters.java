@@ -12,9 +12,7 @@ public final class Meters {
 
     /** Timer: publish call to broker acknowledgement; tag {@code outcome} = success | failure. */
     public static final String PUBLISH = "switchboard.publish";
-    /** Distribution summary: encoded payload bytes published ({@code switchboard.metrics.timers=micrometer}, the default). */
-    public static final String PUBLISH_SIZE = "switchboard.publish.size";
-    /** Function counter: encoded payload bytes published ({@code switchboard.metrics.timers=lean} or {@code off}). */
+    /** Function counter: encoded payload bytes published (every {@code switchboard.metrics.timers}). */
     public static final String PUBLISH_BYTES = "switchboard.publish.bytes";
     /** Timer: envelope publish time to handler start (end-to-end latency). */
     public static final String CONSUME_LATENCY = "switchboard.consume.latency";

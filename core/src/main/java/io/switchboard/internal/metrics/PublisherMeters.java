@@ -1,20 +1,19 @@
 package io.switchboard.internal.metrics;
 
-import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The meters of one publisher, registered once when the publisher is built: the publish latency by outcome and the
- * published bytes (a {@link DistributionSummary} {@code switchboard.publish.size} with Micrometer timers, a byte
- * counter {@code switchboard.publish.bytes} with lean meters, whose mean size is bytes over the publish count).
+ * The meters of one publisher, registered once when the publisher is built: the publish latency by outcome, one
+ * latency record a publish, and the published bytes, a function counter {@code switchboard.publish.bytes} fed by an
+ * adder (the mean size is bytes over the publish count) rather than a second Micrometer meter that would read the wall
+ * clock for its max on every publish.
  */
 public final class PublisherMeters implements PublishRecorder {
 
     private final LatencyMeter success;
     private final LatencyMeter failure;
-    private final DistributionSummary size;
     private final LongAdder bytes;
 
     /** Registers the meters (or finds them, when another publisher already registered the same tags). */
@@ -23,14 +22,7 @@ public final class PublisherMeters implements PublishRecorder {
                 tags.and("outcome", "success"), settings, null);
         this.failure = Meters.latency(registry, Meters.PUBLISH, "Publish call to broker acknowledgement",
                 tags.and("outcome", "failure"), settings, null);
-        if (settings.lean()) {
-            this.size = null;
-            this.bytes = RegistryShared.bytes(registry, Meters.PUBLISH_BYTES, "Encoded payload bytes published", tags);
-        } else {
-            this.size = DistributionSummary.builder(Meters.PUBLISH_SIZE).description("Encoded payload size").baseUnit("bytes")
-                    .tags(tags).register(registry);
-            this.bytes = null;
-        }
+        this.bytes = RegistryShared.bytes(registry, Meters.PUBLISH_BYTES, "Encoded payload bytes published", tags);
     }
 
     @Override
@@ -41,10 +33,6 @@ public final class PublisherMeters implements PublishRecorder {
     @Override
     public void published(long startNanos, long endNanos, int payloadBytes, boolean ok) {
         (ok ? success : failure).record(endNanos - startNanos);
-        if (bytes != null) {
-            bytes.add(payloadBytes);
-        } else {
-            size.record(payloadBytes);
-        }
+        bytes.add(payloadBytes);
     }
 }

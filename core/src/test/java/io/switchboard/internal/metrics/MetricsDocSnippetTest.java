@@ -2,7 +2,7 @@ package io.switchboard.internal.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -47,10 +47,10 @@ class MetricsDocSnippetTest {
             Collection<Timer> publishes = registry.find("switchboard.publish").tag("broker", "memory").timers();
             Timer endToEnd = registry.get("switchboard.consume.latency")
                     .tag("broker", "memory").tag("destination", "orders").tag("group", "billing").timer();
-            DistributionSummary sizes = registry.get("switchboard.publish.size").tag("destination", "orders").summary();
+            FunctionCounter bytes = registry.get("switchboard.publish.bytes").tag("destination", "orders").functionCounter();
             long published = publishes.stream().mapToLong(Timer::count).sum();
             double maxSeconds = endToEnd.max(TimeUnit.SECONDS);
-            double meanBytes = sizes.mean();
+            double meanBytes = bytes.count() / published;
             // end::metrics-read[]
 
             assertThat(publishes).as("one timer per outcome that occurred").isNotEmpty();

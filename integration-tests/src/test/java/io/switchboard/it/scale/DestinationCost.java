@@ -1,5 +1,6 @@
 package io.switchboard.it.scale;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.switchboard.Codec;
 import io.switchboard.Publisher;
 import io.switchboard.Subscription;
@@ -37,8 +38,21 @@ final class DestinationCost {
 
     static Figures measure(String broker, Map<String, String> properties, String brokerThreads, String prefix, int n,
             boolean sharedGroup) throws Exception {
+        return measure(broker, properties, brokerThreads, prefix, n, sharedGroup, null);
+    }
+
+    /**
+     * As {@link #measure(String, Map, String, String, int, boolean)}, the Switchboard's meters recorded in
+     * {@code registry} (none when null: metrics off).
+     */
+    static Figures measure(String broker, Map<String, String> properties, String brokerThreads, String prefix, int n,
+            boolean sharedGroup, MeterRegistry registry) throws Exception {
         ThreadLeaks before = ThreadLeaks.snapshot().ignoring(brokerThreads);
-        try (Switchboard sb = Switchboard.builder().broker(broker).properties(properties).build()) {
+        Switchboard.Builder builder = Switchboard.builder().broker(broker).properties(properties);
+        if (registry != null) {
+            builder.meterRegistry(registry);
+        }
+        try (Switchboard sb = builder.build()) {
             CountDownLatch received = new CountDownLatch(n);
             Set<String> seen = ConcurrentHashMap.newKeySet();
             List<CompletableFuture<Void>> ready = new ArrayList<>();
@@ -88,10 +102,6 @@ final class DestinationCost {
     }
 
     private static long heapAfterGc() throws InterruptedException {
-        for (int i = 0; i < 3; i++) {
-            System.gc();
-            Thread.sleep(200);
-        }
-        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+        return NativeKafkaHeap.heapAfterGc();
     }
 }

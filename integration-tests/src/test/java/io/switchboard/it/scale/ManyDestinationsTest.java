@@ -126,6 +126,66 @@ class ManyDestinationsTest {
         assertThat(lines).hasSize(brokers.size() * layouts.size());
     }
 
+    /**
+     * Issue 88's heap figures on Kafka: the heap after GC of an application holding 1, 50 and 200 destinations through
+     * the SDK with its default meters (Micrometer {@code Timer}s, in a {@code SimpleMeterRegistry}), and of a plain kafka-clients application holding as
+     * many topics laid out the same way ({@link NativeKafkaHeap}: one producer, one consumer of one group), measured
+     * alternately in this JVM, {@code -Dmany.heap-repeat} (2) times. Prints {@code heap kafka sdk|plain n=N heapAfterGc=X MB}
+     * lines and each side's growth from 1 to N, appended to the same report. {@code -Dmany.heap-counts=1,50,200}.
+     */
+    @Test
+    @Timeout(value = 20, unit = TimeUnit.MINUTES)
+    @DisplayName("heap after GC at 1, 50 and 200 Kafka destinations, SDK with its default meters beside plain kafka-clients")
+    void heapBesidePlainKafkaClients() throws Exception {
+        List<Integer> counts = list("many.heap-counts", "1,50,200").stream().map(Integer::valueOf).toList();
+        int repeat = Integer.getInteger("many.heap-repeat", 2);
+        String bootstrap = kafkaBootstrap();
+        // warm both paths once (class loading, the JIT), so that the first measured count is not charged for it
+        DestinationCost.measure("kafka", Map.of("kafka.bootstrap.servers", bootstrap), "^$",
+                "many_" + UUID.randomUUID().toString().substring(0, 8), 2, true);
+        NativeKafkaHeap.measure(bootstrap, "many_" + UUID.randomUUID().toString().substring(0, 8), 2);
+        Map<String, Map<Integer, List<Double>>> mb = new java.util.TreeMap<>();
+        for (int r = 0; r < repeat; r++) {
+            for (int n : counts) {
+                for (String side : r % 2 == 0 ? List.of("sdk", "plain") : List.of("plain", "sdk")) {
+                    String prefix = "many_" + UUID.randomUUID().toString().substring(0, 8);
+                    // the SDK's meters in a registry of the application's, as Spring Boot's actuator gives it one
+                    long bytes = side.equals("sdk")
+                            ? DestinationCost.measure("kafka", Map.of("kafka.bootstrap.servers", bootstrap),
+                                    KAFKA_IN_CHILD ? "^$" : EmbeddedKafka.THREADS, prefix, n, true,
+                                    new io.micrometer.core.instrument.simple.SimpleMeterRegistry()).heapBytes()
+                            : NativeKafkaHeap.measure(bootstrap, prefix, n);
+                    mb.computeIfAbsent(side, s -> new java.util.TreeMap<>()).computeIfAbsent(n, k -> new ArrayList<>())
+                            .add(bytes / 1e6);
+                    String line = String.format(java.util.Locale.ROOT, "heap kafka%s %s n=%d heapAfterGc=%.1f MB",
+                            KAFKA_IN_CHILD ? " (broker in a child JVM)" : "", side, n, bytes / 1e6);
+                    System.out.println(line);
+                    Files.writeString(REPORT, line + System.lineSeparator(), StandardCharsets.UTF_8,
+                            StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                }
+            }
+        }
+        int first = counts.get(0);
+        for (String side : mb.keySet()) {
+            for (int n : counts.subList(1, counts.size())) {
+                String line = String.format(java.util.Locale.ROOT, "heap kafka %s %d against %d: %s MB", side, n, first,
+                        growth(mb.get(side).get(first), mb.get(side).get(n)));
+                System.out.println(line);
+                Files.writeString(REPORT, line + System.lineSeparator(), StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                        StandardOpenOption.APPEND);
+            }
+        }
+        assertThat(mb.get("sdk").get(counts.get(counts.size() - 1))).hasSize(repeat);
+    }
+
+    private static String growth(List<Double> one, List<Double> many) {
+        List<String> each = new ArrayList<>();
+        for (int i = 0; i < Math.min(one.size(), many.size()); i++) {
+            each.add(String.format(java.util.Locale.ROOT, "%+.1f", many.get(i) - one.get(i)));
+        }
+        return String.join(", ", each);
+    }
+
     private static DestinationCost.Figures measure(String broker, int destinations, boolean sharedGroup) throws Exception {
         String prefix = "many_" + UUID.randomUUID().toString().substring(0, 8);
         Map<String, String> extra = new java.util.HashMap<>();
