@@ -84,6 +84,55 @@ class RoutingOnMemoryTest {
     }
 
     @Test
+    @DisplayName("a per-message split spreads every key over both instances by weight, and the report names its design")
+    void splitPerMessage() {
+        assertThat(sb.comparison().report("orders").design()).isEqualTo(ComparisonReport.Design.SPLIT_BY_KEY);
+        sb.routing().update("orders", Route.split(Map.of("a", 50, "b", 50)).perMessage());
+        Publisher<String> p = sb.publisher("orders", Codec.utf8()).build();
+        Map<String, Set<String>> instancesPerKey = new HashMap<>();
+        List<CompletableFuture<PublishReceipt>> sent = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            sent.add(p.publish(Message.of("k" + (i % 50), "m" + i)).toCompletableFuture());
+        }
+        int onB = 0;
+        for (int i = 0; i < sent.size(); i++) {
+            PublishReceipt r = sent.get(i).join();
+            instancesPerKey.computeIfAbsent("k" + (i % 50), k -> new java.util.HashSet<>()).add(r.instance());
+            onB += r.instance().equals("b") ? 1 : 0;
+        }
+        // 40 messages a key at 50/50: a key all on one instance has probability 2^-39
+        assertThat(instancesPerKey.values()).allSatisfy(set -> assertThat(set).containsExactlyInAnyOrder("a", "b"));
+        assertThat(onB / 2000.0).isBetween(0.45, 0.55);
+        ComparisonReport report = sb.comparison().report("orders");
+        assertThat(report.design()).isEqualTo(ComparisonReport.Design.SPLIT_PER_MESSAGE);
+        assertThat(report.toTable()).contains("(design) split per message: ");
+        assertThat(report.toJson()).contains("\"design\":\"split-per-message\"");
+        sb.routing().update("orders", Route.mirror("a", "b"));
+        assertThat(sb.comparison().report("orders").design()).isEqualTo(ComparisonReport.Design.MIRROR);
+        assertThat(sb.comparison().report().design()).as("every destination: the default route and a mirror differ")
+                .isEqualTo(ComparisonReport.Design.MIXED);
+    }
+
+    @Test
+    @DisplayName("perMessage() is a split's option: part of equals, hashCode, toString and the fleet's route text")
+    void perMessageIsAnOption() {
+        Route sticky = Route.split(Map.of("a", 50, "b", 50));
+        Route perMessage = sticky.perMessage();
+        assertThat(sticky.isPerMessage()).isFalse();
+        assertThat(perMessage.isPerMessage()).isTrue();
+        assertThat(perMessage).isNotEqualTo(sticky).isEqualTo(Route.split(Map.of("a", 50, "b", 50)).perMessage())
+                .hasSameHashCodeAs(Route.split(Map.of("a", 50, "b", 50)).perMessage());
+        assertThat(perMessage.hashCode()).isNotEqualTo(sticky.hashCode());
+        assertThat(perMessage.toString()).startsWith("split{").endsWith("} per message");
+        assertThat(io.switchboard.internal.fleet.RouteText.parse(io.switchboard.internal.fleet.RouteText.format(perMessage)))
+                .isEqualTo(perMessage);
+        assertThat(io.switchboard.internal.fleet.RouteText.parse(io.switchboard.internal.fleet.RouteText.format(sticky)))
+                .isEqualTo(sticky);
+        assertThatThrownBy(() -> Route.mirror("a", "b").perMessage()).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("mirror").hasMessageContaining("Route.split(weights).perMessage()");
+    }
+
+    @Test
     @DisplayName("refuses a route naming an unknown instance, weights without a positive total, and one instance twice")
     void badRoutes() {
         assertThatThrownBy(() -> sb.routing().update("orders", Route.single("c")))
