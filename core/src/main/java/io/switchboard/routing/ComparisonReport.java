@@ -33,8 +33,10 @@ import java.util.Map;
  * significant difference"; too few samples is said as such, never judged. A finding names the events
  * during which at least half of the slower side's samples beyond the quantile were in flight, offers a
  * setting as its cause only when it accounts for at least half of the difference (never for a request
- * figure), and says when the two instances carried loads more than 2x apart (docs/verdict.md). Where
- * no request ended in the window, the report says nothing of requests.
+ * figure). Latency and client CPU are not judged between two instances whose loads (published and consumed per
+ * second) were more than 2x apart; error and dead-letter rates still are. The report names its {@link Design}, and
+ * under a split by key with keyed traffic every latency and cost finding says that the instances carry different
+ * keys (docs/verdict.md). Where no request ended in the window, the report says nothing of requests.
  *
  * @param at when the report was made
  * @param window the window covered
@@ -415,7 +417,7 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
          * @param during the events in whose spans at least half of the behind instance's samples beyond the quantile were
          *     in flight, with the figure without them ("during ...")
          * @param notes what else the reader must know: a setting that accounts for less than half of the difference (and
-         *     how much is unexplained), loads that differ by more than 2x
+         *     how much is unexplained), instances that carry different keys (a split by key)
          */
         public Finding {
             explanations = List.copyOf(explanations);
@@ -474,7 +476,7 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
          * @param summary one line
          * @param settings one line per instance with its settings
          * @param notes the window's fairness: each instance's first seconds left out (warm-up), loads that differ by more
-         *     than 2x and the split that would compare them like for like
+         *     than 2x (latency and client CPU then not judged) and the split that would compare them like for like
          */
         public Verdict {
             settings = List.copyOf(settings);
