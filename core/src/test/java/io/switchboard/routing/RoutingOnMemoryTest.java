@@ -67,16 +67,7 @@ class RoutingOnMemoryTest {
         s.ready().toCompletableFuture().join();
         Publisher<String> p = sb.publisher("orders", Codec.utf8()).build();
         Map<String, Set<String>> instancesPerKey = new HashMap<>();
-        List<CompletableFuture<PublishReceipt>> sent = new ArrayList<>();
-        for (int i = 0; i < 5000; i++) {
-            sent.add(p.publish(Message.of("k" + (i % 500), "m" + i)).toCompletableFuture());
-        }
-        int onB = 0;
-        for (int i = 0; i < sent.size(); i++) {
-            PublishReceipt r = sent.get(i).join();
-            instancesPerKey.computeIfAbsent("k" + (i % 500), k -> new java.util.HashSet<>()).add(r.instance());
-            onB += r.instance().equals("b") ? 1 : 0;
-        }
+        int onB = publishKeyed(p, 5000, 500, instancesPerKey);
         assertThat(instancesPerKey.values()).allSatisfy(set -> assertThat(set).hasSize(1));
         assertThat(onB / 5000.0).isBetween(0.05, 0.15);
         await().atMost(Duration.ofSeconds(20)).until(() -> received.size() == 5000);
@@ -90,16 +81,7 @@ class RoutingOnMemoryTest {
         sb.routing().update("orders", Route.split(Map.of("a", 50, "b", 50)).perMessage());
         Publisher<String> p = sb.publisher("orders", Codec.utf8()).build();
         Map<String, Set<String>> instancesPerKey = new HashMap<>();
-        List<CompletableFuture<PublishReceipt>> sent = new ArrayList<>();
-        for (int i = 0; i < 2000; i++) {
-            sent.add(p.publish(Message.of("k" + (i % 50), "m" + i)).toCompletableFuture());
-        }
-        int onB = 0;
-        for (int i = 0; i < sent.size(); i++) {
-            PublishReceipt r = sent.get(i).join();
-            instancesPerKey.computeIfAbsent("k" + (i % 50), k -> new java.util.HashSet<>()).add(r.instance());
-            onB += r.instance().equals("b") ? 1 : 0;
-        }
+        int onB = publishKeyed(p, 2000, 50, instancesPerKey);
         // 40 messages a key at 50/50: a key all on one instance has probability 2^-39
         assertThat(instancesPerKey.values()).allSatisfy(set -> assertThat(set).containsExactlyInAnyOrder("a", "b"));
         assertThat(onB / 2000.0).isBetween(0.45, 0.55);
@@ -111,6 +93,24 @@ class RoutingOnMemoryTest {
         assertThat(sb.comparison().report("orders").design()).isEqualTo(ComparisonReport.Design.MIRROR);
         assertThat(sb.comparison().report().design()).as("every destination: the default route and a mirror differ")
                 .isEqualTo(ComparisonReport.Design.MIXED);
+    }
+
+    /**
+     * Publishes {@code messages} messages over {@code keys} keys in turn, fills the instances each key went to, and
+     * {@return how many went to b}
+     */
+    private static int publishKeyed(Publisher<String> p, int messages, int keys, Map<String, Set<String>> instancesPerKey) {
+        List<CompletableFuture<PublishReceipt>> sent = new ArrayList<>();
+        for (int i = 0; i < messages; i++) {
+            sent.add(p.publish(Message.of("k" + (i % keys), "m" + i)).toCompletableFuture());
+        }
+        int onB = 0;
+        for (int i = 0; i < sent.size(); i++) {
+            PublishReceipt r = sent.get(i).join();
+            instancesPerKey.computeIfAbsent("k" + (i % keys), k -> new java.util.HashSet<>()).add(r.instance());
+            onB += r.instance().equals("b") ? 1 : 0;
+        }
+        return onB;
     }
 
     @Test

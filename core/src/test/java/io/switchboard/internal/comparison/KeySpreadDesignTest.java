@@ -40,17 +40,9 @@ class KeySpreadDesignTest {
     @Test
     @DisplayName("split by key: identical brokers are judged apart in more than 1 window of 20, every finding saying why")
     void stickyByKey() {
-        Map<String, Integer> perFigure = new TreeMap<>();
-        int withFinding = 0;
-        for (int run = 0; run < RUNS; run++) {
-            List<Finding> findings = run(new Random(87_000 + run), true, 1.0);
-            findings.forEach(f -> perFigure.merge(f.figure(), 1, Integer::sum));
-            withFinding += findings.isEmpty() ? 0 : 1;
-            assertThat(findings).allSatisfy(f -> assertThat(f.notes())
-                    .anySatisfy(n -> assertThat(n).startsWith("the instances carry different keys (split by key)")
-                            .contains(".perMessage()").contains("Route.mirror(")));
-        }
-        print("split by key, identical brokers: windows with a finding", withFinding, perFigure);
+        int withFinding = identical(true, "split by key", findings -> assertThat(findings).allSatisfy(f -> assertThat(f.notes())
+                .anySatisfy(n -> assertThat(n).startsWith("the instances carry different keys (split by key)")
+                        .contains(".perMessage()").contains("Route.mirror("))));
         assertThat(withFinding).as("windows of %d in which identical brokers were judged apart under a split by key", RUNS)
                 .isGreaterThan(RUNS / 20);
     }
@@ -58,15 +50,22 @@ class KeySpreadDesignTest {
     @Test
     @DisplayName("split per message: identical brokers give no finding in at least 19 of 20 windows")
     void perMessage() {
+        int withFinding = identical(false, "split per message", findings -> { }); // the same keys as the split by key's
+        assertThat(RUNS - withFinding).as("windows of %d without a finding", RUNS).isGreaterThanOrEqualTo((int) Math.ceil(0.95 * RUNS));
+    }
+
+    /** Runs {@link #RUNS} windows of identical instances, each window's findings checked; prints and returns how many had one. */
+    private static int identical(boolean byKey, String design, java.util.function.Consumer<List<Finding>> check) {
         Map<String, Integer> perFigure = new TreeMap<>();
         int withFinding = 0;
         for (int run = 0; run < RUNS; run++) {
-            List<Finding> findings = run(new Random(87_000 + run), false, 1.0); // the same keys as the split by key's
+            List<Finding> findings = run(new Random(87_000 + run), byKey, 1.0);
             findings.forEach(f -> perFigure.merge(f.figure(), 1, Integer::sum));
             withFinding += findings.isEmpty() ? 0 : 1;
+            check.accept(findings);
         }
-        print("split per message, identical brokers: windows with a finding", withFinding, perFigure);
-        assertThat(RUNS - withFinding).as("windows of %d without a finding", RUNS).isGreaterThanOrEqualTo((int) Math.ceil(0.95 * RUNS));
+        print(design + ", identical brokers: windows with a finding", withFinding, perFigure);
+        return withFinding;
     }
 
     @Test
@@ -106,15 +105,12 @@ class KeySpreadDesignTest {
                 boolean b = byKey ? onB[key] : random.nextBoolean();
                 double m = keys.multiplier[key] * (b ? factor : 1);
                 double second = b ? secondB : secondA;
-                sim.sample(b ? "b" : "a", Math.round(m * draw(random, second)), Math.round(m * draw(random, second)));
+                sim.sample(b ? "b" : "a", Math.round(m * VerdictCalibrationTest.draw(random, second)),
+                        Math.round(m * VerdictCalibrationTest.draw(random, second)));
             }
             sim.nextSecond();
         }
         return sim.engine.report("orders", Duration.ofSeconds(SECONDS)).verdict().findings();
-    }
-
-    private static long draw(Random random, double second) {
-        return Math.round(3_000 * second * Math.exp(0.5 * random.nextGaussian()));
     }
 
     private static void print(String what, int runs, Map<String, Integer> perFigure) {
