@@ -96,8 +96,8 @@ class RoutingOnMemoryTest {
     }
 
     /**
-     * Publishes {@code messages} messages over {@code keys} keys in turn, fills the instances each key went to, and
-     * {@return how many went to b}
+     * {@return how many of {@code messages} messages, published over {@code keys} keys in turn, went to b} Fills the
+     * instances each key went to.
      */
     private static int publishKeyed(Publisher<String> p, int messages, int keys, Map<String, Set<String>> instancesPerKey) {
         List<CompletableFuture<PublishReceipt>> sent = new ArrayList<>();

@@ -86,8 +86,8 @@ class KeySpreadDesignTest {
     }
 
     /**
-     * One window: the run's keys, each message to an instance by its key ({@code byKey}) or at random; b's latencies
-     * {@code factor} times a draw like a's. {@return the verdict's findings}
+     * {@return the verdict's findings of one window} The run's keys, each message to an instance by its key
+     * ({@code byKey}) or at random; b's latencies {@code factor} times a draw like a's.
      */
     static List<Finding> run(Random random, boolean byKey, double factor) {
         SimulatedTraffic.Keys keys = new SimulatedTraffic.Keys(random, KEYS, 1.0, SIGMA);
