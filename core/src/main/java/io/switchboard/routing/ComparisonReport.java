@@ -33,8 +33,10 @@ import java.util.Map;
  * significant difference"; too few samples is said as such, never judged. A finding names the events
  * during which at least half of the slower side's samples beyond the quantile were in flight, offers a
  * setting as its cause only when it accounts for at least half of the difference (never for a request
- * figure), and says when the two instances carried loads more than 2x apart (docs/verdict.md). Where
- * no request ended in the window, the report says nothing of requests.
+ * figure). Latency and client CPU are not judged between two instances whose loads (published and consumed per
+ * second) were more than 2x apart; error and dead-letter rates still are. The report names its {@link Design}, and
+ * under a split by key with keyed traffic every latency and cost finding says that the instances carry different
+ * keys (docs/verdict.md). Where no request ended in the window, the report says nothing of requests.
  *
  * @param at when the report was made
  * @param window the window covered
@@ -45,9 +47,11 @@ import java.util.Map;
  *     fleet) or {@code fleet of N replicas} (every replica's histograms merged)
  * @param events what happened to the instances in the window (rebalances, connection loss, route changes, GC pauses,
  *     ...), oldest first per instance; this process's timeline, also in a fleet report
+ * @param design how the destination's route assigned the traffic the instances are compared on, as it is when the
+ *     report is made: what makes the comparison like for like, or not
  */
 public record ComparisonReport(Instant at, Duration window, String destination, List<InstanceFigures> instances,
-        Verdict verdict, String scope, List<Event> events) {
+        Verdict verdict, String scope, List<Event> events, Design design) {
 
     /**
      * Copies the events.
@@ -59,9 +63,83 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
      * @param verdict the comparison's verdict
      * @param scope whose traffic
      * @param events what happened in the window
+     * @param design how the route assigned the traffic
      */
     public ComparisonReport {
         events = List.copyOf(events);
+        design = design == null ? Design.UNKNOWN : design;
+    }
+
+    /**
+     * A report whose design is not known.
+     *
+     * @param at when the figures were taken
+     * @param window the span of time they cover
+     * @param destination the destination's name, or null for every destination
+     * @param instances the figures of each instance
+     * @param verdict the comparison's verdict
+     * @param scope whose traffic
+     * @param events what happened in the window
+     */
+    public ComparisonReport(Instant at, Duration window, String destination, List<InstanceFigures> instances, Verdict verdict,
+            String scope, List<Event> events) {
+        this(at, window, destination, instances, verdict, scope, events, Design.UNKNOWN);
+    }
+
+    /**
+     * How the route assigned the traffic the instances are compared on. Only a design that gives every instance the
+     * same mix of messages compares like with like: a per-message split (each message drawn at random by weight) or a
+     * mirror (both instances carry the same messages). A split by key gives each instance its own keys, so whatever
+     * differs between keys (payload size per tenant, a handler's cost) differs between the instances too.
+     */
+    public enum Design {
+        /** A split by key hash: a key's messages stay on one instance; keyless messages are weighted at random. */
+        SPLIT_BY_KEY("split-by-key", "split by key (sticky)", "each key's messages go to the instance its hash picks, so "
+                + "the instances carry different keys (keyless messages are weighted at random); Route.split(weights)"
+                + ".perMessage() or a mirror gives both the same mix of messages"),
+        /** A split that draws every message's instance at random by weight. */
+        SPLIT_PER_MESSAGE("split-per-message", "split per message", "every message's instance is drawn at random by "
+                + "weight, so the instances carry the same mix of keys and payloads (a key's order across them is given up)"),
+        /** A mirror: the primary and the shadow carry the same messages. */
+        MIRROR("mirror", "mirror (paired on the same messages)", "both instances carry every message (the shadow through "
+                + "a bounded buffer, which may drop), so their figures are of the same messages"),
+        /** A failover route: the secondary carries traffic only while the primary's circuit breaker is open. */
+        FAILOVER("failover", "failover", "the secondary carries traffic only while the primary is down, so the instances "
+                + "carry different times and messages: not a comparison design"),
+        /** A migration: publishes go to the target while the source drains. */
+        MIGRATE("migrate", "migrate", "publishes go to the target while the source drains what it holds: not a comparison "
+                + "design"),
+        /** A single instance. */
+        SINGLE("single", "single", "one instance carries every message: nothing to compare it with on this route"),
+        /** A report of every destination whose routes differ in design. */
+        MIXED("mixed", "mixed", "the destinations' routes differ in design; report one destination to see its design"),
+        /** Not known (a comparison outside a routed Switchboard). */
+        UNKNOWN("unknown", "unknown", "the comparison was not told how the traffic was assigned");
+
+        private final String id;
+        private final String text;
+        private final String explanation;
+
+        Design(String id, String text, String explanation) {
+            this.id = id;
+            this.text = text;
+            this.explanation = explanation;
+        }
+
+        /** {@return a stable id, as {@link #toJson()} writes it, e.g. {@code split-by-key}} */
+        public String id() {
+            return id;
+        }
+
+        /** {@return the design in a few words, e.g. {@code split by key (sticky)}} */
+        public String text() {
+            return text;
+        }
+
+        /** {@return what the design means for the comparison, in one sentence} */
+        public String explanation() {
+            return explanation;
+        }
     }
 
     /**
@@ -339,7 +417,7 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
          * @param during the events in whose spans at least half of the behind instance's samples beyond the quantile were
          *     in flight, with the figure without them ("during ...")
          * @param notes what else the reader must know: a setting that accounts for less than half of the difference (and
-         *     how much is unexplained), loads that differ by more than 2x
+         *     how much is unexplained), instances that carry different keys (a split by key)
          */
         public Finding {
             explanations = List.copyOf(explanations);
@@ -398,7 +476,7 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
          * @param summary one line
          * @param settings one line per instance with its settings
          * @param notes the window's fairness: each instance's first seconds left out (warm-up), loads that differ by more
-         *     than 2x and the split that would compare them like for like
+         *     than 2x (latency and client CPU then not judged) and the split that would compare them like for like
          */
         public Verdict {
             settings = List.copyOf(settings);
@@ -461,6 +539,9 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
             row(b, "request timeout rate", i -> pct(i.requests().timeoutRate()));
         }
         b.append("Verdict: ").append(verdict.summary()).append('\n');
+        if (design != Design.UNKNOWN) {
+            b.append("  (design) ").append(design.text()).append(": ").append(design.explanation()).append('\n');
+        }
         for (Finding f : verdict.findings()) {
             b.append("  - ").append(f.text()).append('\n');
             for (String e : f.explanations()) {
@@ -536,6 +617,7 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
         root.put("windowSeconds", window.toSeconds());
         root.put("destination", destination);
         root.put("scope", scope);
+        root.put("design", design.id());
         List<Object> list = new ArrayList<>();
         boolean requested = requested();
         for (InstanceFigures i : instances) {

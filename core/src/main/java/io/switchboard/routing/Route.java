@@ -16,6 +16,7 @@ import java.util.Set;
  * <pre>{@code
  * Route.single("a");
  * Route.split(Map.of("a", 90, "b", 10));        // sticky by key hash
+ * Route.split(Map.of("a", 50, "b", 50)).perMessage(); // every message at random: both carry the same mix of keys
  * Route.mirror("a", "b");                       // b is the shadow; subscribers observe b only
  * Route.failover("a", "b");                     // b while a's circuit breaker is open
  * Route.migrate("a", "b");                      // publish to b, read both until a is drained
@@ -28,13 +29,20 @@ public final class Route {
     private final String primary;
     private final String secondary;
     private final boolean observeOnly;
+    private final boolean perMessage;
 
     private Route(RoutingMode mode, Map<String, Integer> weights, String primary, String secondary, boolean observeOnly) {
+        this(mode, weights, primary, secondary, observeOnly, false);
+    }
+
+    private Route(RoutingMode mode, Map<String, Integer> weights, String primary, String secondary, boolean observeOnly,
+            boolean perMessage) {
         this.mode = mode;
         this.weights = weights;
         this.primary = primary;
         this.secondary = secondary;
         this.observeOnly = observeOnly;
+        this.perMessage = perMessage;
     }
 
     /**
@@ -48,7 +56,9 @@ public final class Route {
 
     /**
      * {@return a weighted split: a key goes to one instance chosen by its hash (so it keeps its order while the
-     * weights are unchanged); keyless messages are weighted at random} Weights are relative (90/10 and 9/1 are the
+     * weights are unchanged); keyless messages are weighted at random} Each instance then carries its own keys, so a
+     * comparison of them is not like for like where keys differ (payload size per tenant): {@link #perMessage()}
+     * assigns every message at random instead. Weights are relative (90/10 and 9/1 are the
      * same split); an instance with weight 0 gets nothing.
      *
      * @param weights the weight of each instance, by name
@@ -139,7 +149,32 @@ public final class Route {
      * @return a copy of this route with the setting
      */
     public Route observeOnly(boolean observe) {
-        return new Route(mode, weights, primary, secondary, observe);
+        return new Route(mode, weights, primary, secondary, observe, perMessage);
+    }
+
+    /**
+     * For a split: every message, keyed or not, goes to an instance drawn at random by weight, instead of a key's
+     * messages staying on the instance its hash picks. The instances then carry the same mix of keys, so the
+     * comparison judges like with like (a key's payload size or handler cost no longer follows one instance); what is
+     * given up is a key's order across the instances: two messages of one key may go to different instances and be
+     * handled out of order. A subscription that asks for per-key order (RocketMQ's {@code rocketmq.consume-mode=orderly}
+     * set on it or on its instance) refuses such a route.
+     *
+     * @return a copy of this split that assigns every message at random by weight
+     * @throws ConfigurationException when this route is not a split
+     */
+    public Route perMessage() {
+        if (mode != RoutingMode.SPLIT) {
+            throw new ConfigurationException("perMessage() applies to a split, but route " + this + " is a "
+                    + mode.name().toLowerCase(java.util.Locale.ROOT) + " route; use Route.split(weights).perMessage(), "
+                    + "such as Route.split(Map.of(\"a\", 50, \"b\", 50)).perMessage()");
+        }
+        return new Route(mode, weights, primary, secondary, observeOnly, true);
+    }
+
+    /** {@return for a split, whether every message is assigned at random by weight (false: a key sticks to one instance)} */
+    public boolean isPerMessage() {
+        return mode == RoutingMode.SPLIT && perMessage;
     }
 
     /** {@return the mode} */
@@ -195,19 +230,20 @@ public final class Route {
     @Override
     public boolean equals(Object o) {
         return o instanceof Route r && r.mode == mode && r.weights.equals(weights) && Objects.equals(r.primary, primary)
-                && Objects.equals(r.secondary, secondary) && r.observeOnly == observeOnly;
+                && Objects.equals(r.secondary, secondary) && r.observeOnly == observeOnly
+                && r.perMessage == perMessage;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(mode, weights, primary, secondary, observeOnly);
+        return Objects.hash(mode, weights, primary, secondary, observeOnly, perMessage);
     }
 
     @Override
     public String toString() {
         return switch (mode) {
             case SINGLE -> "single(" + primary + ")";
-            case SPLIT -> "split" + weights;
+            case SPLIT -> "split" + weights + (perMessage ? " per message" : "");
             case MIRROR -> "mirror(primary=" + primary + ", shadow=" + secondary + (observeOnly ? ", observe-only" : "") + ")";
             case FAILOVER -> "failover(primary=" + primary + ", secondary=" + secondary + ")";
             case MIGRATE -> "migrate(from=" + secondary + ", to=" + primary + ")";

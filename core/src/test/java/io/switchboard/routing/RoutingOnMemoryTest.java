@@ -67,20 +67,69 @@ class RoutingOnMemoryTest {
         s.ready().toCompletableFuture().join();
         Publisher<String> p = sb.publisher("orders", Codec.utf8()).build();
         Map<String, Set<String>> instancesPerKey = new HashMap<>();
-        List<CompletableFuture<PublishReceipt>> sent = new ArrayList<>();
-        for (int i = 0; i < 5000; i++) {
-            sent.add(p.publish(Message.of("k" + (i % 500), "m" + i)).toCompletableFuture());
-        }
-        int onB = 0;
-        for (int i = 0; i < sent.size(); i++) {
-            PublishReceipt r = sent.get(i).join();
-            instancesPerKey.computeIfAbsent("k" + (i % 500), k -> new java.util.HashSet<>()).add(r.instance());
-            onB += r.instance().equals("b") ? 1 : 0;
-        }
+        int onB = publishKeyed(p, 5000, 500, instancesPerKey);
         assertThat(instancesPerKey.values()).allSatisfy(set -> assertThat(set).hasSize(1));
         assertThat(onB / 5000.0).isBetween(0.05, 0.15);
         await().atMost(Duration.ofSeconds(20)).until(() -> received.size() == 5000);
         assertThat(registry.get("switchboard.routing.decisions").tag("instance", "b").counter().count()).isEqualTo(onB);
+    }
+
+    @Test
+    @DisplayName("a per-message split spreads every key over both instances by weight, and the report names its design")
+    void splitPerMessage() {
+        assertThat(sb.comparison().report("orders").design()).isEqualTo(ComparisonReport.Design.SPLIT_BY_KEY);
+        sb.routing().update("orders", Route.split(Map.of("a", 50, "b", 50)).perMessage());
+        Publisher<String> p = sb.publisher("orders", Codec.utf8()).build();
+        Map<String, Set<String>> instancesPerKey = new HashMap<>();
+        int onB = publishKeyed(p, 2000, 50, instancesPerKey);
+        // 40 messages a key at 50/50: a key all on one instance has probability 2^-39
+        assertThat(instancesPerKey.values()).allSatisfy(set -> assertThat(set).containsExactlyInAnyOrder("a", "b"));
+        assertThat(onB / 2000.0).isBetween(0.45, 0.55);
+        ComparisonReport report = sb.comparison().report("orders");
+        assertThat(report.design()).isEqualTo(ComparisonReport.Design.SPLIT_PER_MESSAGE);
+        assertThat(report.toTable()).contains("(design) split per message: ");
+        assertThat(report.toJson()).contains("\"design\":\"split-per-message\"");
+        sb.routing().update("orders", Route.mirror("a", "b"));
+        assertThat(sb.comparison().report("orders").design()).isEqualTo(ComparisonReport.Design.MIRROR);
+        assertThat(sb.comparison().report().design()).as("every destination: the default route and a mirror differ")
+                .isEqualTo(ComparisonReport.Design.MIXED);
+    }
+
+    /**
+     * {@return how many of {@code messages} messages, published over {@code keys} keys in turn, went to b} Fills the
+     * instances each key went to.
+     */
+    private static int publishKeyed(Publisher<String> p, int messages, int keys, Map<String, Set<String>> instancesPerKey) {
+        List<CompletableFuture<PublishReceipt>> sent = new ArrayList<>();
+        for (int i = 0; i < messages; i++) {
+            sent.add(p.publish(Message.of("k" + (i % keys), "m" + i)).toCompletableFuture());
+        }
+        int onB = 0;
+        for (int i = 0; i < sent.size(); i++) {
+            PublishReceipt r = sent.get(i).join();
+            instancesPerKey.computeIfAbsent("k" + (i % keys), k -> new java.util.HashSet<>()).add(r.instance());
+            onB += r.instance().equals("b") ? 1 : 0;
+        }
+        return onB;
+    }
+
+    @Test
+    @DisplayName("perMessage() is a split's option: part of equals, hashCode, toString and the fleet's route text")
+    void perMessageIsAnOption() {
+        Route sticky = Route.split(Map.of("a", 50, "b", 50));
+        Route perMessage = sticky.perMessage();
+        assertThat(sticky.isPerMessage()).isFalse();
+        assertThat(perMessage.isPerMessage()).isTrue();
+        assertThat(perMessage).isNotEqualTo(sticky).isEqualTo(Route.split(Map.of("a", 50, "b", 50)).perMessage())
+                .hasSameHashCodeAs(Route.split(Map.of("a", 50, "b", 50)).perMessage());
+        assertThat(perMessage.hashCode()).isNotEqualTo(sticky.hashCode());
+        assertThat(perMessage.toString()).startsWith("split{").endsWith("} per message");
+        assertThat(io.switchboard.internal.fleet.RouteText.parse(io.switchboard.internal.fleet.RouteText.format(perMessage)))
+                .isEqualTo(perMessage);
+        assertThat(io.switchboard.internal.fleet.RouteText.parse(io.switchboard.internal.fleet.RouteText.format(sticky)))
+                .isEqualTo(sticky);
+        assertThatThrownBy(() -> Route.mirror("a", "b").perMessage()).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("mirror").hasMessageContaining("Route.split(weights).perMessage()");
     }
 
     @Test

@@ -62,6 +62,27 @@ class RoutingRefusesWhatItCannotKeepTest {
     }
 
     @Test
+    @DisplayName("a subscription asking for per-key order refuses a per-message split, and is refused under one")
+    void perKeyOrderKeepsItsSplit() {
+        Route perMessage = Route.split(Map.of("m", 50, "m2", 50)).perMessage();
+        sb.subscriber("orders", Codec.utf8()).group("billing").property("rocketmq.consume-mode", "orderly")
+                .subscribe((m, c) -> { }).ready().toCompletableFuture().join();
+        assertThatThrownBy(() -> sb.routing().update("orders", perMessage))
+                .isInstanceOf(io.switchboard.ConfigurationException.class)
+                .hasMessageContaining("rocketmq.consume-mode=orderly").hasMessageContaining("'billing'")
+                .hasMessageContaining("orders").hasMessageContaining("without perMessage()")
+                .hasMessageContaining("rocketmq.consume-mode=concurrently");
+        assertThat(sb.routing().route("orders")).isEqualTo(Route.single("m"));
+        sb.routing().update("orders", Route.split(Map.of("m", 50, "m2", 50))); // by key: allowed
+        sb.routing().update("other", perMessage);
+        assertThatThrownBy(() -> sb.subscriber("other", Codec.utf8()).group("billing")
+                .property("rocketmq.consume-mode", "orderly").subscribe((m, c) -> { }))
+                .isInstanceOf(io.switchboard.ConfigurationException.class).hasMessageContaining("per-key order");
+        sb.subscriber("other", Codec.utf8()).group("audit").property("rocketmq.consume-mode", "concurrently")
+                .subscribe((m, c) -> { }).ready().toCompletableFuture().join(); // no order asked: allowed
+    }
+
+    @Test
     @DisplayName("on an instance without them, a delay, a filter and a broker-side retry are refused, naming the instance")
     void refusedWhereMissing() {
         sb.routing().update("plain", Route.single("p"));

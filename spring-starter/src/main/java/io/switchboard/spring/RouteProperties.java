@@ -18,6 +18,9 @@ import java.util.Map;
  *     orders:
  *       mode: split
  *       weights: {a: 90, b: 10}
+ *     payments:
+ *       weights: {a: 50, b: 50}
+ *       per-message: true     # every message at random by weight: compares like with like
  * }</pre>
  */
 public class RouteProperties {
@@ -33,6 +36,13 @@ public class RouteProperties {
 
     /** split: weight per instance, relative (90/10 is 9/1); sticky by message key. */
     private Map<String, Integer> weights = new LinkedHashMap<>();
+
+    /**
+     * split: every message, keyed or not, goes to an instance drawn at random by weight, so the instances carry the same
+     * mix of keys (a like-for-like comparison), and a key's order across them is given up [false: a key sticks to one
+     * instance].
+     */
+    private Boolean perMessage;
 
     /** mirror and failover: the instance that carries the traffic. */
     private String primary;
@@ -95,6 +105,23 @@ public class RouteProperties {
      */
     public void setWeights(Map<String, Integer> weights) {
         this.weights = weights;
+    }
+
+    /**
+     * {@return split: whether every message goes to an instance drawn at random by weight, keyed or not [false: a key
+     * sticks to one instance]}
+     */
+    public Boolean getPerMessage() {
+        return perMessage;
+    }
+
+    /**
+     * Sets {@link #getPerMessage()}.
+     *
+     * @param perMessage the value to set
+     */
+    public void setPerMessage(Boolean perMessage) {
+        this.perMessage = perMessage;
     }
 
     /** {@return mirror and failover: the instance that carries the traffic} */

@@ -51,6 +51,8 @@ class RoutingPropertiesTest {
                 "switchboard.routes.audit.shadow=b", "switchboard.routes.audit.observe-only=false",
                 "switchboard.routes.pay.mode=failover", "switchboard.routes.pay.primary=a", "switchboard.routes.pay.secondary=b",
                 "switchboard.routes.moving.from=a", "switchboard.routes.moving.to=b", "switchboard.routes.pinned.instance=b",
+                "switchboard.routes.tenants.weights.a=50", "switchboard.routes.tenants.weights.b=50",
+                "switchboard.routes.tenants.per-message=true",
                 "switchboard.default-route.mode=split", "switchboard.default-route.weights.a=1",
                 "switchboard.default-route.weights.b=1").run(context -> {
                     var routing = switchboard(context).routing();
@@ -59,6 +61,7 @@ class RoutingPropertiesTest {
                     assertThat(routing.route("pay")).isEqualTo(Route.failover("a", "b"));
                     assertThat(routing.route("moving")).isEqualTo(Route.migrate("a", "b"));
                     assertThat(routing.route("pinned")).isEqualTo(Route.single("b"));
+                    assertThat(routing.route("tenants")).isEqualTo(Route.split(Map.of("a", 50, "b", 50)).perMessage());
                     assertThat(routing.defaultRoute()).isEqualTo(Route.split(Map.of("a", 1, "b", 1)));
                 });
     }
@@ -118,6 +121,14 @@ class RoutingPropertiesTest {
                 assertThat(analysis.getDescription()).contains("switchboard.routes.orders.secondary").contains("(not set)"));
         failsWith(new String[] {"switchboard.routes.orders.from=a", "switchboard.routes.orders.to=a"}, analysis ->
                 assertThat(analysis.getDescription()).contains("switchboard.routes.orders").contains("two different instances"));
+    }
+
+    @Test
+    @DisplayName("per-message on a route that is not a split fails startup, naming the property")
+    void perMessageOnlyOnASplit() {
+        failsWith(new String[] {"switchboard.routes.orders.instance=a", "switchboard.routes.orders.per-message=true"},
+                analysis -> assertThat(analysis.getDescription()).contains("switchboard.routes.orders.per-message")
+                        .contains("single route"));
     }
 
     @Test

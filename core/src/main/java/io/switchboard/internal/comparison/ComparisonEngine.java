@@ -43,6 +43,25 @@ public final class ComparisonEngine implements BrokerComparison {
     private final Timeline timeline;
     /** Seconds of each instance's first traffic left out of the judged window. */
     private final long warmUp;
+    /** How the routes assign each destination's traffic (set on the process's own engine), or null. */
+    private volatile Designs designs;
+
+    /** How the routes assign each destination's traffic to the instances, as the router knows it. */
+    public interface Designs {
+        /**
+         * {@return the design of {@code destination}'s route now; for null (every destination), the design they share,
+         * or {@link ComparisonReport.Design#MIXED}}
+         */
+        ComparisonReport.Design design(String destination);
+
+        /** {@return true when a keyed message was published to {@code destination} (null: any) through a split here} */
+        boolean keyed(String destination);
+    }
+
+    /** Tells this engine (and its fleet's) how the routes assign the traffic; the report names it. */
+    public void designs(Designs designs) {
+        local.designs = designs;
+    }
 
     /**
      * An engine over {@code book}.
@@ -187,10 +206,13 @@ public final class ComparisonEngine implements BrokerComparison {
         List<ComparisonReport.Event> events = timeline == null ? List.of()
                 : timeline.events(instances, from * 1000, Long.MAX_VALUE); // the second under way too
         Tails tails = new Tails(this, destination, from, to, windows, figures, judgedFrom);
+        Designs d = local.designs;
+        ComparisonReport.Design design = d == null ? ComparisonReport.Design.UNKNOWN : d.design(destination);
+        tails.design(design, d != null && d.keyed(destination));
         Verdict verdict = verdict(figures, windows, CostFindings.samples(book, instances, judgedFrom, to), tails);
         verdict = tails.explain(verdict);
         return new ComparisonReport(Instant.ofEpochSecond(now), Duration.ofSeconds(seconds), destination, figures, verdict,
-                scopeText(), events);
+                scopeText(), events, design);
     }
 
     /** Throws when the Switchboard was built with the comparison off. */
@@ -370,6 +392,10 @@ public final class ComparisonEngine implements BrokerComparison {
                 String b = instances.get(j);
                 TrafficStats.Window wa = windows.get(a);
                 TrafficStats.Window wb = windows.get(b);
+                String apart = tails.loadsApart(a, b); // latency and client CPU are not judged at loads 2x apart
+                if (apart != null) {
+                    notJudged.add(apart);
+                }
                 for (int q = 0; q < QUANTILES.length; q++) {
                     for (LatencyKind kind : LatencyKind.values()) {
                         judged += quantile(kind.word + " " + QUANTILE_NAMES[q], QUANTILES[q], a, kind.of(wa), b,
@@ -382,7 +408,8 @@ public final class ComparisonEngine implements BrokerComparison {
                         wb.requests(), findings, notJudged, wins);
                 judged += proportion("dead-letter rate", a, wa.deadLetters, wa.consumed, b, wb.deadLetters, wb.consumed, findings,
                         notJudged, wins);
-                judged += CostFindings.judge(a, cost.get(a), b, cost.get(b), minDifference, findings, notJudged, wins);
+                judged += apart != null ? 0 : CostFindings.judge(a, cost.get(a), b, cost.get(b), minDifference, findings,
+                        notJudged, wins);
             }
         }
         return new Verdict(findings, notJudged, summary(findings, judged, wins), effects.describe(instances));
@@ -408,6 +435,9 @@ public final class ComparisonEngine implements BrokerComparison {
     /** Judges one quantile; returns 1 when judged. */
     private int quantile(String figure, double q, String a, Histogram ha, String b, Histogram hb, Tails tails,
             LatencyKind kind, List<Finding> findings, List<String> notJudged, Map<String, Integer> wins) {
+        if (tails.loadsApart(a, b) != null) {
+            return 0; // said once for the pair
+        }
         long na = ha.getTotalCount();
         long nb = hb.getTotalCount();
         long need = needed(q);

@@ -1,5 +1,6 @@
 package io.switchboard.internal.comparison;
 
+import io.switchboard.routing.ComparisonReport;
 import io.switchboard.routing.ComparisonReport.Event;
 import io.switchboard.routing.ComparisonReport.Finding;
 import io.switchboard.routing.ComparisonReport.InstanceFigures;
@@ -23,8 +24,9 @@ import org.HdrHistogram.HistogramIterationValue;
  * second s with latency L was in flight from s - L to s + 1; a span overlapping that interval touched it); when the
  * share is at least half, the finding names the events, and gives both instances' figure without the samples in flight
  * during them, judged again by the same rule. For an error-rate finding, the share of the failed publishes in seconds
- * that overlap an event. Latency and cost findings between instances whose rates differ by more than 2x say so, and
- * the verdict says which split compares them like for like. Read on report, from the per-second slices the comparison
+ * that overlap an event. Latency and client CPU between instances whose rates differ by more than 2x are not judged
+ * (the verdict says which split compares them like for like), and under a split by key with keyed traffic every
+ * latency and cost finding says that the instances carry different keys. Read on report, from the per-second slices the comparison
  * keeps anyway: nothing on a message's path.
  */
 final class Tails {
@@ -46,6 +48,9 @@ final class Tails {
     private final Map<String, Long> judgedFrom;
     /** Per instance, the window's seconds one by one (made on first need). */
     private Map<String, TrafficStats.Window[]> seconds;
+    /** How the route assigned the traffic, and whether keyed messages were split by key. */
+    private ComparisonReport.Design design = ComparisonReport.Design.UNKNOWN;
+    private boolean keyed;
 
     Tails(ComparisonEngine engine, String destination, long from, long to, Map<String, TrafficStats.Window> windows,
             List<InstanceFigures> figures, Map<String, Long> judgedFrom) {
@@ -56,6 +61,12 @@ final class Tails {
         this.windows = windows;
         figures.forEach(f -> this.figures.put(f.instance(), f));
         this.judgedFrom = judgedFrom;
+    }
+
+    /** Sets the design the report names, and whether keyed messages were published through a split. */
+    void design(ComparisonReport.Design design, boolean keyed) {
+        this.design = design;
+        this.keyed = keyed;
     }
 
     /** {@return the verdict with its findings explained and its fairness notes} */
@@ -82,11 +93,13 @@ final class Tails {
         } else if (f.figure().equals(ComparisonEngine.REQUEST_TIMEOUT_RATE)) {
             errors(f, w -> w.requestTimeouts, "timed-out requests", during);
         }
-        if (!Double.isNaN(q) || f.figure().equals("client CPU per message")) {
-            String load = differentLoads(f.ahead(), f.behind());
-            if (load != null) {
-                notes.add(load);
-            }
+        if ((!Double.isNaN(q) || f.figure().equals("client CPU per message")) && design == ComparisonReport.Design.SPLIT_BY_KEY
+                && keyed) {
+            notes.add(String.format(Locale.ROOT, "the instances carry different keys (split by key): a spread of latency or "
+                    + "cost between keys, such as payload size per tenant, can make identical brokers look different; to "
+                    + "compare like with like, split per message (Route.split(Map.of(\"%s\", 50, \"%s\", 50)).perMessage()) "
+                    + "or mirror (Route.mirror(\"%s\", \"%s\")) over a new window", f.ahead(), f.behind(), f.ahead(),
+                    f.behind()));
         }
         return new Finding(f.figure(), f.ahead(), f.behind(), f.aheadValue(), f.behindValue(), f.text(), f.explanations(),
                 during, notes);
@@ -358,16 +371,26 @@ final class Tails {
         return f == null ? 0 : f.publishRate() + f.consumeRate();
     }
 
-    private String differentLoads(String ahead, String behind) {
-        double ra = rate(ahead);
-        double rb = rate(behind);
+    /**
+     * {@return why latency and client CPU are not judged between {@code a} and {@code b}: their loads (published and
+     * consumed per second) are more than {@value #LOAD_RATIO}x apart; null when they are not} A client's latency and its
+     * CPU per message both change with its load (batches fill, polls return more), so at loads that far apart the two
+     * brokers are not compared like for like.
+     */
+    String loadsApart(String a, String b) {
+        double ra = rate(a);
+        double rb = rate(b);
         double lo = Math.min(ra, rb);
         double hi = Math.max(ra, rb);
         if (lo <= 0 || hi / lo <= LOAD_RATIO) {
             return null;
         }
-        return String.format(Locale.ROOT, "measured at different loads: %s carried %s msg/s and %s %s msg/s (%.1fx); see "
-                + "(fairness) for a like-for-like split", ahead, fmt(ra), behind, fmt(rb), hi / lo);
+        String busy = ra > rb ? a : b;
+        String idle = ra > rb ? b : a;
+        return String.format(Locale.ROOT, "latency and client CPU per message between %s and %s: measured at different "
+                + "loads: %s carried %s msg/s and %s %s msg/s (%.1fx); to compare, split 50/50 over a new window "
+                + "(Route.split(Map.of(\"%s\", 50, \"%s\", 50)).perMessage()), or give %s %.0fx its present weight",
+                a, b, busy, fmt(hi), idle, fmt(lo), hi / lo, a, b, idle, hi / lo);
     }
 
     private void loadNotes(List<String> notes) {
@@ -385,11 +408,12 @@ final class Tails {
                 }
                 String busy = ra > rb ? a : b;
                 String idle = ra > rb ? b : a;
-                notes.add(String.format(Locale.ROOT, "%s carried %.1fx %s's load (%s vs %s msg/s): latency and cost per message "
-                        + "were measured at different loads. To compare them like for like, give both the same share "
-                        + "(Route.split(Map.of(\"%s\", 50, \"%s\", 50))) and compare again over a new window; or, to judge %s "
-                        + "at %s's present load, give %s %.0fx %s's present weight", busy, hi / lo, idle, fmt(hi), fmt(lo), a,
-                        b, idle, busy, idle, hi / lo, idle));
+                notes.add(String.format(Locale.ROOT, "%s carried %.1fx %s's load (%s vs %s msg/s): latency and client CPU per "
+                        + "message were not judged between them (error and dead-letter rates were). To compare them like "
+                        + "for like, give both the same share per message (Route.split(Map.of(\"%s\", 50, \"%s\", 50))"
+                        + ".perMessage()) and compare again over a new window; or, to judge %s at %s's present load, give %s "
+                        + "%.0fx %s's present weight", busy, hi / lo, idle, fmt(hi), fmt(lo), a, b, idle, busy, idle, hi / lo,
+                        idle));
             }
         }
     }

@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * A route as one line of text, as the fleet's route records carry it: {@code single:a},
- * {@code split:a=80,b=20}, {@code mirror:a,b} (or {@code mirror:a,b,observe}),
+ * {@code split:a=80,b=20} (per message: {@code split-per-message:a=50,b=50}), {@code mirror:a,b} (or {@code mirror:a,b,observe}),
  * {@code failover:a,b}, {@code migrate:from,to}.
  */
 public final class RouteText {
@@ -19,9 +19,10 @@ public final class RouteText {
         return switch (route.mode()) {
             case SINGLE -> "single:" + route.primary();
             case SPLIT -> {
-                StringBuilder b = new StringBuilder("split:");
+                String head = route.isPerMessage() ? "split-per-message:" : "split:";
+                StringBuilder b = new StringBuilder(head);
                 route.weights().forEach((instance, weight) -> {
-                    if (b.length() > 6) {
+                    if (b.length() > head.length()) {
                         b.append(',');
                     }
                     b.append(instance).append('=').append(weight);
@@ -48,13 +49,14 @@ public final class RouteText {
         String[] parts = text.substring(colon + 1).split(",");
         return switch (mode) {
             case "single" -> Route.single(parts[0]);
-            case "split" -> {
+            case "split", "split-per-message" -> {
                 Map<String, Integer> weights = new LinkedHashMap<>();
                 for (String p : parts) {
                     int eq = p.indexOf('=');
                     weights.put(p.substring(0, eq), Integer.valueOf(p.substring(eq + 1)));
                 }
-                yield Route.split(weights);
+                Route split = Route.split(weights);
+                yield mode.equals("split") ? split : split.perMessage();
             }
             case "mirror" -> Route.mirror(parts[0], parts[1]).observeOnly(parts.length > 2 && parts[2].equals("observe"));
             case "failover" -> Route.failover(parts[0], parts[1]);

@@ -30,6 +30,11 @@ final class RouteBinding {
     final String destination;
     final ShadowCheck shadowCheck;
     private volatile RouteState state;
+    /**
+     * Set once a keyed message was published through a split of this destination (a split by key then gives each
+     * instance its own keys, which the comparison's report says). Written once, read on each split publish.
+     */
+    volatile boolean keyed;
     private final List<Participant> participants = new CopyOnWriteArrayList<>();
 
     RouteBinding(String destination, RouteState state, long shadowGraceMillis) {

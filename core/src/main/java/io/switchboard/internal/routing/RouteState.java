@@ -23,6 +23,8 @@ final class RouteState {
     /** Mirror shadow, failover secondary, migration source; -1 otherwise. */
     final int secondary;
     final boolean observeOnly;
+    /** A split that assigns every message at random by weight, keyed or not. */
+    final boolean perMessage;
     /** Subscriptions deduplicate by message id across instances (failover and migrate can deliver an id twice). */
     final boolean dedup;
     /** Every instance index the route may send to. */
@@ -45,21 +47,22 @@ final class RouteState {
         String second = route.shadow() != null ? route.shadow() : route.secondary() != null ? route.secondary() : route.from();
         this.secondary = second == null ? -1 : index.get(second);
         this.observeOnly = route.isObserveOnly();
+        this.perMessage = route.isPerMessage();
         this.dedup = mode == RoutingMode.FAILOVER || mode == RoutingMode.MIGRATE;
         this.reads = route.instances().stream().mapToInt(index::get).toArray();
     }
 
     /**
      * The instance of a split: a key's bucket is its hash, mixed, modulo the total weight, so a key
-     * stays on one instance while the weights are unchanged; a keyless message is weighted at random.
-     * No allocation.
+     * stays on one instance while the weights are unchanged; a keyless message, and every message of a
+     * per-message split, is weighted at random ({@link ThreadLocalRandom}: no lock). No allocation.
      */
     int pick(String key) {
         if (targets.length == 1) {
             return targets[0];
         }
         int bucket;
-        if (key == null) {
+        if (key == null || perMessage) {
             bucket = ThreadLocalRandom.current().nextInt(total);
         } else {
             int h = key.hashCode() * 0x9E3779B9;
@@ -72,6 +75,11 @@ final class RouteState {
             }
         }
         return targets[targets.length - 1];
+    }
+
+    /** True when the route sends to more than one instance by weight. */
+    boolean spreads() {
+        return targets.length > 1;
     }
 
     /** True when the route sends to or reads from instance {@code i}. */

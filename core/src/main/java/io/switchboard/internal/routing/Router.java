@@ -18,6 +18,7 @@ import io.switchboard.internal.fleet.FleetSettings;
 import io.switchboard.internal.fleet.GateRunner;
 import io.switchboard.internal.fleet.LocalFleet;
 import io.switchboard.routing.BrokerComparison;
+import io.switchboard.routing.ComparisonReport;
 import io.switchboard.routing.Promotion;
 import io.switchboard.routing.PromotionGate;
 import io.switchboard.routing.Route;
@@ -92,6 +93,21 @@ public final class Router implements Routing, GateRunner.Host, FleetControl.Rout
                 java.util.stream.Collectors.toMap(Instance::name, i -> i.adapter().performanceSettings())),
                 instances.stream().collect(java.util.stream.Collectors.toMap(Instance::name, Instance::lag)),
                 settings.minSamples(), settings.minDifference(), instances.get(0).shared().events(), settings.warmUpSeconds());
+        comparison.designs(new ComparisonEngine.Designs() {
+            @Override
+            public ComparisonReport.Design design(String destination) {
+                return Router.this.design(destination);
+            }
+
+            @Override
+            public boolean keyed(String destination) {
+                if (destination != null) {
+                    RouteBinding b = bindings.get(destination);
+                    return b != null && b.keyed;
+                }
+                return bindings.values().stream().anyMatch(b -> b.keyed);
+            }
+        });
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "switchboard-routing");
             t.setDaemon(true);
@@ -235,6 +251,30 @@ public final class Router implements Routing, GateRunner.Host, FleetControl.Rout
     @Override
     public Set<String> instances() {
         return Collections.unmodifiableSet(new LinkedHashSet<>(index.keySet()));
+    }
+
+    /**
+     * {@return how {@code destination}'s route assigns its traffic now; for null (a report of every destination), the
+     * design its routes share, or {@link ComparisonReport.Design#MIXED}}
+     */
+    ComparisonReport.Design design(String destination) {
+        if (destination != null) {
+            return design(route(destination));
+        }
+        Set<ComparisonReport.Design> all = new LinkedHashSet<>();
+        all.add(design(defaultRoute));
+        routes.values().forEach(r -> all.add(design(r)));
+        return all.size() == 1 ? all.iterator().next() : ComparisonReport.Design.MIXED;
+    }
+
+    static ComparisonReport.Design design(Route route) {
+        return switch (route.mode()) {
+            case SPLIT -> route.isPerMessage() ? ComparisonReport.Design.SPLIT_PER_MESSAGE : ComparisonReport.Design.SPLIT_BY_KEY;
+            case MIRROR -> ComparisonReport.Design.MIRROR;
+            case FAILOVER -> ComparisonReport.Design.FAILOVER;
+            case MIGRATE -> ComparisonReport.Design.MIGRATE;
+            case SINGLE -> ComparisonReport.Design.SINGLE;
+        };
     }
 
     @Override

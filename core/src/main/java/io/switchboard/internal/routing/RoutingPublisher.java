@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The publisher of a multi-instance Switchboard: one {@link DefaultPublisher} per instance the
  * destination's route has used, and per message one volatile read of the route and an array
- * index (split: a hash and a scan of a few cumulative weights). No allocation on the split and
+ * index (split: a hash, or a draw of {@link java.util.concurrent.ThreadLocalRandom} for a keyless message or a
+ * per-message split, and a scan of a few cumulative weights). No allocation on the split and
  * single paths; mirror and failover stamp the message so both instances see the same id.
  */
 final class RoutingPublisher<T> implements Publisher<T>, RouteBinding.Participant {
@@ -200,7 +201,11 @@ final class RoutingPublisher<T> implements Publisher<T>, RouteBinding.Participan
         RouteState s = binding.state();
         switch (s.mode) {
             case SPLIT:
-                return send(s.pick(message.key()), message);
+                String key = message.key();
+                if (key != null && !binding.keyed) {
+                    binding.keyed = true; // once: the report then says a split by key gave the instances different keys
+                }
+                return send(s.pick(key), message);
             case MIRROR:
                 Message<T> stamped = message.stamped();
                 CompletionStage<PublishReceipt> result = send(s.primary, stamped);

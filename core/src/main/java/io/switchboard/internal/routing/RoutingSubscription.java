@@ -82,6 +82,7 @@ final class RoutingSubscription<T> extends SubscriptionBase implements RouteBind
     /** Checks the request on every instance the route reads, then starts them. */
     void start() {
         RouteState s = binding.state();
+        RouteChecks.keepsOrder(s, request, instances);
         for (int i : s.reads) {
             instances.get(i).check(request);
         }
@@ -172,6 +173,7 @@ final class RoutingSubscription<T> extends SubscriptionBase implements RouteBind
 
     @Override
     public void check(RouteState next) {
+        RouteChecks.keepsOrder(next, request, instances);
         for (int i : next.reads) {
             if (subscriptions[i] == null) {
                 try {

@@ -47,6 +47,57 @@ final class SimulatedTraffic {
                 0.10, timeline, warmUp);
     }
 
+    /** Tells the engine how the route assigned the traffic, as a router would. */
+    void design(io.switchboard.routing.ComparisonReport.Design design, boolean keyed) {
+        engine.designs(new ComparisonEngine.Designs() {
+            @Override
+            public io.switchboard.routing.ComparisonReport.Design design(String destination) {
+                return design;
+            }
+
+            @Override
+            public boolean keyed(String destination) {
+                return keyed;
+            }
+        });
+    }
+
+    /**
+     * Keyed traffic whose keys differ in cost: {@code count} keys with Zipf frequencies (key k, from 1, has weight 1/k^s)
+     * and each key a latency multiplier drawn once, log-normal with median 1 ({@code sigma}): the payload size of a
+     * tenant, say, which makes all of its messages slower or faster on any broker.
+     */
+    static final class Keys {
+
+        private final double[] cumulative;
+        final double[] multiplier;
+
+        Keys(java.util.Random random, int count, double s, double sigma) {
+            cumulative = new double[count];
+            multiplier = new double[count];
+            double sum = 0;
+            for (int k = 0; k < count; k++) {
+                sum += 1 / Math.pow(k + 1, s);
+                cumulative[k] = sum;
+                multiplier[k] = Math.exp(sigma * random.nextGaussian());
+            }
+            for (int k = 0; k < count; k++) {
+                cumulative[k] /= sum;
+            }
+        }
+
+        /** {@return a key drawn by its frequency} */
+        int draw(java.util.Random random) {
+            int i = java.util.Arrays.binarySearch(cumulative, random.nextDouble());
+            return Math.min(cumulative.length - 1, i >= 0 ? i : -i - 1);
+        }
+
+        /** {@return the keys' count} */
+        int count() {
+            return multiplier.length;
+        }
+    }
+
     /** Records a publish and a delivery of {@code micros} each on {@code instance}, in the current second. */
     void sample(String instance, long publishMicros, long e2eMicros) {
         TrafficStats s = stats(instance);

@@ -77,7 +77,8 @@ class VerdictCalibrationTest {
         return report.verdict().findings();
     }
 
-    private static long draw(Random random, double second) {
+    /** {@return a latency in microseconds: log-normal, median 3 ms times the second's load factor, sigma 0.5} */
+    static long draw(Random random, double second) {
         return Math.round(3_000 * second * Math.exp(0.5 * random.nextGaussian()));
     }
 

@@ -83,7 +83,7 @@ class VerdictExplainsTailsTest {
     }
 
     @Test
-    @DisplayName("an instance's first seconds are left out by the warm-up; loads 8x apart are said, with the split that compares them")
+    @DisplayName("an instance's first seconds are left out by the warm-up; at loads 8x apart latency is not judged, errors are")
     void warmUpAndLoads() {
         for (long warmUp : new long[] {0, 5}) {
             SimulatedTraffic sim = new SimulatedTraffic(60, warmUp, Map.of());
@@ -94,6 +94,9 @@ class VerdictExplainsTailsTest {
                 }
                 for (int i = 0; i < 50; i++) {
                     sim.sample("b", lognormal(random, 6_000), lognormal(random, 6_000));
+                }
+                for (int i = 0; i < 5; i++) { // about 9% of b's publishes fail
+                    sim.publishFailed("b");
                 }
                 sim.nextSecond();
             }
@@ -109,10 +112,15 @@ class VerdictExplainsTailsTest {
                         .contains("4000 messages"));
                 assertThat(report.instances().get(0).publishRate()).as("a's rate over its judged seconds").isEqualTo(400.0);
             }
-            assertThat(finding(report, "e2e p50").notes()).anySatisfy(n -> assertThat(n)
-                    .startsWith("measured at different loads: a carried").contains("(8.0x)"));
+            // a is twice as fast, but at 8x b's load: its latency is not judged against b's, b's failures still are
+            assertThat(report.verdict().findings()).extracting(Finding::figure).containsExactly("error rate");
+            assertThat(finding(report, "error rate").behind()).isEqualTo("b");
+            assertThat(report.verdict().notJudged()).anySatisfy(n -> assertThat(n)
+                    .startsWith("latency and client CPU per message between a and b: measured at different loads: a carried")
+                    .contains("(8.0x)").contains("split 50/50 over a new window"));
             assertThat(report.verdict().notes()).anySatisfy(n -> assertThat(n).startsWith("a carried 8.0x b's load")
-                    .contains("Route.split(Map.of(\"a\", 50, \"b\", 50))"));
+                    .contains("not judged").contains("Route.split(Map.of(\"a\", 50, \"b\", 50)).perMessage()"));
+            assertThat(report.verdict().summary()).isEqualTo("a ahead on 1 of 2 judged figure(s)");
         }
     }
 

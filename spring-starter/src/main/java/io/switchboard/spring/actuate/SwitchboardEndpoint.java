@@ -298,7 +298,8 @@ public class SwitchboardEndpoint {
         view.put("mode", route.mode().name().toLowerCase(Locale.ROOT));
         view.put("weights", route.weights());
         switch (route.mode()) {
-            case SINGLE, SPLIT -> { }
+            case SINGLE -> { }
+            case SPLIT -> view.put("perMessage", route.isPerMessage());
             case MIRROR -> {
                 view.put("primary", route.primary());
                 view.put("shadow", route.shadow());

@@ -29,10 +29,18 @@ public final class Routes {
      */
     public static Route toRoute(String property, RouteProperties route, Collection<String> instances) {
         RoutingMode mode = route.getMode() != null ? route.getMode() : inferMode(property, route);
+        if (Boolean.TRUE.equals(route.getPerMessage()) && mode != RoutingMode.SPLIT) {
+            throw new InvalidSwitchboardPropertyException(property + ".per-message", "true", "per-message applies to a "
+                    + "split, but this is a " + mode.name().toLowerCase(Locale.ROOT) + " route",
+                    "Remove " + property + ".per-message, or make the route a split: " + property + ".weights.<instance>");
+        }
         try {
             return switch (mode) {
                 case SINGLE -> Route.single(instance(property, "instance", route.getInstance(), instances, mode));
-                case SPLIT -> Route.split(weights(property, route.getWeights(), instances));
+                case SPLIT -> {
+                    Route split = Route.split(weights(property, route.getWeights(), instances));
+                    yield Boolean.TRUE.equals(route.getPerMessage()) ? split.perMessage() : split;
+                }
                 case MIRROR -> Route.mirror(instance(property, "primary", route.getPrimary(), instances, mode),
                         instance(property, "shadow", route.getShadow(), instances, mode))
                         .observeOnly(route.getObserveOnly() == null || route.getObserveOnly());

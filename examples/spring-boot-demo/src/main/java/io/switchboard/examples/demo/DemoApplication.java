@@ -14,7 +14,8 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * The A/B demo: an order service on Kafka (A) and RabbitMQ (B), split 90/10 in application.yml,
+ * The A/B demo: an order service on Kafka (A) and RabbitMQ (B), split 90/10 by customer in application.yml (the
+ * timed comparison splits 50/50 per message instead, application-timed.yml, so that it compares like with like),
  * with a load generator, run as {@code demo.replicas} replicas (two by default) that share one
  * route through the control channel on Kafka, as pods behind a load balancer would. By default it
  * runs a timed comparison ({@code demo.duration}, one minute) of the fleet's traffic, prints the
@@ -102,6 +103,30 @@ public class DemoApplication {
         return application(properties, timed).run(replicaArgs);
     }
 
+    /**
+     * {@return one plain sentence: whether the verdict above compared the brokers like with like, and if not, why not and
+     * what would} Like with like takes a design that gives both brokers the same mix of orders (a per-message split or
+     * a mirror) and loads within 2x of each other.
+     */
+    static String likeForLike(ComparisonReport report) {
+        ComparisonReport.Design design = report.design();
+        boolean paired = design == ComparisonReport.Design.SPLIT_PER_MESSAGE || design == ComparisonReport.Design.MIRROR;
+        boolean loadsApart = report.verdict().notJudged().stream().anyMatch(n -> n.contains("measured at different loads"));
+        if (paired && !loadsApart) {
+            return "Like with like: the route is a " + design.text() + ", so both brokers carried the same mix of customers"
+                    + " at comparable loads.";
+        }
+        StringBuilder b = new StringBuilder("Not like with like:");
+        if (!paired) {
+            b.append(" the route is a ").append(design.text()).append(", so the brokers carried different customers");
+        }
+        if (loadsApart) {
+            b.append(paired ? "" : ";").append(" their loads were more than 2x apart, so latency and client CPU were not judged");
+        }
+        return b.append(". To compare them, run the timed comparison (its route is 50/50 per message), or set "
+                + "switchboard.routes.orders.weights to {a: 50, b: 50} with per-message: true.").toString();
+    }
+
     /** Warms up, lets the load run for {@code duration}, then prints the comparison; 0 when traffic flowed on both brokers. */
     static int timedComparison(ConfigurableApplicationContext context, Duration duration) throws InterruptedException {
         return timedComparison(context, duration, null, () -> { });
@@ -142,6 +167,7 @@ public class DemoApplication {
         ComparisonReport report = sb.comparison().report("orders", duration);
         System.out.println();
         System.out.println(report.toTable());
+        System.out.println(likeForLike(report));
         boolean bothCarried = report.instances().stream().allMatch(i -> i.published() > 0 && i.consumed() > 0);
         System.out.println(bothCarried ? "Both brokers carried traffic; the verdict is above."
                 : "A broker carried no traffic: see the table above.");
