@@ -33,6 +33,11 @@ final class Tails {
 
     /** The share of the tail an event must account for to be named. */
     static final double NAMED_SHARE = 0.5;
+    /**
+     * How many times more of the tail than of all the instance's samples must have been in flight during the events
+     * named (their lift): a span over most of the window holds most of any tail and explains none of it.
+     */
+    static final double MIN_LIFT = 2.0;
     /** Loads that differ by more than this factor are called different. */
     static final double LOAD_RATIO = 2.0;
     /** Events named per finding. */
@@ -115,28 +120,41 @@ final class Tails {
         LatencyKind kind = LatencyKind.ofFigure(f.figure());
         TrafficStats.Window[] behind = seconds().get(f.behind());
         long threshold = Math.round(f.behindValue() * 1000); // the behind instance's quantile, in microseconds
-        double[] share = new double[events.size()];
-        long[] total = new long[1];
-        long inAny = tail(behind, kind, threshold, events, share, total);
-        if (total[0] == 0) {
+        Scan scan = scan(behind, kind, threshold, events);
+        if (scan.tail == 0) {
             return;
         }
-        double all = (double) inAny / total[0];
+        Concentration all = scan.union();
         String name = f.behind() + "'s " + f.figure().replace(" p", " samples beyond p");
-        if (all < NAMED_SHARE) {
-            if (all >= 0.1) {
-                notes.add(String.format(Locale.ROOT, "%.0f%% of %s (%s ms) were in flight during %s's events (%d in the "
-                        + "window): less than half, so no event explains this difference", all * 100, name,
-                        fmt(f.behindValue()), f.behind(), events.size()));
+        String samples = f.behind() + "'s " + kind.word + " samples";
+        // kinds of event the faster instance had too: named only when the slower one's tail is concentrated in its own
+        // beyond what the faster one's is in its own
+        Map<String, double[]> onBoth = onBoth(f, q, kind, threshold, events);
+        List<Integer> candidates = new ArrayList<>();
+        for (int i = 0; i < events.size(); i++) {
+            Concentration c = scan.of(i);
+            if (c.tailIn() > 0 && c.lift() >= MIN_LIFT && !onBoth.containsKey(events.get(i).kind())) {
+                candidates.add(i);
             }
+        }
+        candidates.sort((x, y) -> Long.compare(scan.tailIn[y], scan.tailIn[x]));
+        List<Event> named = new ArrayList<>();
+        Concentration namedC = null;
+        for (int i : candidates) {
+            named.add(events.get(i));
+            namedC = scan(behind, kind, threshold, named).union();
+            if (named.size() == MAX_NAMED || namedC.share() >= NAMED_SHARE) {
+                break;
+            }
+        }
+        if (namedC == null || namedC.share() < NAMED_SHARE || namedC.lift() < MIN_LIFT) {
+            notExplained(f, all, name, samples, events.size(), onBoth, notes);
             return;
         }
-        List<Event> named = named(events, share, behind, kind, threshold, total[0]);
-        double namedShare = namedShare(behind, kind, threshold, named, total[0]);
         Instant first = named.stream().map(Event::start).min(Comparator.naturalOrder()).orElseThrow();
         Instant last = named.stream().map(Event::end).max(Comparator.naturalOrder()).orElseThrow();
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "%.0f%% of %s (%s ms) were in flight %s-%s UTC while ", namedShare * 100, name,
+        b.append(String.format(Locale.ROOT, "%.0f%% of %s (%s ms) were in flight %s-%s UTC while ", namedC.share() * 100, name,
                 fmt(f.behindValue()), SECOND.format(first), SECOND.format(last.plusMillis(999))));
         for (int i = 0; i < named.size(); i++) {
             b.append(i == 0 ? "" : i == named.size() - 1 ? " and " : ", ").append(describe(named.get(i)));
@@ -145,85 +163,148 @@ final class Tails {
         for (int i = 0; i < named.size(); i++) {
             b.append(i == 0 ? "" : "; ").append(named.get(i).text());
         }
-        b.append(')');
-        if (named.size() < countDistinct(events, share)) {
-            b.append(String.format(Locale.ROOT, "; %.0f%% with all %d of %s's events in the window", all * 100, events.size(),
-                    f.behind()));
+        b.append(String.format(Locale.ROOT, "), against %.0f%% of all %s (%.1fx as concentrated)", namedC.base() * 100,
+                samples, namedC.lift()));
+        if (named.size() < countDistinct(scan)) {
+            b.append(String.format(Locale.ROOT, "; %.0f%% with all %d of %s's events in the window", all.share() * 100,
+                    events.size(), f.behind()));
         }
         b.append("; ").append(without(f, q, kind, named));
         during.add(b.toString());
     }
 
-    /** Events with a share, counted. */
-    private static int countDistinct(List<Event> events, double[] share) {
+    /** The note of a tail that no event explains: too little of it in the events, or no more than ordinary samples. */
+    private static void notExplained(Finding f, Concentration all, String name, String samples, int events,
+            Map<String, double[]> onBoth, List<String> notes) {
+        if (all.share() < 0.1) {
+            return;
+        }
+        String in = String.format(Locale.ROOT, "%.0f%% of %s (%s ms) were in flight during %s's events (%d in the window)",
+                all.share() * 100, name, fmt(f.behindValue()), f.behind(), events);
+        if (all.share() < NAMED_SHARE) {
+            notes.add(in + ": less than half, so no event explains this difference");
+            return;
+        }
+        StringBuilder b = new StringBuilder(in);
+        b.append(String.format(Locale.ROOT, ", and so were %.0f%% of all %s (%.1fx as concentrated; an event is named at "
+                + "%.0fx)", all.base() * 100, samples, all.lift(), MIN_LIFT));
+        for (Map.Entry<String, double[]> e : onBoth.entrySet()) {
+            b.append(String.format(Locale.ROOT, "; %s events happened on both instances: %s's tail was %.1fx as concentrated "
+                    + "in its own and %s's %.1fx in its own, less than %.0fx apart", e.getKey(), f.behind(), e.getValue()[0],
+                    f.ahead(), e.getValue()[1], MIN_LIFT));
+        }
+        notes.add(b.append(": no event explains this difference").toString());
+    }
+
+    /**
+     * {@return per kind of {@code events} that the faster instance had in the window too, the slower instance's lift in
+     * its events of the kind and the faster one's in its own (beyond its own quantile), when the first is less than
+     * {@value #MIN_LIFT} times the second (at least {@value #MIN_LIFT})}
+     */
+    private Map<String, double[]> onBoth(Finding f, double q, LatencyKind kind, long threshold, List<Event> events) {
+        Map<String, double[]> out = new LinkedHashMap<>();
+        List<Event> theirs = events(f.ahead());
+        for (String k : events.stream().map(Event::kind).distinct().toList()) {
+            List<Event> ahead = theirs.stream().filter(e -> e.kind().equals(k)).toList();
+            if (ahead.isEmpty()) {
+                continue;
+            }
+            double slower = scan(seconds().get(f.behind()), kind, threshold,
+                    events.stream().filter(e -> e.kind().equals(k)).toList()).union().lift();
+            double faster = scan(seconds().get(f.ahead()), kind, Math.round(f.aheadValue() * 1000), ahead).union().lift();
+            if (slower < MIN_LIFT * Math.max(1, faster)) {
+                out.put(k, new double[] {slower, faster});
+            }
+        }
+        return out;
+    }
+
+    /** Events with a share of the tail, counted. */
+    private static int countDistinct(Scan scan) {
         int n = 0;
-        for (double s : share) {
+        for (long s : scan.tailIn) {
             n += s > 0 ? 1 : 0;
         }
         return n;
     }
 
     /**
-     * Counts the samples beyond {@code threshold} in {@code seconds} ({@code total[0]}), each event's share of them
-     * ({@code share}), and returns how many were in flight during any event.
+     * How an instance's samples beyond a threshold sit in some events' spans against all of its samples.
+     *
+     * @param tail samples beyond the threshold
+     * @param tailIn of them, in flight during the events
+     * @param all every sample
+     * @param allIn of them, in flight during the events
      */
-    private long tail(TrafficStats.Window[] seconds, LatencyKind kind, long threshold, List<Event> events,
-            double[] share, long[] total) {
-        long any = 0;
-        long[] per = new long[events.size()];
+    record Concentration(long tail, long tailIn, long all, long allIn) {
+
+        /** {@return the share of the tail in flight during the events} */
+        double share() {
+            return tail == 0 ? 0 : (double) tailIn / tail;
+        }
+
+        /** {@return the share of all samples in flight during the events} */
+        double base() {
+            return all == 0 ? 0 : (double) allIn / all;
+        }
+
+        /** {@return how many times the tail's share exceeds that of all samples (0 when none of the tail was in)} */
+        double lift() {
+            return tailIn == 0 ? 0 : share() / base();
+        }
+    }
+
+    /** One pass over an instance's seconds: per event and for any of them, the tail's and all samples' in flight. */
+    private static final class Scan {
+        long tail;
+        long all;
+        long tailAny;
+        long allAny;
+        final long[] tailIn;
+        final long[] allIn;
+
+        Scan(int events) {
+            tailIn = new long[events];
+            allIn = new long[events];
+        }
+
+        Concentration union() {
+            return new Concentration(tail, tailAny, all, allAny);
+        }
+
+        Concentration of(int event) {
+            return new Concentration(tail, tailIn[event], all, allIn[event]);
+        }
+    }
+
+    /** Reads {@code seconds}' samples of {@code kind} against {@code events}, the tail being beyond {@code threshold}. */
+    private Scan scan(TrafficStats.Window[] seconds, LatencyKind kind, long threshold, List<Event> events) {
+        Scan out = new Scan(events.size());
         for (int i = 0; i < seconds.length; i++) {
             Histogram h = kind.of(seconds[i]);
-            if (h == null || h.getTotalCount() == 0 || h.getMaxValue() <= threshold) {
+            if (h == null || h.getTotalCount() == 0) {
                 continue;
             }
             long second = from + i;
             for (HistogramIterationValue v : h.recordedValues()) {
                 long value = v.getValueIteratedTo();
-                if (value <= threshold || h.valuesAreEquivalent(value, threshold)) {
-                    continue;
-                }
+                boolean beyond = value > threshold && !h.valuesAreEquivalent(value, threshold);
                 long count = v.getCountAddedInThisIterationStep();
-                total[0] += count;
+                out.all += count;
+                out.tail += beyond ? count : 0;
                 boolean hit = false;
                 for (int e = 0; e < events.size(); e++) {
                     if (inFlight(events.get(e), second, value)) {
-                        per[e] += count;
+                        out.allIn[e] += count;
+                        out.tailIn[e] += beyond ? count : 0;
                         hit = true;
                     }
                 }
-                any += hit ? count : 0;
+                out.allAny += hit ? count : 0;
+                out.tailAny += hit && beyond ? count : 0;
             }
         }
-        for (int e = 0; e < per.length; e++) {
-            share[e] = total[0] == 0 ? 0 : (double) per[e] / total[0];
-        }
-        return any;
-    }
-
-    /** The events to name: by share, until together they hold at least half of the tail (at most {@value #MAX_NAMED}). */
-    private List<Event> named(List<Event> events, double[] share, TrafficStats.Window[] behind, LatencyKind kind,
-            long threshold, long total) {
-        List<Integer> order = new ArrayList<>();
-        for (int i = 0; i < events.size(); i++) {
-            if (share[i] > 0) {
-                order.add(i);
-            }
-        }
-        order.sort((x, y) -> Double.compare(share[y], share[x]));
-        List<Event> named = new ArrayList<>();
-        for (int i : order) {
-            named.add(events.get(i));
-            if (named.size() == MAX_NAMED || namedShare(behind, kind, threshold, named, total) >= NAMED_SHARE) {
-                break;
-            }
-        }
-        return named;
-    }
-
-    private double namedShare(TrafficStats.Window[] seconds, LatencyKind kind, long threshold, List<Event> named,
-            long total) {
-        long[] t = new long[1];
-        return (double) tail(seconds, kind, threshold, named, new double[named.size()], t) / Math.max(1, total);
+        return out;
     }
 
     /** A sample recorded in {@code second} with latency {@code micros} was in flight from second - latency to second + 1. */
@@ -233,21 +314,30 @@ final class Tails {
         return e.start().toEpochMilli() < arrivedBy && e.end().toEpochMilli() >= sentFrom;
     }
 
-    /** Both instances' figure without the samples in flight during {@code named}, judged again. */
+    /**
+     * Both instances' figure without the samples in flight during {@code named}, judged by the verdict's rule
+     * ({@link ComparisonEngine#judge}, the dispersion measured over the seconds of what is left).
+     */
     private String without(Finding f, double q, LatencyKind kind, List<Event> named) {
-        Histogram behind = kept(seconds().get(f.behind()), kind, named);
-        Histogram ahead = kept(seconds().get(f.ahead()), kind, named);
+        List<Histogram> behindSeconds = kept(seconds().get(f.behind()), kind, named);
+        List<Histogram> aheadSeconds = kept(seconds().get(f.ahead()), kind, named);
+        Histogram behind = sum(behindSeconds);
+        Histogram ahead = sum(aheadSeconds);
         long need = engine.needed(q);
-        if (behind.getTotalCount() < need || ahead.getTotalCount() < need) {
+        ComparisonEngine.QuantileJudgement j = ComparisonEngine.judge(behind, () -> behindSeconds, ahead, () -> aheadSeconds,
+                q, need);
+        if (!j.enoughSamples()) {
             return String.format(Locale.ROOT, "without the samples in flight then, too few are left to judge %s (%s %d, %s %d; "
                     + "needs %d each)", f.figure(), f.behind(), behind.getTotalCount(), f.ahead(), ahead.getTotalCount(), need);
         }
-        double vb = ComparisonEngine.ms(behind.getValueAtPercentile(q * 100));
-        double va = ComparisonEngine.ms(ahead.getValueAtPercentile(q * 100));
-        boolean differs = ComparisonEngine.differs(vb, ComparisonEngine.interval(behind, q), va,
-                ComparisonEngine.interval(ahead, q), engine.minDifference());
+        if (!j.judged()) {
+            return String.format(Locale.ROOT, "without the samples in flight then, %s's and %s's %s are left in too few seconds "
+                    + "to judge (needs %d each)", f.behind(), f.ahead(), f.figure(), ComparisonEngine.MIN_SECONDS);
+        }
+        double vb = j.a();
+        double va = j.b();
         String judged;
-        if (!differs) {
+        if (!j.differs(engine.minDifference())) {
             judged = "no significant difference";
         } else {
             String lead = va < vb ? f.ahead() : f.behind();
@@ -256,16 +346,30 @@ final class Tails {
                     Math.abs(va - vb) / larger * 100);
         }
         return String.format(Locale.ROOT, "without the samples in flight then (on both instances), %s's %s is %s ms and %s's "
-                + "%s ms: %s", f.behind(), f.figure(), fmt(vb), f.ahead(), fmt(va), judged);
+                + "%s ms (99%% intervals [%.2f, %.2f] and [%.2f, %.2f] ms, by the verdict's rule): %s", f.behind(), f.figure(),
+                fmt(vb), f.ahead(), fmt(va), j.aInterval()[0], j.aInterval()[1], j.bInterval()[0], j.bInterval()[1], judged);
     }
 
-    private Histogram kept(TrafficStats.Window[] seconds, LatencyKind kind, List<Event> named) {
+    private static Histogram sum(List<Histogram> seconds) {
         Histogram out = new Histogram(2);
+        for (Histogram h : seconds) {
+            if (h != null) {
+                out.add(h);
+            }
+        }
+        return out;
+    }
+
+    /** Per second of {@code seconds}, its samples of {@code kind} not in flight during {@code named} (null: none). */
+    private List<Histogram> kept(TrafficStats.Window[] seconds, LatencyKind kind, List<Event> named) {
+        List<Histogram> out = new ArrayList<>(seconds.length);
         for (int i = 0; i < seconds.length; i++) {
             Histogram h = kind.of(seconds[i]);
             if (h == null || h.getTotalCount() == 0) {
+                out.add(null);
                 continue;
             }
+            Histogram one = new Histogram(2);
             long second = from + i;
             for (HistogramIterationValue v : h.recordedValues()) {
                 long value = v.getValueIteratedTo();
@@ -274,9 +378,10 @@ final class Tails {
                     hit |= inFlight(e, second, value);
                 }
                 if (!hit) {
-                    out.recordValueWithCount(value, v.getCountAddedInThisIterationStep());
+                    one.recordValueWithCount(value, v.getCountAddedInThisIterationStep());
                 }
             }
+            out.add(one.getTotalCount() == 0 ? null : one);
         }
         return out;
     }
