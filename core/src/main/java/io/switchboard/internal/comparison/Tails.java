@@ -138,18 +138,21 @@ final class Tails {
             }
         }
         candidates.sort((x, y) -> Long.compare(scan.tailIn[y], scan.tailIn[x]));
+        List<Event> explaining = candidates.stream().map(events::get).toList();
+        Concentration explained = scan(behind, kind, threshold, explaining).union();
+        if (explaining.isEmpty() || explained.share() < NAMED_SHARE || explained.lift() < MIN_LIFT) {
+            notExplained(f, all, name, samples, events.size(), onBoth, notes);
+            return;
+        }
+        // named by their share of the tail until together they hold half of it, at most MAX_NAMED
         List<Event> named = new ArrayList<>();
         Concentration namedC = null;
-        for (int i : candidates) {
-            named.add(events.get(i));
+        for (Event e : explaining) {
+            named.add(e);
             namedC = scan(behind, kind, threshold, named).union();
             if (named.size() == MAX_NAMED || namedC.share() >= NAMED_SHARE) {
                 break;
             }
-        }
-        if (namedC == null || namedC.share() < NAMED_SHARE || namedC.lift() < MIN_LIFT) {
-            notExplained(f, all, name, samples, events.size(), onBoth, notes);
-            return;
         }
         Instant first = named.stream().map(Event::start).min(Comparator.naturalOrder()).orElseThrow();
         Instant last = named.stream().map(Event::end).max(Comparator.naturalOrder()).orElseThrow();
@@ -165,11 +168,13 @@ final class Tails {
         }
         b.append(String.format(Locale.ROOT, "), against %.0f%% of all %s (%.1fx as concentrated)", namedC.base() * 100,
                 samples, namedC.lift()));
-        if (named.size() < countDistinct(scan)) {
-            b.append(String.format(Locale.ROOT, "; %.0f%% with all %d of %s's events in the window", all.share() * 100,
-                    events.size(), f.behind()));
+        if (named.size() < explaining.size()) {
+            b.append(String.format(Locale.ROOT, "; %.0f%% with all %d such events of %s's in the window, against %.0f%% of all "
+                    + "(%.1fx)", explained.share() * 100, explaining.size(), f.behind(), explained.base() * 100,
+                    explained.lift()));
         }
-        b.append("; ").append(without(f, q, kind, named));
+        b.append("; ").append(without(f, q, kind, explaining, named.size() < explaining.size()
+                ? "during all " + explaining.size() : "then"));
         during.add(b.toString());
     }
 
@@ -217,15 +222,6 @@ final class Tails {
             }
         }
         return out;
-    }
-
-    /** Events with a share of the tail, counted. */
-    private static int countDistinct(Scan scan) {
-        int n = 0;
-        for (long s : scan.tailIn) {
-            n += s > 0 ? 1 : 0;
-        }
-        return n;
     }
 
     /**
@@ -318,7 +314,7 @@ final class Tails {
      * Both instances' figure without the samples in flight during {@code named}, judged by the verdict's rule
      * ({@link ComparisonEngine#judge}, the dispersion measured over the seconds of what is left).
      */
-    private String without(Finding f, double q, LatencyKind kind, List<Event> named) {
+    private String without(Finding f, double q, LatencyKind kind, List<Event> named, String when) {
         List<Histogram> behindSeconds = kept(seconds().get(f.behind()), kind, named);
         List<Histogram> aheadSeconds = kept(seconds().get(f.ahead()), kind, named);
         Histogram behind = sum(behindSeconds);
@@ -327,12 +323,12 @@ final class Tails {
         ComparisonEngine.QuantileJudgement j = ComparisonEngine.judge(behind, () -> behindSeconds, ahead, () -> aheadSeconds,
                 q, need);
         if (!j.enoughSamples()) {
-            return String.format(Locale.ROOT, "without the samples in flight then, too few are left to judge %s (%s %d, %s %d; "
-                    + "needs %d each)", f.figure(), f.behind(), behind.getTotalCount(), f.ahead(), ahead.getTotalCount(), need);
+            return String.format(Locale.ROOT, "without the samples in flight %s, too few are left to judge %s (%s %d, %s %d; "
+                    + "needs %d each)", when, f.figure(), f.behind(), behind.getTotalCount(), f.ahead(), ahead.getTotalCount(), need);
         }
         if (!j.judged()) {
-            return String.format(Locale.ROOT, "without the samples in flight then, %s's and %s's %s are left in too few seconds "
-                    + "to judge (needs %d each)", f.behind(), f.ahead(), f.figure(), ComparisonEngine.MIN_SECONDS);
+            return String.format(Locale.ROOT, "without the samples in flight %s, %s's and %s's %s are left in too few seconds "
+                    + "to judge (needs %d each)", when, f.behind(), f.ahead(), f.figure(), ComparisonEngine.MIN_SECONDS);
         }
         double vb = j.a();
         double va = j.b();
@@ -345,8 +341,8 @@ final class Tails {
             judged = String.format(Locale.ROOT, "%s %s ahead by %.0f%%", lead, lead.equals(f.ahead()) ? "still" : "is then",
                     Math.abs(va - vb) / larger * 100);
         }
-        return String.format(Locale.ROOT, "without the samples in flight then (on both instances), %s's %s is %s ms and %s's "
-                + "%s ms (99%% intervals [%.2f, %.2f] and [%.2f, %.2f] ms, by the verdict's rule): %s", f.behind(), f.figure(),
+        return String.format(Locale.ROOT, "without the samples in flight %s (on both instances), %s's %s is %s ms and %s's "
+                + "%s ms (99%% intervals [%.2f, %.2f] and [%.2f, %.2f] ms, by the verdict's rule): %s", when, f.behind(), f.figure(),
                 fmt(vb), f.ahead(), fmt(va), j.aInterval()[0], j.aInterval()[1], j.bInterval()[0], j.bInterval()[1], judged);
     }
 

@@ -134,17 +134,25 @@ final class SimulatedTraffic {
      * into second {@code from} and ends 700 ms into second {@code to}.
      */
     void rebalance(int s, String instance, String group, int from, int to) {
+        span(s, instance, EventKinds.REBALANCE, group, "after replica-2 joined", from, to);
+    }
+
+    /**
+     * Called at the start of each second {@code s}: a span of {@code kind} on {@code instance} that begins 300 ms into
+     * second {@code from} and ends 700 ms into second {@code to}.
+     */
+    void span(int s, String instance, String kind, String subject, String detail, int from, int to) {
         if (s == from) {
             millis.set(at(300));
-            rebalance = timeline.of(instance).begin(EventKinds.REBALANCE, group, "after replica-2 joined");
+            span = timeline.of(instance).begin(kind, subject, detail);
         }
         if (s == to) {
             millis.set(at(700));
-            rebalance.end();
+            span.end();
         }
     }
 
-    private ClientEvents.Span rebalance;
+    private ClientEvents.Span span;
 
     /** Closes the current second and moves the clock to the next one. */
     void nextSecond() {
