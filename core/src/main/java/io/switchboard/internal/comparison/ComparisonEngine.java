@@ -402,11 +402,11 @@ public final class ComparisonEngine implements BrokerComparison {
                                 kind.of(wb), tails, kind, findings, notJudged, wins);
                     }
                 }
-                judged += proportion("error rate", a, wa.publishFailed, wa.published + wa.publishFailed, b, wb.publishFailed,
-                        wb.published + wb.publishFailed, findings, notJudged, wins);
-                judged += proportion(REQUEST_TIMEOUT_RATE, a, wa.requestTimeouts, wa.requests(), b, wb.requestTimeouts,
-                        wb.requests(), findings, notJudged, wins);
-                judged += proportion("dead-letter rate", a, wa.deadLetters, wa.consumed, b, wb.deadLetters, wb.consumed, findings,
+                judged += proportion("error rate", a, b, w -> w.publishFailed, w -> w.published + w.publishFailed, windows,
+                        tails, findings, notJudged, wins);
+                judged += proportion(REQUEST_TIMEOUT_RATE, a, b, w -> w.requestTimeouts, TrafficStats.Window::requests, windows,
+                        tails, findings, notJudged, wins);
+                judged += proportion("dead-letter rate", a, b, w -> w.deadLetters, w -> w.consumed, windows, tails, findings,
                         notJudged, wins);
                 judged += apart != null ? 0 : CostFindings.judge(a, cost.get(a), b, cost.get(b), minDifference, findings,
                         notJudged, wins);
@@ -616,9 +616,18 @@ public final class ComparisonEngine implements BrokerComparison {
         return new double[] {ms(h.getValueAtPercentile(100.0 * lo / n)), ms(h.getValueAtPercentile(100.0 * hi / n))};
     }
 
-    /** Judges one proportion by a two-proportion z-test; returns 1 when judged. */
-    private int proportion(String figure, String a, long xa, long na, String b, long xb, long nb, List<Finding> findings,
-            List<String> notJudged, Map<String, Integer> wins) {
+    /**
+     * Judges one proportion by a two-proportion z-test, each side's variance widened by the dispersion of its failures
+     * over the seconds (one burst of 50 weighs about as one failure, as the promotion gate judges them); returns 1 when
+     * judged.
+     */
+    private int proportion(String figure, String a, String b, java.util.function.ToLongFunction<TrafficStats.Window> hits,
+            java.util.function.ToLongFunction<TrafficStats.Window> of, Map<String, TrafficStats.Window> windows, Tails tails,
+            List<Finding> findings, List<String> notJudged, Map<String, Integer> wins) {
+        long xa = hits.applyAsLong(windows.get(a));
+        long na = of.applyAsLong(windows.get(a));
+        long xb = hits.applyAsLong(windows.get(b));
+        long nb = of.applyAsLong(windows.get(b));
         if (na < minSamples || nb < minSamples) {
             if (na > 0 || nb > 0) {
                 notJudged.add(String.format(Locale.ROOT, "%s: %s has %d and %s has %d samples; needs %d each", figure, a, na, b,
@@ -628,14 +637,18 @@ public final class ComparisonEngine implements BrokerComparison {
         }
         double pa = (double) xa / na;
         double pb = (double) xb / nb;
-        double z = proportionZ(xa, na, 1, xb, nb, 1);
-        if (proportionsDiffer(xa, na, 1, xb, nb, 1, 0)) {
+        double phiA = tails.dispersion(a, hits, of);
+        double phiB = tails.dispersion(b, hits, of);
+        double z = proportionZ(xa, na, phiA, xb, nb, phiB);
+        if (proportionsDiffer(xa, na, phiA, xb, nb, phiB, 0)) {
             boolean aAhead = pa < pb;
             String ahead = aAhead ? a : b;
             String behind = aAhead ? b : a;
+            String bursts = phiA > 1 || phiB > 1 ? String.format(Locale.ROOT, ", dispersion over the seconds %.1f and %.1f",
+                    aAhead ? phiA : phiB, aAhead ? phiB : phiA) : "";
             findings.add(new Finding(figure, ahead, behind, Math.min(pa, pb), Math.max(pa, pb), String.format(Locale.ROOT,
-                    "%s is ahead on %s: %.2f%% vs %.2f%% (z = %.1f)", ahead, figure, Math.min(pa, pb) * 100,
-                    Math.max(pa, pb) * 100, Math.abs(z))));
+                    "%s is ahead on %s: %.2f%% vs %.2f%% (z = %.1f%s)", ahead, figure, Math.min(pa, pb) * 100,
+                    Math.max(pa, pb) * 100, Math.abs(z), bursts)));
             wins.merge(ahead, 1, Integer::sum);
         }
         return 1;

@@ -126,6 +126,38 @@ class TailBaselineTest {
                 .contains("by the verdict's rule").endsWith(": no significant difference");
     }
 
+    @Test
+    @DisplayName("one connection blip of 50 failed publishes on b weighs as a burst, not as 50 independent failures; the same 50 spread over the seconds are a finding")
+    void errorBurstIsOneBurst() {
+        for (boolean burst : new boolean[] {true, false}) {
+            SimulatedTraffic sim = new SimulatedTraffic(60, 0, Map.of());
+            Random random = new Random(51);
+            for (int s = 0; s < 40; s++) {
+                for (int i = 0; i < 400; i++) {
+                    sim.sample("a", lognormal(random, 3_000), lognormal(random, 3_000));
+                    sim.sample("b", lognormal(random, 3_000), lognormal(random, 3_000));
+                    if ((s * 400 + i) % 1000 == 0) { // 0.1% of both instances' publishes fail
+                        sim.publishFailed("a");
+                        sim.publishFailed("b");
+                    }
+                }
+                for (int k = 0; k < (burst ? (s == 17 ? 50 : 0) : (s < 25 ? 2 : 0)); k++) {
+                    sim.publishFailed("b");
+                }
+                sim.nextSecond();
+            }
+            ComparisonReport report = report(sim);
+            long failed = report.instances().get(1).publishFailed();
+            assertThat(failed).as("b's failed publishes").isEqualTo(66);
+            if (burst) {
+                assertThat(report.verdict().findings()).as("one burst of 50 in one second")
+                        .noneMatch(f -> f.figure().equals("error rate"));
+            } else {
+                assertThat(finding(report, "error rate").behind()).isEqualTo("b");
+            }
+        }
+    }
+
     private static ComparisonReport report(SimulatedTraffic sim) {
         ComparisonReport report = sim.engine.report("orders", Duration.ofSeconds(60));
         System.out.print(report.toTable());
