@@ -64,6 +64,7 @@ public final class Instance implements BrokerInstance, AutoCloseable {
         this.lag = new ConsumerLag(config.getPositiveDuration(ConsumerLag.REFRESH, Duration.ofSeconds(5)), threshold);
         if (shared.traffic() != null) {
             shared.traffic().cost().account(config.instanceName(), adapter.clientThreads());
+            shared.traffic().batches().register(config.instanceName(), adapter::recordsPerRequest);
         }
         this.provisioning = Validation.autoProvisioning(config, adapter.capabilities(), adapter.provisioner());
     }

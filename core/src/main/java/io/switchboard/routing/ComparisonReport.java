@@ -231,11 +231,28 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
      * @param wireBytesPerMessage mean bytes on the wire per published message (NaN without a sampled publish)
      * @param messages messages published and consumed on every destination of the instance in the window
      * @param wireSamples publishes sized
+     * @param recordsPerRequest the records each request (or batch) of the client carried over the window, as its adapter
+     *     reads them off the client once a second ({@link io.switchboard.spi.BrokerAdapter#recordsPerRequest()}),
+     *     weighted by the messages published in each second; NaN when the adapter does not tell. CPU per message falls
+     *     as it grows
      */
-    public record Cost(double cpuMicrosPerMessage, double wireBytesPerMessage, long messages, long wireSamples) {
+    public record Cost(double cpuMicrosPerMessage, double wireBytesPerMessage, long messages, long wireSamples,
+            double recordsPerRequest) {
 
         /** No cost measured. */
         public static final Cost UNKNOWN = new Cost(Double.NaN, Double.NaN, 0, 0);
+
+        /**
+         * A cost without the batch size.
+         *
+         * @param cpuMicrosPerMessage client CPU microseconds per message
+         * @param wireBytesPerMessage mean bytes on the wire per published message
+         * @param messages messages published and consumed on every destination of the instance in the window
+         * @param wireSamples publishes sized
+         */
+        public Cost(double cpuMicrosPerMessage, double wireBytesPerMessage, long messages, long wireSamples) {
+            this(cpuMicrosPerMessage, wireBytesPerMessage, messages, wireSamples, Double.NaN);
+        }
     }
 
     /**
@@ -531,6 +548,9 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
         row(b, "consumer lag (records)", i -> i.lag().isEmpty() ? "-" : i.lag().toString());
         row(b, "client CPU per message (us)", i -> fmt(i.cost().cpuMicrosPerMessage()));
         row(b, "wire bytes per message", i -> fmt(i.cost().wireBytesPerMessage()));
+        if (instances.stream().anyMatch(i -> !Double.isNaN(i.cost().recordsPerRequest()))) {
+            row(b, "records per request", i -> fmt(i.cost().recordsPerRequest()));
+        }
         row(b, "samples publish / e2e", i -> i.publishLatency().samples() + " / " + i.endToEnd().samples());
         if (requested()) {
             row(b, "request p50 / p99 / p99.9 (ms)", i -> latency(i.requests().latency()));
@@ -641,6 +661,9 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
             cost.put("wireBytesPerMessage", num(i.cost().wireBytesPerMessage()));
             cost.put("messages", i.cost().messages());
             cost.put("wireSamples", i.cost().wireSamples());
+            if (!Double.isNaN(i.cost().recordsPerRequest())) {
+                cost.put("recordsPerRequest", num(i.cost().recordsPerRequest()));
+            }
             m.put("cost", cost);
             if (requested) {
                 Map<String, Object> r = new LinkedHashMap<>();

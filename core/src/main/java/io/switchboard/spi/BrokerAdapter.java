@@ -68,6 +68,18 @@ public interface BrokerAdapter extends AutoCloseable {
     }
 
     /**
+     * {@return the records each request (or batch) of this instance's client carried lately, as the client counts them
+     * (e.g. kafka-clients' {@code records-per-request-avg}), or empty when unknown or nothing was sent lately} Core reads
+     * it once a second, when it rolls the comparison's seconds, and weighs each reading by the messages the instance
+     * published in that second, for the report's {@code records per request} and the note on a client-CPU finding
+     * between instances at different batch sizes. It must return at once, off the publish path: a value the adapter's
+     * own reader keeps, or a constant (1 for a client that sends every message by itself). The default: unknown.
+     */
+    default java.util.OptionalDouble recordsPerRequest() {
+        return java.util.OptionalDouble.empty();
+    }
+
+    /**
      * {@return which threads are this instance's client: the client library's own (network, heartbeat, scheduler
      * threads) and the adapter's (poll loops, delivery pools), never another instance's and never a broker's running in
      * the same JVM} Core adds their CPU time to the instance's client cost per message (meter

@@ -266,6 +266,7 @@ public final class ComparisonEngine implements BrokerComparison {
             long start = first == null ? from : Math.max(from, first + warmUp);
             if (start <= to) {
                 book.cost().addTo(Map.of(instance, out.get(instance)), start, to);
+                out.get(instance).recordsPerRequest = book.batches().recordsPerRequest(instance, start, to);
             }
         }
         if (remote != null) {
@@ -328,7 +329,7 @@ public final class ComparisonEngine implements BrokerComparison {
     static ComparisonReport.Cost cost(TrafficStats.Window w) {
         double cpu = w.costMessages == 0 || !ClientCost.measured() ? Double.NaN : w.cpuNanos / 1000.0 / w.costMessages;
         double wire = w.wireSamples == 0 ? Double.NaN : (double) w.wireBytes / w.wireSamples;
-        return new ComparisonReport.Cost(cpu, wire, w.costMessages, w.wireSamples);
+        return new ComparisonReport.Cost(cpu, wire, w.costMessages, w.wireSamples, w.recordsPerRequest);
     }
 
     private Map<String, Long> lag(String instance, String destination) {
@@ -409,7 +410,7 @@ public final class ComparisonEngine implements BrokerComparison {
                 judged += proportion("dead-letter rate", a, b, w -> w.deadLetters, w -> w.consumed, windows, tails, findings,
                         notJudged, wins);
                 judged += apart != null ? 0 : CostFindings.judge(a, cost.get(a), b, cost.get(b), minDifference, findings,
-                        notJudged, wins);
+                        notJudged, wins, effects.batchSizes(a, wa.recordsPerRequest, b, wb.recordsPerRequest));
             }
         }
         return new Verdict(findings, notJudged, summary(findings, judged, wins), effects.describe(instances));

@@ -58,6 +58,15 @@ final class CostFindings {
     /** Judges a against b; returns 1 when judged (a finding is added when one is ahead). */
     static int judge(String a, double[] sa, String b, double[] sb, double minDifference, List<Finding> findings,
             List<String> notJudged, Map<String, Integer> wins) {
+        return judge(a, sa, b, sb, minDifference, findings, notJudged, wins, List.of());
+    }
+
+    /**
+     * Judges a against b; returns 1 when judged (a finding is added when one is ahead, carrying {@code notes}: what
+     * else sets the two apart, such as the batch sizes their clients sent).
+     */
+    static int judge(String a, double[] sa, String b, double[] sb, double minDifference, List<Finding> findings,
+            List<String> notJudged, Map<String, Integer> wins, List<String> notes) {
         String figure = "client CPU per message";
         if (!ClientCost.measured()) {
             return 0;
@@ -83,7 +92,7 @@ final class CostFindings {
             findings.add(new Finding(figure, ahead, behind, good, larger, String.format(Locale.ROOT,
                     "%s is ahead on %s by %.0f%% (%.1f us vs %.1f us, medians of %d and %d seconds, rank-sum z = %.1f)",
                     ahead, figure, (larger - good) / larger * 100, good, larger, aAhead ? sa.length : sb.length,
-                    aAhead ? sb.length : sa.length, Math.abs(z))));
+                    aAhead ? sb.length : sa.length, Math.abs(z)), List.of(), List.of(), notes));
             wins.merge(ahead, 1, Integer::sum);
         }
         return 1;

@@ -12,7 +12,8 @@ import java.util.Optional;
  * Says when a latency finding's size comes from a client setting rather than from the broker: a batching wait on the
  * slower side (Kafka's {@code linger.ms}, RocketMQ's batching) explains publish and end-to-end gaps up to the wait; a
  * confirm wait that only the slower side has explains publish gaps. Each explanation names the setting, its value on
- * both sides and the like-for-like value, so that a team can rerun the comparison fairly.
+ * both sides and the like-for-like value, so that a team can rerun the comparison fairly. A client-CPU finding between
+ * instances whose clients sent batches of different sizes says so too: CPU per message falls as batches grow.
  */
 final class SettingEffects {
 
@@ -71,6 +72,74 @@ final class SettingEffects {
             }
         }
         return new Explained(causes, notes);
+    }
+
+    /**
+     * Batch sizes further apart than this ratio make a client-CPU finding between the instances carry a note: at 1.5x
+     * the fixed cost of a request (its framing, a network write, its completion) is spread over a third fewer records.
+     */
+    static final double BATCH_RATIO = 1.5;
+
+    /**
+     * {@return a note for a client-CPU finding between {@code a} and {@code b} when both sent measured batch sizes more
+     * than {@value #BATCH_RATIO}x apart, naming the batching settings of both; else nothing}
+     *
+     * @param a one instance
+     * @param aPerRequest the records per request a's client sent over the window (NaN: unknown)
+     * @param b the other instance
+     * @param bPerRequest b's
+     */
+    List<String> batchSizes(String a, double aPerRequest, String b, double bPerRequest) {
+        if (!(aPerRequest > 0) || !(bPerRequest > 0)
+                || Math.max(aPerRequest, bPerRequest) / Math.min(aPerRequest, bPerRequest) <= BATCH_RATIO) {
+            return List.of();
+        }
+        List<PerformanceSetting> sa = batching(a);
+        List<PerformanceSetting> sb = batching(b);
+        String bigger = aPerRequest > bPerRequest ? a : b;
+        String smaller = bigger.equals(a) ? b : a;
+        List<PerformanceSetting> big = bigger.equals(a) ? sa : sb;
+        List<PerformanceSetting> small = bigger.equals(a) ? sb : sa;
+        List<String> differing = new ArrayList<>();
+        List<String> properties = new ArrayList<>();
+        for (PerformanceSetting s : big) {
+            Optional<PerformanceSetting> other = small.stream().filter(o -> o.name().equals(s.name())).findFirst();
+            if (other.isPresent() && !other.get().value().equals(s.value())) {
+                differing.add(String.format(Locale.ROOT, "%s=%s", s.name(), other.get().value()));
+                properties.add(s.property());
+            }
+        }
+        String which = String.format(Locale.ROOT, "%s vs %s", text(a, sa), text(b, sb));
+        String advice;
+        if (!differing.isEmpty()) {
+            advice = String.format(Locale.ROOT, "set %s's %s (as %s's; property %s) or the other way round to compare like "
+                    + "for like", bigger, String.join(", ", differing), smaller, String.join(", ", properties));
+        } else if (brokers.get(a) != null && brokers.get(a).equals(brokers.get(b))) {
+            advice = "the settings are the same, so the load or the keys made the batches differ: compare at the same "
+                    + "rate and keys";
+        } else {
+            advice = "part of the difference is the batching, not the broker";
+        }
+        return List.of(String.format(Locale.ROOT, "measured at different batch sizes: %s sent %s records a request, %s %s "
+                + "(%s): CPU per message falls as batches grow; %s", a, fmt1(aPerRequest), b, fmt1(bPerRequest), which,
+                advice));
+    }
+
+    /** The settings of an instance that shape its batches: batching waits and batch sizes. */
+    private List<PerformanceSetting> batching(String instance) {
+        return settings.getOrDefault(instance, List.of()).stream()
+                .filter(s -> s.effect() == Effect.BATCHING_WAIT || s.name().toLowerCase(Locale.ROOT).contains("batch"))
+                .toList();
+    }
+
+    private String text(String instance, List<PerformanceSetting> batching) {
+        String broker = brokers.get(instance);
+        return batching.isEmpty() ? broker + " without a batching setting"
+                : broker + " " + String.join(", ", batching.stream().map(PerformanceSetting::text).toList());
+    }
+
+    private static String fmt1(double v) {
+        return v >= 100 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.1f", v);
     }
 
     /** {@return one line per instance with its settings, or nothing when no adapter reports any} */

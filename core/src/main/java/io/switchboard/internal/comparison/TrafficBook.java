@@ -18,6 +18,7 @@ public final class TrafficBook {
     private final Map<String, TrafficStats> stats = new ConcurrentHashMap<>();
     private final long startSecond;
     private final ClientCost cost;
+    private final BatchSizes batches;
 
     /** A book keeping {@code seconds} of history. */
     public TrafficBook(int seconds, Clock clock) {
@@ -25,6 +26,12 @@ public final class TrafficBook {
         this.clock = clock;
         this.startSecond = clock.millis() / 1000;
         this.cost = new ClientCost(seconds, this::nowSecond);
+        this.batches = new BatchSizes(seconds);
+    }
+
+    /** The records per request each instance's client sent. */
+    public BatchSizes batches() {
+        return batches;
     }
 
     /** What each instance's client costs. */
@@ -58,6 +65,7 @@ public final class TrafficBook {
             s.roll(closing);
         }
         cost.roll(closing);
+        batches.roll(closing, all());
     }
 
     /** Seconds of history kept. */

@@ -170,6 +170,17 @@ public final class TrafficStats implements PublishRecorder, ConsumeRecorder, Req
         }
     }
 
+    /** Messages published in seconds {@code fromSecond..toSecond}. */
+    synchronized long published(long fromSecond, long toSecond) {
+        long n = 0;
+        for (Slice s : ring) {
+            if (s != null && s.second >= fromSecond && s.second <= toSecond) {
+                n += s.counts[0];
+            }
+        }
+        return n;
+    }
+
     /** Messages published and consumed in seconds {@code fromSecond..toSecond}. */
     synchronized long messages(long fromSecond, long toSecond) {
         long n = 0;
@@ -209,6 +220,8 @@ public final class TrafficStats implements PublishRecorder, ConsumeRecorder, Req
         long wireSamples;
         /** Messages published and consumed on every destination of the instance: what the CPU is spread over. */
         long costMessages;
+        /** The records per request the instance's client sent in the window (NaN: its adapter does not tell). */
+        double recordsPerRequest = Double.NaN;
         /** The first second the window covers once the warm-up is left out (Long.MAX_VALUE: no traffic judged). */
         long fromSecond = Long.MAX_VALUE;
         /** Messages published and consumed in the warm-up seconds left out of the window. */

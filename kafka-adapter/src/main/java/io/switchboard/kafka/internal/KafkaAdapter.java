@@ -128,6 +128,13 @@ public final class KafkaAdapter implements BrokerAdapter {
         return config.performanceSettings();
     }
 
+    /** The records per produce request of the adapter's producers, as kafka-clients averages them, read once a second. */
+    @Override
+    public java.util.OptionalDouble recordsPerRequest() {
+        double v = producerRetries == null ? Double.NaN : producerRetries.recordsPerRequest();
+        return Double.isNaN(v) ? java.util.OptionalDouble.empty() : java.util.OptionalDouble.of(v);
+    }
+
     private void made(org.apache.kafka.clients.producer.Producer<byte[], byte[]> producer) {
         config.register(producer.metrics());
     }

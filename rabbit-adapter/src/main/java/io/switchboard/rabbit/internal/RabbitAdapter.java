@@ -137,6 +137,12 @@ public final class RabbitAdapter implements BrokerAdapter {
                         RabbitSettings.EXCHANGE_TYPE));
     }
 
+    /** 1: amqp-client sends every message in a basic.publish of its own (confirms are batched, publishes are not). */
+    @Override
+    public java.util.OptionalDouble recordsPerRequest() {
+        return java.util.OptionalDouble.of(1);
+    }
+
     @Override
     public RawPublisher createPublisher(PublisherSpec spec) {
         ensureOpen(spec.destination());

@@ -25,6 +25,11 @@ import org.slf4j.LoggerFactory;
  * grew: subject the topic, detail how many records were retried since the last reading. At most one event a second
  * per producer and topic, whatever the storm; nothing per record.
  *
+ * <p>The same reading takes the records per produce request the producers sent ({@code records-per-request-avg},
+ * group {@code producer-metrics}, kafka-clients' own average over its metrics window, 30 s samples by default), each
+ * producer weighted by its requests ({@code record-send-rate} over that average), for the comparison's
+ * {@link #recordsPerRequest()}.
+ *
  * <p>Runs only while something listens ({@link ClientEvents#NONE} starts no thread). {@link #close()} stops it.
  */
 public final class ProducerRetries implements AutoCloseable {
@@ -34,12 +39,17 @@ public final class ProducerRetries implements AutoCloseable {
     public static final long EVERY_MILLIS = 1000;
     private static final String GROUP = "producer-topic-metrics";
     private static final String NAME = "record-retry-total";
+    private static final String PRODUCER_GROUP = "producer-metrics";
+    private static final String PER_REQUEST = "records-per-request-avg";
+    private static final String SEND_RATE = "record-send-rate";
 
     private final ClientEvents events;
     private final Supplier<List<Producer<byte[], byte[]>>> producers;
     private final ScheduledExecutorService thread;
     /** The last reading by producer and topic; the thread's only. */
     private final Map<Producer<byte[], byte[]>, Map<String, Double>> seen = new IdentityHashMap<>();
+    /** The producers' records per request at the last reading; NaN when none sent lately. */
+    private volatile double recordsPerRequest = Double.NaN;
 
     private ProducerRetries(String threadName, ClientEvents events, Supplier<List<Producer<byte[], byte[]>>> producers) {
         this.events = events;
@@ -76,10 +86,22 @@ public final class ProducerRetries implements AutoCloseable {
     private void readOnce() {
         List<Producer<byte[], byte[]>> open = producers.get();
         seen.keySet().retainAll(open);
+        double records = 0;
+        double requests = 0;
         for (Producer<byte[], byte[]> producer : open) {
             Map<String, Double> topics = seen.computeIfAbsent(producer, p -> new HashMap<>());
+            double perRequest = Double.NaN;
+            double rate = Double.NaN;
             for (Map.Entry<MetricName, ? extends Metric> metric : producer.metrics().entrySet()) {
                 MetricName name = metric.getKey();
+                if (PRODUCER_GROUP.equals(name.group()) && metric.getValue().metricValue() instanceof Double v) {
+                    if (PER_REQUEST.equals(name.name())) {
+                        perRequest = v;
+                    } else if (SEND_RATE.equals(name.name())) {
+                        rate = v;
+                    }
+                    continue;
+                }
                 if (!NAME.equals(name.name()) || !GROUP.equals(name.group())) {
                     continue;
                 }
@@ -96,7 +118,20 @@ public final class ProducerRetries implements AutoCloseable {
                             + " in all)");
                 }
             }
+            if (perRequest > 0 && rate > 0 && Double.isFinite(perRequest) && Double.isFinite(rate)) {
+                records += rate;
+                requests += rate / perRequest;
+            }
         }
+        recordsPerRequest = requests > 0 ? records / requests : Double.NaN;
+    }
+
+    /**
+     * {@return the records per produce request the adapter's producers sent lately (kafka-clients' metrics window),
+     * as of the last reading; NaN when none sent}
+     */
+    public double recordsPerRequest() {
+        return recordsPerRequest;
     }
 
     /** Stops the thread, waiting for a reading under way. */
