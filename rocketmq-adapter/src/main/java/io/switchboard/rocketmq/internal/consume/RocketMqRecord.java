@@ -23,7 +23,7 @@ final class RocketMqRecord extends AbstractInboundRecord {
      */
     RocketMqRecord(MessageExt message, String destination, boolean queueOrdered, Batch batch) {
         super(destination, queueOrdered ? message.getQueueId() : -1, message.getQueueOffset(), message.getKeys(),
-                MessageMapping.headers(message), message.getBody(), message.getReconsumeTimes() + 1, message.getMsgId(),
+                MessageMapping.receivedHeaders(message), message.getBody(), message.getReconsumeTimes() + 1, message.getMsgId(),
                 message.getStoreTimestamp(), PENDING);
         this.message = message;
         this.batch = batch;

@@ -115,11 +115,7 @@ public final class MessageMapping {
         }
         Map<String, String> headers = null;
         for (Map.Entry<String, String> property : properties.entrySet()) {
-            String name = property.getKey();
-            String header = NAMES.knownFromBinding(name);
-            if (header == null && !isSystemProperty(name)) {
-                header = NAMES.fromBinding(name);
-            }
+            String header = headerOf(property.getKey());
             if (header != null) {
                 if (headers == null) {
                     headers = new HashMap<>(properties.size() * 2);
@@ -128,6 +124,87 @@ public final class MessageMapping {
             }
         }
         return headers == null ? Collections.emptyMap() : headers;
+    }
+
+    /**
+     * The headers of a received message as core reads them: {@link #headers(Message)}'s map, but where the message
+     * carries Switchboard's envelope ({@code CE_id} or {@code CE_sb}), a view that looks a header up by its property
+     * name and walks the properties only when iterated. Core reads the envelope's time and id by name on every message
+     * and copies the application's headers only when the handler asks for them, so the usual message costs a hash
+     * lookup or two instead of a walk over the map's 128 buckets. Read by one thread at a time.
+     */
+    public static Map<String, String> receivedHeaders(Message message) {
+        Map<String, String> properties = message.getProperties();
+        if (properties.containsKey(ID_PROPERTY) || properties.containsKey(COMPACT_PROPERTY)) {
+            return new ReceivedHeaders(properties);
+        }
+        return headers(message);
+    }
+
+    private static final String ID_PROPERTY = NAMES.toBinding(Envelope.ID);
+    private static final String COMPACT_PROPERTY = NAMES.toBinding(Envelope.COMPACT);
+
+    /**
+     * The header a property carries, as {@link #headers(Message)} names it, or null for RocketMQ's own properties.
+     */
+    private static String headerOf(String property) {
+        String header = NAMES.knownFromBinding(property);
+        if (header == null && !isSystemProperty(property)) {
+            header = NAMES.fromBinding(property);
+        }
+        return header;
+    }
+
+    /**
+     * A received message's headers, looked up by name in its properties; decoded into a map only when iterated. Never
+     * empty: it is made only for a message with an envelope id.
+     */
+    private static final class ReceivedHeaders extends java.util.AbstractMap<String, String> {
+        private final Map<String, String> properties;
+        private Map<String, String> decoded;
+
+        ReceivedHeaders(Map<String, String> properties) {
+            this.properties = properties;
+        }
+
+        @Override
+        public String get(Object key) {
+            if (decoded != null) {
+                return decoded.get(key);
+            }
+            if (!(key instanceof String header)) {
+                return null;
+            }
+            String property = NAMES.toBinding(header);
+            String value = properties.get(property);
+            // the same header as the walk would give it: not RocketMQ's own property, not another header's binding name
+            return value != null && header.equals(headerOf(property)) ? value : null;
+        }
+
+        @Override
+        public boolean containsKey(Object key) {
+            return get(key) != null;
+        }
+
+        @Override
+        public boolean isEmpty() {
+            return false;
+        }
+
+        @Override
+        public Set<Entry<String, String>> entrySet() {
+            if (decoded == null) {
+                Map<String, String> all = new HashMap<>(properties.size() * 2);
+                properties.forEach((property, value) -> {
+                    String header = headerOf(property);
+                    if (header != null) {
+                        all.put(header, value);
+                    }
+                });
+                decoded = Collections.unmodifiableMap(all);
+            }
+            return decoded.entrySet();
+        }
     }
 
     /**

@@ -69,6 +69,33 @@ class MessageMappingTest {
     }
 
     @Test
+    @DisplayName("as core reads a received message: looked up by name without a walk, the same map as the walk when iterated")
+    void receivedHeadersAsTheWalkGivesThem() {
+        Map<String, String> headers = Map.of(Envelope.ID, "id-1", Envelope.CONTENT_TYPE, "text/plain",
+                Envelope.TIME, "2026-01-01T00:00:00.000001Z", "ce_tier", "gold", "tenant", "acme");
+        Message message = MessageMapping.toMessage(new OutboundRecord("orders", "k-1", headers, BODY, 0), null, 0);
+        MessageAccessor.putProperty(message, "UNIQ_KEY", "native-id");
+        MessageAccessor.putProperty(message, "DELAY", "2");
+        MessageAccessor.putProperty(message, "CE_extra", "x"); // a plain producer's CE_ property: header ce_extra
+
+        Map<String, String> received = MessageMapping.receivedHeaders(message);
+        Map<String, String> walked = MessageMapping.headers(message);
+        assertThat(received.getClass()).as("a view, not the walked map").isNotEqualTo(walked.getClass());
+        for (String name : new String[] {Envelope.ID, Envelope.CONTENT_TYPE, Envelope.TIME, "ce_tier", "ce_extra", "tenant",
+            "CE_extra", "CE_id", "UNIQ_KEY", "DELAY", "KEYS", Envelope.COMPACT, "absent"}) {
+            assertThat(received.get(name)).as(name).isEqualTo(walked.get(name));
+            assertThat(received.containsKey(name)).as(name).isEqualTo(walked.containsKey(name));
+        }
+        assertThat(received.isEmpty()).isFalse();
+        assertThat(received).isEqualTo(walked).hasSize(walked.size());
+        assertThat(received.get(Envelope.TIME)).as("read again after the walk").isEqualTo("2026-01-01T00:00:00.000001Z");
+
+        Message plain = new Message("orders", BODY);
+        MessageAccessor.putProperty(plain, "tenant", "acme");
+        assertThat(MessageMapping.receivedHeaders(plain)).as("no envelope id: the walked map").isEqualTo(Map.of("tenant", "acme"));
+    }
+
+    @Test
     @DisplayName("of a record core made (id and time held as numbers) are its header map's text")
     void coreRecord() {
         OutboundRecord record = CoreRecords.published(Capabilities.builder("rocketmq").maxMessageSize(1 << 20).build(),
