@@ -45,9 +45,10 @@ import java.util.Map;
  *     fleet) or {@code fleet of N replicas} (every replica's histograms merged)
  * @param events what happened to the instances in the window (rebalances, connection loss, route changes, GC pauses,
  *     ...), oldest first per instance; this process's timeline, also in a fleet report
+ * @param horizon how much of its window the verdict judged, and at which level: decided once the window is full
  */
 public record ComparisonReport(Instant at, Duration window, String destination, List<InstanceFigures> instances,
-        Verdict verdict, String scope, List<Event> events) {
+        Verdict verdict, String scope, List<Event> events, Horizon horizon) {
 
     /**
      * Copies the events.
@@ -59,9 +60,60 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
      * @param verdict the comparison's verdict
      * @param scope whose traffic
      * @param events what happened in the window
+     * @param horizon how much of its window the verdict judged (null: all of it)
      */
     public ComparisonReport {
         events = List.copyOf(events);
+        horizon = horizon == null ? Horizon.full(window.toSeconds()) : horizon;
+    }
+
+    /**
+     * A report whose verdict judged its whole window.
+     *
+     * @param at when the figures were taken
+     * @param window the span of time they cover
+     * @param destination the destination's name, or null for every destination
+     * @param instances the figures of each instance
+     * @param verdict the comparison's verdict
+     * @param scope whose traffic
+     * @param events what happened in the window
+     */
+    public ComparisonReport(Instant at, Duration window, String destination, List<InstanceFigures> instances, Verdict verdict,
+            String scope, List<Event> events) {
+        this(at, window, destination, instances, verdict, scope, events, null);
+    }
+
+    /** {@return true when the verdict judged its full window; before, it judged at a stricter level (see {@link Horizon})} */
+    public boolean decided() {
+        return horizon.decided();
+    }
+
+    /**
+     * How much of its window a verdict judged. A report can be read at any second while its window fills; each read
+     * is a look at more samples, and a verdict judged at the same level at every look would find a difference that is
+     * not there more often the more often it is read. So the verdict judges at the normal quantile {@code z}, 2.807
+     * times the square root of {@code horizonSeconds / judgedSeconds}: at the full window 2.807 (99.5% two-sided),
+     * higher before, so that however often the report is read, a figure that does not differ is found to differ at some
+     * look before or at the full window in at most 1% of windows (docs/verdict.md).
+     *
+     * @param judgedSeconds the seconds the verdict judged: each instance's traffic in the window after its warm-up, the
+     *     shortest of them
+     * @param horizonSeconds the window asked for
+     * @param z the normal quantile the verdict judged at
+     */
+    public record Horizon(long judgedSeconds, long horizonSeconds, double z) {
+
+        /** The level at the full window: the normal quantile of 1 - 0.01 / 4. */
+        public static final double Z_FULL = 2.807;
+
+        static Horizon full(long seconds) {
+            return new Horizon(seconds, seconds, Z_FULL);
+        }
+
+        /** {@return true when the verdict judged its full window} */
+        public boolean decided() {
+            return judgedSeconds >= horizonSeconds;
+        }
     }
 
     /**
@@ -461,6 +513,11 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
             row(b, "request timeout rate", i -> pct(i.requests().timeoutRate()));
         }
         b.append("Verdict: ").append(verdict.summary()).append('\n');
+        if (!decided()) {
+            b.append(String.format(Locale.ROOT, "  (not yet decided) %d s of %d s judged: judged at z = %.2f, not %.2f, until "
+                    + "the window is full, so that reading it while it fills adds no false findings%n", horizon.judgedSeconds(),
+                    horizon.horizonSeconds(), horizon.z(), Horizon.Z_FULL));
+        }
         for (Finding f : verdict.findings()) {
             b.append("  - ").append(f.text()).append('\n');
             for (String e : f.explanations()) {
@@ -575,6 +632,10 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
         Map<String, Object> v = new LinkedHashMap<>();
         v.put("summary", verdict.summary());
         v.put("significant", verdict.significant());
+        v.put("decided", decided());
+        v.put("judgedSeconds", horizon.judgedSeconds());
+        v.put("horizonSeconds", horizon.horizonSeconds());
+        v.put("z", horizon.z());
         List<Object> findings = new ArrayList<>();
         for (Finding f : verdict.findings()) {
             Map<String, Object> m = new LinkedHashMap<>();

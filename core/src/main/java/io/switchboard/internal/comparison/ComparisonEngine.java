@@ -187,11 +187,39 @@ public final class ComparisonEngine implements BrokerComparison {
         List<ComparisonReport.Event> events = timeline == null ? List.of()
                 : timeline.events(instances, from * 1000, Long.MAX_VALUE); // the second under way too
         Tails tails = new Tails(this, destination, from, to, windows, figures, judgedFrom);
-        Verdict verdict = verdict(figures, windows, CostFindings.samples(book, instances, judgedFrom, to), tails);
+        long horizon = Math.max(1, Math.min(book.seconds(), window.toSeconds()));
+        long judged = seconds;
+        for (String instance : instances) {
+            if (windows.get(instance).fromSecond != Long.MAX_VALUE) {
+                judged = Math.min(judged, to - judgedFrom.get(instance) + 1);
+            }
+        }
+        ComparisonReport.Horizon reading = new ComparisonReport.Horizon(Math.max(0, judged), horizon,
+                level(judged, horizon));
+        Verdict verdict = verdict(figures, windows, CostFindings.samples(book, instances, judgedFrom, to), tails,
+                reading.z());
         verdict = tails.explain(verdict);
         return new ComparisonReport(Instant.ofEpochSecond(now), Duration.ofSeconds(seconds), destination, figures, verdict,
-                scopeText(), events);
+                scopeText(), events, reading);
     }
+
+    /**
+     * The normal quantile a report's verdict judges at (intervals, z-tests, rank-sum): {@link #Z_HORIZON} (2.807) times
+     * the square root of {@code horizon / judged}, so 2.807 once the window holds its {@code horizon}
+     * seconds and higher while it fills. The bound of O'Brien and Fleming, for a statistic that grows with the seconds
+     * as a Brownian motion does: the chance that |z| ever crosses c·sqrt(horizon / t) for some t up to the horizon is at
+     * most 4 (1 - Phi(c)), here 1%, however often the report is read (each closed second is a look at most).
+     */
+    static double level(long judged, long horizon) {
+        long t = Math.max(1, Math.min(judged, horizon));
+        return Z_HORIZON * Math.sqrt((double) horizon / t);
+    }
+
+    /**
+     * The normal quantile of 1 - 0.01 / 4: with {@link #level}, at most 1% of figures that do not differ are found
+     * to differ at any look while the window fills (two sides, reflection).
+     */
+    static final double Z_HORIZON = ComparisonReport.Horizon.Z_FULL;
 
     /** Throws when the Switchboard was built with the comparison off. */
     public void requireEnabled(String what) {
@@ -356,7 +384,7 @@ public final class ComparisonEngine implements BrokerComparison {
     }
 
     private Verdict verdict(List<InstanceFigures> figures, Map<String, TrafficStats.Window> windows, Map<String, double[]> cost,
-            Tails tails) {
+            Tails tails, double z) {
         List<Finding> findings = new ArrayList<>();
         List<String> notJudged = new ArrayList<>();
         if (instances.size() < 2) {
@@ -373,16 +401,16 @@ public final class ComparisonEngine implements BrokerComparison {
                 for (int q = 0; q < QUANTILES.length; q++) {
                     for (LatencyKind kind : LatencyKind.values()) {
                         judged += quantile(kind.word + " " + QUANTILE_NAMES[q], QUANTILES[q], a, kind.of(wa), b,
-                                kind.of(wb), tails, kind, findings, notJudged, wins);
+                                kind.of(wb), tails, kind, z, findings, notJudged, wins);
                     }
                 }
-                judged += proportion("error rate", a, wa.publishFailed, wa.published + wa.publishFailed, b, wb.publishFailed,
-                        wb.published + wb.publishFailed, findings, notJudged, wins);
-                judged += proportion(REQUEST_TIMEOUT_RATE, a, wa.requestTimeouts, wa.requests(), b, wb.requestTimeouts,
-                        wb.requests(), findings, notJudged, wins);
-                judged += proportion("dead-letter rate", a, wa.deadLetters, wa.consumed, b, wb.deadLetters, wb.consumed, findings,
+                judged += proportion("error rate", a, b, w -> w.publishFailed, w -> w.published + w.publishFailed, windows,
+                        tails, z, findings, notJudged, wins);
+                judged += proportion(REQUEST_TIMEOUT_RATE, a, b, w -> w.requestTimeouts, TrafficStats.Window::requests,
+                        windows, tails, z, findings, notJudged, wins);
+                judged += proportion("dead-letter rate", a, b, w -> w.deadLetters, w -> w.consumed, windows, tails, z, findings,
                         notJudged, wins);
-                judged += CostFindings.judge(a, cost.get(a), b, cost.get(b), minDifference, findings, notJudged, wins);
+                judged += CostFindings.judge(a, cost.get(a), b, cost.get(b), minDifference, z, findings, notJudged, wins);
             }
         }
         return new Verdict(findings, notJudged, summary(findings, judged, wins), effects.describe(instances));
@@ -407,11 +435,11 @@ public final class ComparisonEngine implements BrokerComparison {
 
     /** Judges one quantile; returns 1 when judged. */
     private int quantile(String figure, double q, String a, Histogram ha, String b, Histogram hb, Tails tails,
-            LatencyKind kind, List<Finding> findings, List<String> notJudged, Map<String, Integer> wins) {
+            LatencyKind kind, double z, List<Finding> findings, List<String> notJudged, Map<String, Integer> wins) {
         long na = ha.getTotalCount();
         long nb = hb.getTotalCount();
         long need = needed(q);
-        QuantileJudgement j = judge(ha, () -> tails.histograms(a, kind), hb, () -> tails.histograms(b, kind), q, need);
+        QuantileJudgement j = judge(ha, () -> tails.histograms(a, kind), hb, () -> tails.histograms(b, kind), q, need, z);
         if (!j.enoughSamples()) {
             if (na > 0 || nb > 0) {
                 notJudged.add(String.format(Locale.ROOT, "%s: %s has %d and %s has %d samples; needs %d each", figure, a, na, b,
@@ -460,6 +488,16 @@ public final class ComparisonEngine implements BrokerComparison {
      */
     static QuantileJudgement judge(Histogram ha, java.util.function.Supplier<List<Histogram>> secondsA, Histogram hb,
             java.util.function.Supplier<List<Histogram>> secondsB, double q, long need) {
+        return judge(ha, secondsA, hb, secondsB, q, need, Z99);
+    }
+
+    /**
+     * {@link #judge(Histogram, java.util.function.Supplier, Histogram, java.util.function.Supplier, double, long)} with
+     * intervals at the normal quantile {@code z}: {@link #Z99} for 99%, higher for a report whose window is still filling
+     * ({@link #level}).
+     */
+    static QuantileJudgement judge(Histogram ha, java.util.function.Supplier<List<Histogram>> secondsA, Histogram hb,
+            java.util.function.Supplier<List<Histogram>> secondsB, double q, long need, double z) {
         if (ha.getTotalCount() < need || hb.getTotalCount() < need) {
             return QuantileJudgement.TOO_FEW_SAMPLES;
         }
@@ -471,8 +509,16 @@ public final class ComparisonEngine implements BrokerComparison {
         if (Double.isNaN(da) || Double.isNaN(db)) {
             return QuantileJudgement.TOO_FEW_SECONDS;
         }
-        return new QuantileJudgement(true, true, ms(ha.getValueAtPercentile(q * 100)), interval(ha, q, da),
-                ms(hb.getValueAtPercentile(q * 100)), interval(hb, q, db));
+        if (q >= DISPERSION_QUANTILE) {
+            // in a tail, rare clusters (a stall's samples) are what varies: the same process on both sides is what is
+            // tested, and a window in which one side stalled and the other did not says nothing of which stalls less, so
+            // both take the larger dispersion; a cluster beyond p99 lies beyond p99.9 too, its variance counted in
+            // samples the same at both, and counted against the fewer samples expected beyond p99.9 that much larger
+            double d = Math.max(da, db);
+            da = db = q > qd ? 1 + (d - 1) * qd * (1 - qd) / (q * (1 - q)) : d;
+        }
+        return new QuantileJudgement(true, true, ms(ha.getValueAtPercentile(q * 100)), interval(ha, q, da, z),
+                ms(hb.getValueAtPercentile(q * 100)), interval(hb, q, db, z));
     }
 
     /**
@@ -529,11 +575,12 @@ public final class ComparisonEngine implements BrokerComparison {
 
     /**
      * How much more the samples beyond {@code threshold} (the window's quantile q, in microseconds) cluster in time than
-     * independent samples would: Pearson's dispersion of their count per second against n_s(1-q), over the seconds with
-     * samples, at least 1; NaN with fewer than {@value #MIN_SECONDS} such seconds. A host's or a client's hiccup puts
-     * many of an instance's slow samples into one second; the order-statistic interval assumes independent samples, and
-     * two identical memory instances were judged apart at e2e p99 in 5 of 20 three-second windows before the interval
-     * was widened by it (docs/verdict.md).
+     * independent samples would: the dispersion of their count per second and per block of seconds
+     * ({@link #dispersion(long[], long[], double)}), at least 1; NaN with fewer than {@value #MIN_SECONDS} seconds with
+     * samples. A host's or a client's hiccup puts many of an instance's slow samples into one second, and a load that
+     * drifts for seconds into several in a row; the order-statistic interval assumes independent samples, and two
+     * identical memory instances were judged apart at e2e p99 in 5 of 20 three-second windows before the interval was
+     * widened by it (docs/verdict.md).
      */
     static double dispersion(List<Histogram> seconds, double q, long threshold) {
         long[] beyond = new long[seconds.size()];
@@ -546,49 +593,146 @@ public final class ComparisonEngine implements BrokerComparison {
         return dispersion(beyond, n, 1 - q);
     }
 
+    /** The block lengths, in seconds, over which the dispersion is measured; the largest is taken. */
+    static final int[] BLOCKS = {1, 2, 5, 10};
+    /** A block length is used when the seconds with samples hold at least this many blocks of it. */
+    static final int MIN_BLOCKS = 5;
+    /** The block lengths, in seconds, whose series is read as an AR(1) one ({@link #drift}); used with 4 blocks or more. */
+    static final int[] DRIFT_BLOCKS = {2, 5};
+
     /**
-     * Pearson's dispersion of the count {@code hits[i]} of each second against {@code n[i]} times {@code p}, over the
-     * seconds with samples, at least 1; NaN with fewer than {@value #MIN_SECONDS} such seconds, or 1 when {@code p} is 0.
-     * Samples beyond a quantile, or failed publishes, that come in bursts count as fewer independent ones: a burst of k
-     * in one second weighs about as one.
+     * How much more the count {@code hits[i]} of each second varies than {@code n[i]} independent draws of probability
+     * {@code p} would: Pearson's dispersion against the binomial variance n p (1 - p), over the seconds with samples
+     * (in their order, the seconds without left out), of the counts summed over overlapping blocks of b consecutive
+     * seconds, for each b of {@link #BLOCKS} that fits {@value #MIN_BLOCKS} times; the largest, at least 1. NaN with
+     * fewer than {@value #MIN_SECONDS} seconds with samples; 1 when {@code p} is 0 or 1. Samples beyond a quantile, or
+     * failed publishes, that come in bursts count as fewer independent ones: a burst of k in one second weighs about as
+     * one. Over blocks, so does a run of seconds that a slow drift of the load (a correlation time of 5 to 20 s) pushes
+     * the same way: a block of b seconds holds b times the variance of a second when they are independent, more when
+     * they are not, and the sum over a window is judged by what its blocks say. Overlapping blocks (the batch means of
+     * Meketon and Schmeiser) give the estimate of a block length about 1.5 times the degrees of freedom of disjoint ones.
      */
     static double dispersion(long[] hits, long[] n, double p) {
         int k = 0;
-        double chi = 0;
-        for (int i = 0; i < n.length; i++) {
-            if (n[i] == 0) {
-                continue;
-            }
-            double expected = n[i] * p;
-            if (expected > 0) {
-                chi += (hits[i] - expected) * (hits[i] - expected) / expected;
-            }
-            k++;
+        for (long x : n) {
+            k += x > 0 ? 1 : 0;
         }
         if (k < MIN_SECONDS) {
             return Double.NaN;
         }
-        return p <= 0 ? 1 : Math.max(1, chi / (k - 1));
+        if (p <= 0 || p >= 1) {
+            return 1;
+        }
+        long[] h = new long[k];
+        long[] m = new long[k];
+        for (int i = 0, j = 0; i < n.length; i++) {
+            if (n[i] > 0) {
+                h[j] = hits[i];
+                m[j++] = n[i];
+            }
+        }
+        double phi = 1;
+        for (int b : BLOCKS) {
+            if (b > 1 && k < b * MIN_BLOCKS) {
+                break;
+            }
+            double chi = 0;
+            long sumH = 0;
+            long sumN = 0;
+            for (int i = 0; i < k; i++) {
+                sumH += h[i];
+                sumN += m[i];
+                if (i >= b) {
+                    sumH -= h[i - b];
+                    sumN -= m[i - b];
+                }
+                if (i >= b - 1) {
+                    double expected = sumN * p;
+                    chi += (sumH - expected) * (sumH - expected) / (expected * (1 - p));
+                }
+            }
+            phi = Math.max(phi, chi * k / ((double) (k - b) * (k - b + 1)));
+        }
+        for (int b : DRIFT_BLOCKS) {
+            if (k >= b * 4) {
+                phi = Math.max(phi, drift(h, m, p, b));
+            }
+        }
+        return phi;
+    }
+
+    /**
+     * The dispersion of the window's total when its blocks of {@code b} seconds follow an AR(1) series: the blocks'
+     * standardized residuals z_j = (H_j - N_j p) / sqrt(N_j p (1 - p)), their lag-1 autocorrelation rho (bias-corrected,
+     * within [0, 0.99]), the variance factor f of a sum of m such blocks, and phi = f S / (m - f), S the sum of z_j^2
+     * (its expectation is the blocks' variance times m - f, the window's own mean taken off).
+     */
+    static double drift(long[] h, long[] n, double p, int b) {
+        int m = h.length / b;
+        double[] z = new double[m];
+        for (int j = 0; j < m; j++) {
+            long hh = 0;
+            long nn = 0;
+            for (int i = j * b; i < (j + 1) * b; i++) {
+                hh += h[i];
+                nn += n[i];
+            }
+            z[j] = (hh - nn * p) / Math.sqrt(nn * p * (1 - p));
+        }
+        double mean = 0;
+        for (double x : z) {
+            mean += x / m;
+        }
+        double num = 0;
+        double den = 0;
+        for (int j = 0; j < m; j++) {
+            den += (z[j] - mean) * (z[j] - mean);
+            if (j > 0) {
+                num += (z[j] - mean) * (z[j - 1] - mean);
+            }
+        }
+        double rho = den == 0 ? 0 : num / den;
+        rho = Math.max(0, Math.min(0.99, rho + (1 + 4 * rho) / m));
+        double f = 1;
+        double power = 1;
+        for (int k = 1; k < m; k++) {
+            power *= rho;
+            f += 2 * (1 - (double) k / m) * power;
+        }
+        f = Math.min(f, m - 1);
+        return f * den / (m - f);
     }
 
     /** The 99% distribution-free confidence interval of quantile q, in ms. */
     static double[] interval(Histogram h, double q) {
-        return interval(h, q, 1);
+        return interval(h, q, 1, Z99);
     }
 
-    /** The 99% interval of quantile q, in ms, its rank half-width widened by the square root of {@code dispersion}. */
-    static double[] interval(Histogram h, double q, double dispersion) {
+    /**
+     * The interval of quantile q, in ms, at the normal quantile {@code z} ({@link #Z99} for 99%), its rank half-width
+     * widened by the square root of {@code dispersion}.
+     */
+    static double[] interval(Histogram h, double q, double dispersion, double z) {
         long n = h.getTotalCount();
         double center = n * q;
-        double half = Z99 * Math.sqrt(dispersion * n * q * (1 - q));
+        double half = z * Math.sqrt(dispersion * n * q * (1 - q));
         double lo = Math.max(1, Math.floor(center - half));
         double hi = Math.min(n, Math.ceil(center + half));
         return new double[] {ms(h.getValueAtPercentile(100.0 * lo / n)), ms(h.getValueAtPercentile(100.0 * hi / n))};
     }
 
-    /** Judges one proportion by a two-proportion z-test; returns 1 when judged. */
-    private int proportion(String figure, String a, long xa, long na, String b, long xb, long nb, List<Finding> findings,
-            List<String> notJudged, Map<String, Integer> wins) {
+    /**
+     * Judges one proportion by a two-proportion z-test at the normal quantile {@code z}, each side's variance widened by
+     * the dispersion of its events over the window's seconds and blocks of seconds (1 with samples in fewer than
+     * {@value #MIN_SECONDS} seconds); returns 1 when judged.
+     */
+    private int proportion(String figure, String a, String b, java.util.function.ToLongFunction<TrafficStats.Window> events,
+            java.util.function.ToLongFunction<TrafficStats.Window> of, Map<String, TrafficStats.Window> windows, Tails tails,
+            double z, List<Finding> findings, List<String> notJudged, Map<String, Integer> wins) {
+        long xa = events.applyAsLong(windows.get(a));
+        long na = of.applyAsLong(windows.get(a));
+        long xb = events.applyAsLong(windows.get(b));
+        long nb = of.applyAsLong(windows.get(b));
         if (na < minSamples || nb < minSamples) {
             if (na > 0 || nb > 0) {
                 notJudged.add(String.format(Locale.ROOT, "%s: %s has %d and %s has %d samples; needs %d each", figure, a, na, b,
@@ -598,14 +742,16 @@ public final class ComparisonEngine implements BrokerComparison {
         }
         double pa = (double) xa / na;
         double pb = (double) xb / nb;
-        double z = proportionZ(xa, na, 1, xb, nb, 1);
-        if (proportionsDiffer(xa, na, 1, xb, nb, 1, 0)) {
+        double phiA = eventDispersion(tails.counts(a, events), tails.counts(a, of), pa);
+        double phiB = eventDispersion(tails.counts(b, events), tails.counts(b, of), pb);
+        double zab = proportionZ(xa, na, phiA, xb, nb, phiB);
+        if (proportionsDiffer(xa, na, phiA, xb, nb, phiB, 0, z)) {
             boolean aAhead = pa < pb;
             String ahead = aAhead ? a : b;
             String behind = aAhead ? b : a;
             findings.add(new Finding(figure, ahead, behind, Math.min(pa, pb), Math.max(pa, pb), String.format(Locale.ROOT,
                     "%s is ahead on %s: %.2f%% vs %.2f%% (z = %.1f)", ahead, figure, Math.min(pa, pb) * 100,
-                    Math.max(pa, pb) * 100, Math.abs(z))));
+                    Math.max(pa, pb) * 100, Math.abs(zab))));
             wins.merge(ahead, 1, Integer::sum);
         }
         return 1;
@@ -630,8 +776,20 @@ public final class ComparisonEngine implements BrokerComparison {
      * {@value #MIN_PROPORTION_DIFFERENCE} and more than {@code tolerance} apart.
      */
     static boolean proportionsDiffer(long xa, long na, double phiA, long xb, long nb, double phiB, double tolerance) {
+        return proportionsDiffer(xa, na, phiA, xb, nb, phiB, tolerance, Z99);
+    }
+
+    /** {@link #proportionsDiffer(long, long, double, long, long, double, double)} with |z| past {@code level}. */
+    static boolean proportionsDiffer(long xa, long na, double phiA, long xb, long nb, double phiB, double tolerance,
+            double level) {
         double z = proportionZ(xa, na, phiA, xb, nb, phiB);
         double gap = Math.abs((double) xb / nb - (double) xa / na);
-        return !Double.isNaN(z) && Math.abs(z) > Z99 && gap >= MIN_PROPORTION_DIFFERENCE && gap > tolerance;
+        return !Double.isNaN(z) && Math.abs(z) > level && gap >= MIN_PROPORTION_DIFFERENCE && gap > tolerance;
+    }
+
+    /** The dispersion of events over the seconds ({@link #dispersion(long[], long[], double)}), 1 where it cannot be measured. */
+    static double eventDispersion(long[] events, long[] of, double p) {
+        double phi = dispersion(events, of, p);
+        return Double.isNaN(phi) ? 1 : phi;
     }
 }
