@@ -20,15 +20,18 @@ import java.util.Map;
  * of publish latency, of end-to-end latency and, where the application made requests, of request-to-reply latency)
  * is judged between two instances only when each has at least
  * {@code minSamples} samples, at least 20 beyond the quantile (n(1-q) >= 20, so p99 needs 2,000 and
- * p99.9 20,000) and samples in at least 5 seconds. Its 99% confidence interval is distribution-free,
- * from the order statistics at ranks nq +/- 2.576 sqrt(phi nq(1-q)), where phi (at least 1) is how much
- * more the samples beyond the quantile (beyond p99 for p99.9) cluster in the window's seconds than
- * independent samples would (Pearson's dispersion of their count per second); one instance is ahead
+ * p99.9 20,000) and samples in at least 5 seconds. Its confidence interval is distribution-free,
+ * from the order statistics at ranks nq +/- z sqrt(phi nq(1-q)), where phi (at least 1) is how much
+ * more the samples beyond the quantile (beyond p99 for p99.9) cluster in time than
+ * independent samples would (the dispersion of their count per second and per block of seconds, and as a drift;
+ * at p99 and p99.9 the larger of the two instances'), and z is 2.807 once the window is full, higher while it fills
+ * ({@link Horizon}); one instance is ahead
  * when the two intervals do not overlap AND the point estimates differ by at least {@code minDifference}
  * (default 10%) of the larger one and by at least 0.5 ms (below that: scheduling noise, and Kafka's
  * millisecond record timestamps). Error rate (failed publishes / publishes), dead-letter rate (dead
  * letters / consumed) and request timeout rate (requests that timed out / requests that ended) are
- * judged by a two-proportion z-test at the 99% level (|z| > 2.576), each side with at least
+ * judged by a two-proportion z-test at the same z, each side's variance widened by the dispersion of its
+ * counts over the seconds, each side with at least
  * {@code minSamples}, and a difference of at least 0.1 percentage point. Anything else is "no
  * significant difference"; too few samples is said as such, never judged. A finding names the events
  * during which at least half of the slower side's samples beyond the quantile were in flight, offers a

@@ -13,7 +13,8 @@ import java.util.Map;
  * Judges the instances' client CPU per message. Its samples are the window's seconds: each second in which an instance
  * carried at least {@value #MIN_MESSAGES} messages gives one figure (its client's CPU in that second over the messages
  * it published and consumed). Two instances, each with at least {@value #MIN_SECONDS} such seconds, are compared by
- * their medians with the Mann-Whitney rank-sum test: one is ahead when |z| passes the 99% level (2.576) and the medians
+ * their medians with the Mann-Whitney rank-sum test, its z taken down by the seconds' dependence ({@link #dependence}):
+ * one is ahead when |z| passes the report's level ({@link ComparisonEngine#level}, 2.807 at the full window) and the medians
  * differ by at least the comparison's {@code minDifference} of the larger one. Ranks, not means: a second's figure has a
  * long upper tail (one sampled publish call that the host preempts counts {@link ClientCost#SAMPLE_EVERY} times), and a
  * CI run's instance without extra cost averaged 60 us against about 15 us on a quiet machine, and Welch's t-test on the
@@ -112,42 +113,10 @@ final class CostFindings {
      */
     static double dependence(double[] a, double[] b) {
         double[] ranks = ranks(a, b);
-        double fa = ar1Factor(lag1(ranks, 0, a.length), a.length);
-        double fb = ar1Factor(lag1(ranks, a.length, b.length), b.length);
+        double fa = ComparisonEngine.ar1Factor(ComparisonEngine.lag1(ranks, 0, a.length), a.length);
+        double fb = ComparisonEngine.ar1Factor(ComparisonEngine.lag1(ranks, a.length, b.length), b.length);
         double factor = (b.length * fa + a.length * fb) / (a.length + b.length);
         return Math.max(1, factor);
-    }
-
-    /** {@return the lag-1 autocorrelation of {@code x[from..from+n)}, bias-corrected and kept within [0, 0.99]} */
-    private static double lag1(double[] x, int from, int n) {
-        if (n < 3) {
-            return 0;
-        }
-        double mean = 0;
-        for (int i = from; i < from + n; i++) {
-            mean += x[i] / n;
-        }
-        double num = 0;
-        double den = 0;
-        for (int i = from; i < from + n; i++) {
-            den += (x[i] - mean) * (x[i] - mean);
-            if (i > from) {
-                num += (x[i] - mean) * (x[i - 1] - mean);
-            }
-        }
-        double rho = den == 0 ? 0 : num / den;
-        return Math.max(0, Math.min(0.99, rho + (1 + 4 * rho) / n));
-    }
-
-    /** {@return the variance factor of a mean of n seconds of an AR(1) series with lag-1 autocorrelation rho} */
-    private static double ar1Factor(double rho, int n) {
-        double f = 1;
-        double power = 1;
-        for (int k = 1; k < n; k++) {
-            power *= rho;
-            f += 2 * (1 - (double) k / n) * power;
-        }
-        return f;
     }
 
     /** {@return the ranks of a's then b's figures in the pooled sample, ties at their mean rank} */
