@@ -215,6 +215,14 @@ public final class ComparisonEngine implements BrokerComparison {
         return Z_HORIZON * Math.sqrt((double) horizon / t);
     }
 
+    /** {@return the intervals of a finding judged at the normal quantile z, in words: "99.5% intervals" at the full window} */
+    static String intervals(double z) {
+        if (z == Z99) {
+            return "99% intervals";
+        }
+        return z == Z_HORIZON ? "99.5% intervals" : String.format(Locale.ROOT, "intervals at z = %.2f", z);
+    }
+
     /**
      * The normal quantile of 1 - 0.01 / 4: with {@link #level}, at most 1% of figures that do not differ are found
      * to differ at any look while the window fills (two sides, reflection).
@@ -465,8 +473,8 @@ public final class ComparisonEngine implements BrokerComparison {
             double bad = larger;
             SettingEffects.Explained explained = effects.explain(figure, ahead, behind, good, bad);
             findings.add(new Finding(figure, ahead, behind, good, bad, String.format(Locale.ROOT,
-                    "%s is ahead on %s by %.0f%% (%.2f ms vs %.2f ms, 99%% intervals [%.2f, %.2f] and [%.2f, %.2f] ms)", ahead,
-                    figure, (bad - good) / bad * 100, good, bad, aAhead ? ia[0] : ib[0], aAhead ? ia[1] : ib[1],
+                    "%s is ahead on %s by %.0f%% (%.2f ms vs %.2f ms, %s [%.2f, %.2f] and [%.2f, %.2f] ms)", ahead,
+                    figure, (bad - good) / bad * 100, good, bad, intervals(z), aAhead ? ia[0] : ib[0], aAhead ? ia[1] : ib[1],
                     aAhead ? ib[0] : ia[0], aAhead ? ib[1] : ia[1]), explained.causes(), List.of(), explained.notes()));
             wins.merge(ahead, 1, Integer::sum);
         }
@@ -509,13 +517,19 @@ public final class ComparisonEngine implements BrokerComparison {
         if (Double.isNaN(da) || Double.isNaN(db)) {
             return QuantileJudgement.TOO_FEW_SECONDS;
         }
-        if (q >= DISPERSION_QUANTILE) {
+        if (q > qd) {
+            // a stall's samples beyond p99 lie beyond p99.9 too: their variance, counted in samples, is the same at both,
+            // and counted against the fewer samples expected beyond p99.9 that much larger. It is measured beyond the
+            // lower of the two p99s, on both: where an instance's own p99 lies within its stalls' samples, beyond it
+            // would count only a part of each stall
+            long t = Math.min(ha.getValueAtPercentile(qd * 100), hb.getValueAtPercentile(qd * 100));
+            double d = Math.max(excess(secondsA.get(), ha, t), excess(secondsB.get(), hb, t));
+            da = db = 1 + d / (q * (1 - q));
+        } else if (q >= DISPERSION_QUANTILE) {
             // in a tail, rare clusters (a stall's samples) are what varies: the same process on both sides is what is
             // tested, and a window in which one side stalled and the other did not says nothing of which stalls less, so
-            // both take the larger dispersion; a cluster beyond p99 lies beyond p99.9 too, its variance counted in
-            // samples the same at both, and counted against the fewer samples expected beyond p99.9 that much larger
-            double d = Math.max(da, db);
-            da = db = q > qd ? 1 + (d - 1) * qd * (1 - qd) / (q * (1 - q)) : d;
+            // both take the larger dispersion
+            da = db = Math.max(da, db);
         }
         return new QuantileJudgement(true, true, ms(ha.getValueAtPercentile(q * 100)), interval(ha, q, da, z),
                 ms(hb.getValueAtPercentile(q * 100)), interval(hb, q, db, z));
@@ -593,6 +607,18 @@ public final class ComparisonEngine implements BrokerComparison {
         return dispersion(beyond, n, 1 - q);
     }
 
+    /**
+     * {@return the variance beyond {@code threshold} more than independent samples' would have, per sample: (phi - 1)
+     * p (1 - p), p the share of {@code all}'s samples beyond it and phi their dispersion over the seconds (1 where it
+     * cannot be measured)}
+     */
+    static double excess(List<Histogram> seconds, Histogram all, long threshold) {
+        long n = all.getTotalCount();
+        double p = n == 0 || all.getMaxValue() <= threshold ? 0 : (double) (n - all.getCountBetweenValues(0, threshold)) / n;
+        double phi = dispersion(seconds, 1 - p, threshold);
+        return Double.isNaN(phi) ? 0 : (phi - 1) * p * (1 - p);
+    }
+
     /** The block lengths, in seconds, over which the dispersion is measured; the largest is taken. */
     static final int[] BLOCKS = {1, 2, 5, 10};
     /** A block length is used when the seconds with samples hold at least this many blocks of it. */
@@ -606,8 +632,10 @@ public final class ComparisonEngine implements BrokerComparison {
 
     /**
      * How much more the count {@code hits[i]} of each second varies than {@code n[i]} independent draws of probability
-     * {@code p} would: Pearson's dispersion against the binomial variance n p (1 - p), over the seconds with samples
-     * (in their order, the seconds without left out), of the counts summed over overlapping blocks of b consecutive
+     * {@code p} would: Pearson's dispersion against the binomial variance n p (1 - p), over the seconds with at least
+     * half the mean count of the seconds with samples (in their order, the others left out: the first and last seconds
+     * of a load carry a part of it, and their mix can differ, as a load's last requests all end by their time-out),
+     * of the counts summed over overlapping blocks of b consecutive
      * seconds, for each b of {@link #BLOCKS} that fits {@value #MIN_BLOCKS} times; the largest, at least 1. NaN with
      * fewer than {@value #MIN_SECONDS} seconds with samples; 1 when {@code p} is 0 or 1. Samples beyond a quantile, or
      * failed publishes, that come in bursts count as fewer independent ones: a burst of k in one second weighs about as
@@ -617,9 +645,15 @@ public final class ComparisonEngine implements BrokerComparison {
      * Meketon and Schmeiser) give the estimate of a block length about 1.5 times the degrees of freedom of disjoint ones.
      */
     static double dispersion(long[] hits, long[] n, double p) {
+        long total = 0;
+        int with = 0;
+        for (long x : n) {
+            total += x;
+            with += x > 0 ? 1 : 0;
+        }
         int k = 0;
         for (long x : n) {
-            k += x > 0 ? 1 : 0;
+            k += x > 0 && 2 * x * with >= total ? 1 : 0;
         }
         if (k < MIN_SECONDS) {
             return Double.NaN;
@@ -630,7 +664,7 @@ public final class ComparisonEngine implements BrokerComparison {
         long[] h = new long[k];
         long[] m = new long[k];
         for (int i = 0, j = 0; i < n.length; i++) {
-            if (n[i] > 0) {
+            if (n[i] > 0 && 2 * n[i] * with >= total) {
                 h[j] = hits[i];
                 m[j++] = n[i];
             }
