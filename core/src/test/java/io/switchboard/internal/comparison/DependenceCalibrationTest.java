@@ -1,6 +1,7 @@
 package io.switchboard.internal.comparison;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.switchboard.routing.ComparisonReport;
 import io.switchboard.routing.ComparisonReport.Finding;
@@ -157,6 +158,11 @@ class DependenceCalibrationTest {
             soft.assertThat(runsWithFinding).as("%s: runs with a finding at any look, of %d", s.name(), RUNS)
                     .isLessThanOrEqualTo(RUNS / 20);
             soft.assertThat(decided).as("%s: looks at the full window", s.name()).isEqualTo(RUNS);
+            ComparisonReport first = looks(new Random(60_000), s, 5).get(0);
+            soft.assertThat(first.decided()).as("the first look").isFalse();
+            soft.assertThat(first.horizon().z()).as("its level").isCloseTo(2.807 * Math.sqrt(12), within(1e-9));
+            soft.assertThat(first.toTable()).contains("(not yet decided) 5 s of 60 s judged: judged at z = 9.72, not 2.81");
+            soft.assertThat(first.toJson()).contains("\"decided\":false,\"judgedSeconds\":5,\"horizonSeconds\":60,\"z\":9.72");
         }
         soft.assertAll();
     }
