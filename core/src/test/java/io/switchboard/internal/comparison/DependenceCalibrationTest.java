@@ -96,6 +96,19 @@ class DependenceCalibrationTest {
     @DisplayName("stalls of 30-500 ms at the same rate on both: no finding in at least 19 of 20 A/A windows")
     void stalls() {
         assertAtMostOneIn20(STALLS, 20_000);
+        // on one side only the stalls are a real difference in the tail: how often it is found, printed
+        for (Scenario s : List.of(Scenario.stalls("stalls of 30 ms, one every 5 s on average, on a only", 0.2, 30, 30, false),
+                Scenario.stalls("stalls of 200-500 ms, 3 a minute on average, on a only", 0.05, 200, 500, false))) {
+            Map<String, Integer> perFigure = new TreeMap<>();
+            int found = 0;
+            for (int run = 0; run < RUNS; run++) {
+                List<Finding> findings = run(new Random(20_000 + run), s);
+                findings.forEach(f -> perFigure.merge(f.figure() + (f.behind().equals("a") ? "" : " (b behind)"), 1,
+                        Integer::sum));
+                found += findings.isEmpty() ? 0 : 1;
+            }
+            print(s.name() + " (a real difference)", found, perFigure);
+        }
     }
 
     @Test
@@ -158,6 +171,15 @@ class DependenceCalibrationTest {
             soft.assertThat(runsWithFinding).as("%s: runs with a finding at any look, of %d", s.name(), RUNS)
                     .isLessThanOrEqualTo(RUNS / 20);
             soft.assertThat(decided).as("%s: looks at the full window", s.name()).isEqualTo(RUNS);
+            int sliding = 0;
+            for (int run = 0; run < RUNS; run++) {
+                List<ComparisonReport> later = looks(new Random(80_000 + run), s, 5, 2 * SECONDS);
+                sliding += later.subList(later.size() / 2 - 1, later.size()).stream().anyMatch(r -> r.verdict().significant())
+                        ? 1 : 0;
+            }
+            System.out.printf(Locale.ROOT, "%s, the window full and sliding, read every 5 s from 60 to 120 s (13 looks): %d "
+                    + "of %d runs with a finding at any look%n", s.tau() == 0 && s.stallsPerSecond() == 0 ? "A/A" : s.name(),
+                    sliding, RUNS);
             ComparisonReport first = looks(new Random(60_000), s, 5).get(0);
             soft.assertThat(first.decided()).as("the first look").isFalse();
             soft.assertThat(first.horizon().z()).as("its level").isCloseTo(2.807 * Math.sqrt(12), within(1e-9));
@@ -195,6 +217,11 @@ class DependenceCalibrationTest {
 
     /** One 60 s window of two instances, its report read every {@code every} seconds (the last one at 60 s). */
     static List<ComparisonReport> looks(Random random, Scenario s, int every) {
+        return looks(random, s, every, SECONDS);
+    }
+
+    /** {@code seconds} of two instances, the report of the last 60 s read every {@code every} seconds. */
+    static List<ComparisonReport> looks(Random random, Scenario s, int every, int seconds) {
         SimulatedTraffic sim = new SimulatedTraffic(SECONDS, 0, Map.of());
         SimulatedTraffic.Process a = new SimulatedTraffic.Process(new Random(random.nextLong()), s.tau(), s.sigma(),
                 s.stallsPerSecond(), s.stallMinMs(), s.stallMaxMs());
@@ -204,7 +231,7 @@ class DependenceCalibrationTest {
         SimulatedTraffic.Cpu cpuA = cpu ? new SimulatedTraffic.Cpu(new Random(random.nextLong()), 20, s.cpuRho(), 0.2) : null;
         SimulatedTraffic.Cpu cpuB = cpu ? new SimulatedTraffic.Cpu(new Random(random.nextLong()), 20, s.cpuRho(), 0.2) : null;
         List<ComparisonReport> reports = new ArrayList<>();
-        for (int second = 0; second < SECONDS; second++) {
+        for (int second = 0; second < seconds; second++) {
             double slowA = a.nextSecond() * Math.exp(0.05 * random.nextGaussian());
             double slowB = b.nextSecond() * Math.exp(0.05 * random.nextGaussian());
             for (int i = 0; i < RATE; i++) {
