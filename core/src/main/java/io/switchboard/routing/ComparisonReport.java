@@ -20,15 +20,18 @@ import java.util.Map;
  * of publish latency, of end-to-end latency and, where the application made requests, of request-to-reply latency)
  * is judged between two instances only when each has at least
  * {@code minSamples} samples, at least 20 beyond the quantile (n(1-q) >= 20, so p99 needs 2,000 and
- * p99.9 20,000) and samples in at least 5 seconds. Its 99% confidence interval is distribution-free,
- * from the order statistics at ranks nq +/- 2.576 sqrt(phi nq(1-q)), where phi (at least 1) is how much
- * more the samples beyond the quantile (beyond p99 for p99.9) cluster in the window's seconds than
- * independent samples would (Pearson's dispersion of their count per second); one instance is ahead
+ * p99.9 20,000) and samples in at least 5 seconds. Its confidence interval is distribution-free,
+ * from the order statistics at ranks nq +/- z sqrt(phi nq(1-q)), where phi (at least 1) is how much
+ * more the samples beyond the quantile (beyond p99 for p99.9) cluster in time than
+ * independent samples would (the dispersion of their count per second and per block of seconds, and as a drift;
+ * at p99 and p99.9 the larger of the two instances'), and z is 2.807 once the window is full, higher while it fills
+ * ({@link Horizon}); one instance is ahead
  * when the two intervals do not overlap AND the point estimates differ by at least {@code minDifference}
  * (default 10%) of the larger one and by at least 0.5 ms (below that: scheduling noise, and Kafka's
  * millisecond record timestamps). Error rate (failed publishes / publishes), dead-letter rate (dead
  * letters / consumed) and request timeout rate (requests that timed out / requests that ended) are
- * judged by a two-proportion z-test at the 99% level (|z| > 2.576), each side with at least
+ * judged by a two-proportion z-test at the same z, each side's variance widened by the dispersion of its
+ * counts over the seconds, each side with at least
  * {@code minSamples}, and a difference of at least 0.1 percentage point. Anything else is "no
  * significant difference"; too few samples is said as such, never judged. A finding names the events
  * during which at least half of the slower side's samples beyond the quantile were in flight, offers a
@@ -49,9 +52,10 @@ import java.util.Map;
  *     ...), oldest first per instance; this process's timeline, also in a fleet report
  * @param design how the destination's route assigned the traffic the instances are compared on, as it is when the
  *     report is made: what makes the comparison like for like, or not
+ * @param horizon how much of its window the verdict judged, and at which level: decided once the window is full
  */
 public record ComparisonReport(Instant at, Duration window, String destination, List<InstanceFigures> instances,
-        Verdict verdict, String scope, List<Event> events, Design design) {
+        Verdict verdict, String scope, List<Event> events, Design design, Horizon horizon) {
 
     /**
      * Copies the events.
@@ -64,10 +68,45 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
      * @param scope whose traffic
      * @param events what happened in the window
      * @param design how the route assigned the traffic
+     * @param horizon how much of its window the verdict judged (null: all of it)
      */
     public ComparisonReport {
         events = List.copyOf(events);
         design = design == null ? Design.UNKNOWN : design;
+        horizon = horizon == null ? Horizon.full(window.toSeconds()) : horizon;
+    }
+
+    /**
+     * A report whose design is not known and whose verdict judged its whole window.
+     *
+     * @param at when the figures were taken
+     * @param window the span of time they cover
+     * @param destination the destination's name, or null for every destination
+     * @param instances the figures of each instance
+     * @param verdict the comparison's verdict
+     * @param scope whose traffic
+     * @param events what happened in the window
+     */
+    public ComparisonReport(Instant at, Duration window, String destination, List<InstanceFigures> instances, Verdict verdict,
+            String scope, List<Event> events) {
+        this(at, window, destination, instances, verdict, scope, events, Design.UNKNOWN, null);
+    }
+
+    /**
+     * A report whose verdict judged its whole window.
+     *
+     * @param at when the figures were taken
+     * @param window the span of time they cover
+     * @param destination the destination's name, or null for every destination
+     * @param instances the figures of each instance
+     * @param verdict the comparison's verdict
+     * @param scope whose traffic
+     * @param events what happened in the window
+     * @param design how the route assigned the traffic
+     */
+    public ComparisonReport(Instant at, Duration window, String destination, List<InstanceFigures> instances, Verdict verdict,
+            String scope, List<Event> events, Design design) {
+        this(at, window, destination, instances, verdict, scope, events, design, null);
     }
 
     /**
@@ -80,10 +119,44 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
      * @param verdict the comparison's verdict
      * @param scope whose traffic
      * @param events what happened in the window
+     * @param horizon how much of its window the verdict judged
      */
     public ComparisonReport(Instant at, Duration window, String destination, List<InstanceFigures> instances, Verdict verdict,
-            String scope, List<Event> events) {
-        this(at, window, destination, instances, verdict, scope, events, Design.UNKNOWN);
+            String scope, List<Event> events, Horizon horizon) {
+        this(at, window, destination, instances, verdict, scope, events, Design.UNKNOWN, horizon);
+    }
+
+    /** {@return true when the verdict judged its full window; before, it judged at a stricter level (see {@link Horizon})} */
+    public boolean decided() {
+        return horizon.decided();
+    }
+
+    /**
+     * How much of its window a verdict judged. A report can be read at any second while its window fills; each read
+     * is a look at more samples, and a verdict judged at the same level at every look would find a difference that is
+     * not there more often the more often it is read. So the verdict judges at the normal quantile {@code z}, 2.807
+     * times the square root of {@code horizonSeconds / judgedSeconds}: at the full window 2.807 (99.5% two-sided),
+     * higher before, so that however often the report is read, a figure that does not differ is found to differ at some
+     * look before or at the full window in at most 1% of windows (docs/verdict.md).
+     *
+     * @param judgedSeconds the seconds the verdict judged: each instance's traffic in the window after its warm-up, the
+     *     shortest of them
+     * @param horizonSeconds the window asked for
+     * @param z the normal quantile the verdict judged at
+     */
+    public record Horizon(long judgedSeconds, long horizonSeconds, double z) {
+
+        /** The level at the full window: the normal quantile of 1 - 0.01 / 4. */
+        public static final double Z_FULL = 2.807;
+
+        static Horizon full(long seconds) {
+            return new Horizon(seconds, seconds, Z_FULL);
+        }
+
+        /** {@return true when the verdict judged its full window} */
+        public boolean decided() {
+            return judgedSeconds >= horizonSeconds;
+        }
     }
 
     /**
@@ -562,6 +635,11 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
         if (design != Design.UNKNOWN) {
             b.append("  (design) ").append(design.text()).append(": ").append(design.explanation()).append('\n');
         }
+        if (!decided()) {
+            b.append(String.format(Locale.ROOT, "  (not yet decided) %d s of %d s judged: judged at z = %.2f, not %.2f, until "
+                    + "the window is full, so that reading it while it fills adds no false findings%n", horizon.judgedSeconds(),
+                    horizon.horizonSeconds(), horizon.z(), Horizon.Z_FULL));
+        }
         for (Finding f : verdict.findings()) {
             b.append("  - ").append(f.text()).append('\n');
             for (String e : f.explanations()) {
@@ -680,6 +758,10 @@ public record ComparisonReport(Instant at, Duration window, String destination, 
         Map<String, Object> v = new LinkedHashMap<>();
         v.put("summary", verdict.summary());
         v.put("significant", verdict.significant());
+        v.put("decided", decided());
+        v.put("judgedSeconds", horizon.judgedSeconds());
+        v.put("horizonSeconds", horizon.horizonSeconds());
+        v.put("z", horizon.z());
         List<Object> findings = new ArrayList<>();
         for (Finding f : verdict.findings()) {
             Map<String, Object> m = new LinkedHashMap<>();

@@ -131,7 +131,7 @@ class ClientCostOnMemoryTest {
         sb.subscriber("to-b", Codec.bytes()).group("g").subscribe((m, c) -> { }).ready().toCompletableFuture().join();
         Publisher<byte[]> a = sb.publisher("to-a", Codec.bytes()).build();
         Publisher<byte[]> b = sb.publisher("to-b", slow).build();
-        long end = System.nanoTime() + Duration.ofSeconds(14).toNanos();
+        long end = System.nanoTime() + Duration.ofSeconds(24).toNanos();
         long sent = 0;
         while (System.nanoTime() < end) { // about 1,000 a second on each
             sent += 100;
@@ -145,7 +145,7 @@ class ClientCostOnMemoryTest {
         long all = sent;
         await("the second of the last ones closed").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
                 .until(() -> sb.comparison().report().instances().stream().allMatch(i -> i.consumed() == all));
-        ComparisonReport report = sb.comparison().report(null, Duration.ofSeconds(13));
+        ComparisonReport report = sb.comparison().report(null, Duration.ofSeconds(23));
         System.out.print(report.toTable());
         assertThat(report.verdict().findings()).as(report.toTable())
                 .anySatisfy(f -> {

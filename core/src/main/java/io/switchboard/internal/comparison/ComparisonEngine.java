@@ -209,11 +209,47 @@ public final class ComparisonEngine implements BrokerComparison {
         Designs d = local.designs;
         ComparisonReport.Design design = d == null ? ComparisonReport.Design.UNKNOWN : d.design(destination);
         tails.design(design, d != null && d.keyed(destination));
-        Verdict verdict = verdict(figures, windows, CostFindings.samples(book, instances, judgedFrom, to), tails);
+        long horizon = Math.max(1, Math.min(book.seconds(), window.toSeconds()));
+        long judged = seconds;
+        for (String instance : instances) {
+            if (windows.get(instance).fromSecond != Long.MAX_VALUE) {
+                judged = Math.min(judged, to - judgedFrom.get(instance) + 1);
+            }
+        }
+        ComparisonReport.Horizon reading = new ComparisonReport.Horizon(Math.max(0, judged), horizon,
+                level(judged, horizon));
+        Verdict verdict = verdict(figures, windows, CostFindings.samples(book, instances, judgedFrom, to), tails,
+                reading.z());
         verdict = tails.explain(verdict);
         return new ComparisonReport(Instant.ofEpochSecond(now), Duration.ofSeconds(seconds), destination, figures, verdict,
-                scopeText(), events, design);
+                scopeText(), events, design, reading);
     }
+
+    /**
+     * The normal quantile a report's verdict judges at (intervals, z-tests, rank-sum): {@link #Z_HORIZON} (2.807) times
+     * the square root of {@code horizon / judged}, so 2.807 once the window holds its {@code horizon}
+     * seconds and higher while it fills. The bound of O'Brien and Fleming, for a statistic that grows with the seconds
+     * as a Brownian motion does: the chance that |z| ever crosses c·sqrt(horizon / t) for some t up to the horizon is at
+     * most 4 (1 - Phi(c)), here 1%, however often the report is read (each closed second is a look at most).
+     */
+    static double level(long judged, long horizon) {
+        long t = Math.max(1, Math.min(judged, horizon));
+        return Z_HORIZON * Math.sqrt((double) horizon / t);
+    }
+
+    /** {@return the intervals of a finding judged at the normal quantile z, in words: "99.5% intervals" at the full window} */
+    static String intervals(double z) {
+        if (z == Z99) {
+            return "99% intervals";
+        }
+        return z == Z_HORIZON ? "99.5% intervals" : String.format(Locale.ROOT, "intervals at z = %.2f", z);
+    }
+
+    /**
+     * The normal quantile of 1 - 0.01 / 4: with {@link #level}, at most 1% of figures that do not differ are found
+     * to differ at any look while the window fills (two sides, reflection).
+     */
+    static final double Z_HORIZON = ComparisonReport.Horizon.Z_FULL;
 
     /** Throws when the Switchboard was built with the comparison off. */
     public void requireEnabled(String what) {
@@ -379,7 +415,7 @@ public final class ComparisonEngine implements BrokerComparison {
     }
 
     private Verdict verdict(List<InstanceFigures> figures, Map<String, TrafficStats.Window> windows, Map<String, double[]> cost,
-            Tails tails) {
+            Tails tails, double z) {
         List<Finding> findings = new ArrayList<>();
         List<String> notJudged = new ArrayList<>();
         if (instances.size() < 2) {
@@ -400,16 +436,16 @@ public final class ComparisonEngine implements BrokerComparison {
                 for (int q = 0; q < QUANTILES.length; q++) {
                     for (LatencyKind kind : LatencyKind.values()) {
                         judged += quantile(kind.word + " " + QUANTILE_NAMES[q], QUANTILES[q], a, kind.of(wa), b,
-                                kind.of(wb), tails, kind, findings, notJudged, wins);
+                                kind.of(wb), tails, kind, z, findings, notJudged, wins);
                     }
                 }
                 judged += proportion("error rate", a, b, w -> w.publishFailed, w -> w.published + w.publishFailed, windows,
-                        tails, findings, notJudged, wins);
-                judged += proportion(REQUEST_TIMEOUT_RATE, a, b, w -> w.requestTimeouts, TrafficStats.Window::requests, windows,
-                        tails, findings, notJudged, wins);
-                judged += proportion("dead-letter rate", a, b, w -> w.deadLetters, w -> w.consumed, windows, tails, findings,
+                        tails, z, findings, notJudged, wins);
+                judged += proportion(REQUEST_TIMEOUT_RATE, a, b, w -> w.requestTimeouts, TrafficStats.Window::requests,
+                        windows, tails, z, findings, notJudged, wins);
+                judged += proportion("dead-letter rate", a, b, w -> w.deadLetters, w -> w.consumed, windows, tails, z, findings,
                         notJudged, wins);
-                judged += apart != null ? 0 : CostFindings.judge(a, cost.get(a), b, cost.get(b), minDifference, findings,
+                judged += apart != null ? 0 : CostFindings.judge(a, cost.get(a), b, cost.get(b), minDifference, z, findings,
                         notJudged, wins, effects.batchSizes(a, wa.recordsPerRequest, b, wb.recordsPerRequest));
             }
         }
@@ -435,14 +471,14 @@ public final class ComparisonEngine implements BrokerComparison {
 
     /** Judges one quantile; returns 1 when judged. */
     private int quantile(String figure, double q, String a, Histogram ha, String b, Histogram hb, Tails tails,
-            LatencyKind kind, List<Finding> findings, List<String> notJudged, Map<String, Integer> wins) {
+            LatencyKind kind, double z, List<Finding> findings, List<String> notJudged, Map<String, Integer> wins) {
         if (tails.loadsApart(a, b) != null) {
             return 0; // said once for the pair
         }
         long na = ha.getTotalCount();
         long nb = hb.getTotalCount();
         long need = needed(q);
-        QuantileJudgement j = judge(ha, () -> tails.histograms(a, kind), hb, () -> tails.histograms(b, kind), q, need);
+        QuantileJudgement j = judge(ha, () -> tails.histograms(a, kind), hb, () -> tails.histograms(b, kind), q, need, z);
         if (!j.enoughSamples()) {
             if (na > 0 || nb > 0) {
                 notJudged.add(String.format(Locale.ROOT, "%s: %s has %d and %s has %d samples; needs %d each", figure, a, na, b,
@@ -468,8 +504,8 @@ public final class ComparisonEngine implements BrokerComparison {
             double bad = larger;
             SettingEffects.Explained explained = effects.explain(figure, ahead, behind, good, bad);
             findings.add(new Finding(figure, ahead, behind, good, bad, String.format(Locale.ROOT,
-                    "%s is ahead on %s by %.0f%% (%.2f ms vs %.2f ms, 99%% intervals [%.2f, %.2f] and [%.2f, %.2f] ms)", ahead,
-                    figure, (bad - good) / bad * 100, good, bad, aAhead ? ia[0] : ib[0], aAhead ? ia[1] : ib[1],
+                    "%s is ahead on %s by %.0f%% (%.2f ms vs %.2f ms, %s [%.2f, %.2f] and [%.2f, %.2f] ms)", ahead,
+                    figure, (bad - good) / bad * 100, good, bad, intervals(z), aAhead ? ia[0] : ib[0], aAhead ? ia[1] : ib[1],
                     aAhead ? ib[0] : ia[0], aAhead ? ib[1] : ia[1]), explained.causes(), List.of(), explained.notes()));
             wins.merge(ahead, 1, Integer::sum);
         }
@@ -491,6 +527,16 @@ public final class ComparisonEngine implements BrokerComparison {
      */
     static QuantileJudgement judge(Histogram ha, java.util.function.Supplier<List<Histogram>> secondsA, Histogram hb,
             java.util.function.Supplier<List<Histogram>> secondsB, double q, long need) {
+        return judge(ha, secondsA, hb, secondsB, q, need, Z99);
+    }
+
+    /**
+     * {@link #judge(Histogram, java.util.function.Supplier, Histogram, java.util.function.Supplier, double, long)} with
+     * intervals at the normal quantile {@code z}: {@link #Z99} for 99%, higher for a report whose window is still filling
+     * ({@link #level}).
+     */
+    static QuantileJudgement judge(Histogram ha, java.util.function.Supplier<List<Histogram>> secondsA, Histogram hb,
+            java.util.function.Supplier<List<Histogram>> secondsB, double q, long need, double z) {
         if (ha.getTotalCount() < need || hb.getTotalCount() < need) {
             return QuantileJudgement.TOO_FEW_SAMPLES;
         }
@@ -502,8 +548,22 @@ public final class ComparisonEngine implements BrokerComparison {
         if (Double.isNaN(da) || Double.isNaN(db)) {
             return QuantileJudgement.TOO_FEW_SECONDS;
         }
-        return new QuantileJudgement(true, true, ms(ha.getValueAtPercentile(q * 100)), interval(ha, q, da),
-                ms(hb.getValueAtPercentile(q * 100)), interval(hb, q, db));
+        if (q > qd) {
+            // a stall's samples beyond p99 lie beyond p99.9 too: their variance, counted in samples, is the same at both,
+            // and counted against the fewer samples expected beyond p99.9 that much larger. It is measured beyond the
+            // lower of the two p99s, on both: where an instance's own p99 lies within its stalls' samples, beyond it
+            // would count only a part of each stall
+            long t = Math.min(ha.getValueAtPercentile(qd * 100), hb.getValueAtPercentile(qd * 100));
+            double d = Math.max(excess(secondsA.get(), ha, t), excess(secondsB.get(), hb, t));
+            da = db = 1 + d / (q * (1 - q));
+        } else if (q >= DISPERSION_QUANTILE) {
+            // in a tail, rare clusters (a stall's samples) are what varies: the same process on both sides is what is
+            // tested, and a window in which one side stalled and the other did not says nothing of which stalls less, so
+            // both take the larger dispersion
+            da = db = Math.max(da, db);
+        }
+        return new QuantileJudgement(true, true, ms(ha.getValueAtPercentile(q * 100)), interval(ha, q, da, z),
+                ms(hb.getValueAtPercentile(q * 100)), interval(hb, q, db, z));
     }
 
     /**
@@ -560,11 +620,12 @@ public final class ComparisonEngine implements BrokerComparison {
 
     /**
      * How much more the samples beyond {@code threshold} (the window's quantile q, in microseconds) cluster in time than
-     * independent samples would: Pearson's dispersion of their count per second against n_s(1-q), over the seconds with
-     * samples, at least 1; NaN with fewer than {@value #MIN_SECONDS} such seconds. A host's or a client's hiccup puts
-     * many of an instance's slow samples into one second; the order-statistic interval assumes independent samples, and
-     * two identical memory instances were judged apart at e2e p99 in 5 of 20 three-second windows before the interval
-     * was widened by it (docs/verdict.md).
+     * independent samples would: the dispersion of their count per second and per block of seconds
+     * ({@link #dispersion(long[], long[], double)}), at least 1; NaN with fewer than {@value #MIN_SECONDS} seconds with
+     * samples. A host's or a client's hiccup puts many of an instance's slow samples into one second, and a load that
+     * drifts for seconds into several in a row; the order-statistic interval assumes independent samples, and two
+     * identical memory instances were judged apart at e2e p99 in 5 of 20 three-second windows before the interval was
+     * widened by it (docs/verdict.md).
      */
     static double dispersion(List<Histogram> seconds, double q, long threshold) {
         long[] beyond = new long[seconds.size()];
@@ -578,56 +639,191 @@ public final class ComparisonEngine implements BrokerComparison {
     }
 
     /**
-     * Pearson's dispersion of the count {@code hits[i]} of each second against {@code n[i]} times {@code p}, over the
-     * seconds with samples, at least 1; NaN with fewer than {@value #MIN_SECONDS} such seconds, or 1 when {@code p} is 0.
-     * Samples beyond a quantile, or failed publishes, that come in bursts count as fewer independent ones: a burst of k
-     * in one second weighs about as one.
+     * {@return the variance beyond {@code threshold} more than independent samples' would have, per sample: (phi - 1)
+     * p (1 - p), p the share of {@code all}'s samples beyond it and phi their dispersion over the seconds (1 where it
+     * cannot be measured)}
+     */
+    static double excess(List<Histogram> seconds, Histogram all, long threshold) {
+        long n = all.getTotalCount();
+        double p = n == 0 || all.getMaxValue() <= threshold ? 0 : (double) (n - all.getCountBetweenValues(0, threshold)) / n;
+        double phi = dispersion(seconds, 1 - p, threshold);
+        return Double.isNaN(phi) ? 0 : (phi - 1) * p * (1 - p);
+    }
+
+    /** The block lengths, in seconds, over which the dispersion is measured; the largest is taken. */
+    static final int[] BLOCKS = {1, 2, 5, 10};
+    /** A block length is used when the seconds with samples hold at least this many blocks of it. */
+    static final int MIN_BLOCKS = 5;
+    /**
+     * The block lengths, in seconds, whose series is read as an AR(1) one ({@link #drift}); used with 4 blocks or more.
+     * Blocks of 5 s as well found a 1.2x difference at p99 in 94% of simulated windows instead of 100%, and left as
+     * many A/A findings under a drift of 20 s (docs/verdict.md).
+     */
+    static final int[] DRIFT_BLOCKS = {2};
+
+    /**
+     * How much more the count {@code hits[i]} of each second varies than {@code n[i]} independent draws of probability
+     * {@code p} would: Pearson's dispersion against the binomial variance n p (1 - p), over the seconds with at least
+     * half the mean count of the seconds with samples (in their order, the others left out: the first and last seconds
+     * of a load carry a part of it, and their mix can differ, as a load's last requests all end by their time-out),
+     * of the counts summed over overlapping blocks of b consecutive
+     * seconds, for each b of {@link #BLOCKS} that fits {@value #MIN_BLOCKS} times; the largest, at least 1. NaN with
+     * fewer than {@value #MIN_SECONDS} seconds with samples; 1 when {@code p} is 0 or 1. Samples beyond a quantile, or
+     * failed publishes, that come in bursts count as fewer independent ones: a burst of k in one second weighs about as
+     * one. Over blocks, so does a run of seconds that a slow drift of the load (a correlation time of 5 to 20 s) pushes
+     * the same way: a block of b seconds holds b times the variance of a second when they are independent, more when
+     * they are not, and the sum over a window is judged by what its blocks say. Overlapping blocks (the batch means of
+     * Meketon and Schmeiser) give the estimate of a block length about 1.5 times the degrees of freedom of disjoint ones.
      */
     static double dispersion(long[] hits, long[] n, double p) {
+        long total = 0;
+        int with = 0;
+        for (long x : n) {
+            total += x;
+            with += x > 0 ? 1 : 0;
+        }
         int k = 0;
-        double chi = 0;
-        for (int i = 0; i < n.length; i++) {
-            if (n[i] == 0) {
-                continue;
-            }
-            double expected = n[i] * p;
-            if (expected > 0) {
-                chi += (hits[i] - expected) * (hits[i] - expected) / expected;
-            }
-            k++;
+        for (long x : n) {
+            k += x > 0 && 2 * x * with >= total ? 1 : 0;
         }
         if (k < MIN_SECONDS) {
             return Double.NaN;
         }
-        return p <= 0 ? 1 : Math.max(1, chi / (k - 1));
+        if (p <= 0 || p >= 1) {
+            return 1;
+        }
+        long[] h = new long[k];
+        long[] m = new long[k];
+        for (int i = 0, j = 0; i < n.length; i++) {
+            if (n[i] > 0 && 2 * n[i] * with >= total) {
+                h[j] = hits[i];
+                m[j++] = n[i];
+            }
+        }
+        double phi = 1;
+        for (int b : BLOCKS) {
+            if (b > 1 && k < b * MIN_BLOCKS) {
+                break;
+            }
+            double chi = 0;
+            long sumH = 0;
+            long sumN = 0;
+            for (int i = 0; i < k; i++) {
+                sumH += h[i];
+                sumN += m[i];
+                if (i >= b) {
+                    sumH -= h[i - b];
+                    sumN -= m[i - b];
+                }
+                if (i >= b - 1) {
+                    double expected = sumN * p;
+                    chi += (sumH - expected) * (sumH - expected) / (expected * (1 - p));
+                }
+            }
+            phi = Math.max(phi, chi * k / ((double) (k - b) * (k - b + 1)));
+        }
+        for (int b : DRIFT_BLOCKS) {
+            if (k >= b * 4) {
+                phi = Math.max(phi, drift(h, m, p, b));
+            }
+        }
+        return phi;
     }
+
+    /**
+     * The dispersion of the window's total when its blocks of {@code b} seconds follow an AR(1) series: the blocks'
+     * standardized residuals z_j = (H_j - N_j p) / sqrt(N_j p (1 - p)), their lag-1 autocorrelation rho (bias-corrected,
+     * within [0, 0.99]), the variance factor f of a sum of m such blocks, and phi = f S / (m - f), S the sum of z_j^2
+     * (its expectation is the blocks' variance times m - f, the window's own mean taken off).
+     */
+    static double drift(long[] h, long[] n, double p, int b) {
+        int m = h.length / b;
+        double[] z = new double[m];
+        for (int j = 0; j < m; j++) {
+            long hh = 0;
+            long nn = 0;
+            for (int i = j * b; i < (j + 1) * b; i++) {
+                hh += h[i];
+                nn += n[i];
+            }
+            z[j] = (hh - nn * p) / Math.sqrt(nn * p * (1 - p));
+        }
+        double rho = lag1(z, 0, m);
+        double f = ar1Factor(rho, m);
+        f = Math.min(f, m - 1);
+        double mean = 0;
+        for (double x : z) {
+            mean += x / m;
+        }
+        double squares = 0;
+        for (double x : z) {
+            squares += (x - mean) * (x - mean);
+        }
+        return f * squares / (m - f);
+    }
+
+    /** {@return the lag-1 autocorrelation of {@code x[from..from+n)}, bias-corrected and kept within [0, 0.99]} */
+    static double lag1(double[] x, int from, int n) {
+        if (n < 3) {
+            return 0;
+        }
+        double mean = 0;
+        for (int i = from; i < from + n; i++) {
+            mean += x[i] / n;
+        }
+        double num = 0;
+        double den = 0;
+        for (int i = from; i < from + n; i++) {
+            den += (x[i] - mean) * (x[i] - mean);
+            if (i > from) {
+                num += (x[i] - mean) * (x[i - 1] - mean);
+            }
+        }
+        double rho = den == 0 ? 0 : num / den;
+        return Math.max(0, Math.min(0.99, rho + (1 + 4 * rho) / n));
+    }
+
+    /** {@return the variance factor of a mean of n seconds of an AR(1) series with lag-1 autocorrelation rho} */
+    static double ar1Factor(double rho, int n) {
+        double f = 1;
+        double power = 1;
+        for (int k = 1; k < n; k++) {
+            power *= rho;
+            f += 2 * (1 - (double) k / n) * power;
+        }
+        return f;
+    }
+
 
     /** The 99% distribution-free confidence interval of quantile q, in ms. */
     static double[] interval(Histogram h, double q) {
-        return interval(h, q, 1);
+        return interval(h, q, 1, Z99);
     }
 
-    /** The 99% interval of quantile q, in ms, its rank half-width widened by the square root of {@code dispersion}. */
-    static double[] interval(Histogram h, double q, double dispersion) {
+    /**
+     * The interval of quantile q, in ms, at the normal quantile {@code z} ({@link #Z99} for 99%), its rank half-width
+     * widened by the square root of {@code dispersion}.
+     */
+    static double[] interval(Histogram h, double q, double dispersion, double z) {
         long n = h.getTotalCount();
         double center = n * q;
-        double half = Z99 * Math.sqrt(dispersion * n * q * (1 - q));
+        double half = z * Math.sqrt(dispersion * n * q * (1 - q));
         double lo = Math.max(1, Math.floor(center - half));
         double hi = Math.min(n, Math.ceil(center + half));
         return new double[] {ms(h.getValueAtPercentile(100.0 * lo / n)), ms(h.getValueAtPercentile(100.0 * hi / n))};
     }
 
     /**
-     * Judges one proportion by a two-proportion z-test, each side's variance widened by the dispersion of its failures
-     * over the seconds (one burst of 50 weighs about as one failure, as the promotion gate judges them); returns 1 when
-     * judged.
+     * Judges one proportion by a two-proportion z-test at the normal quantile {@code z}, each side's variance widened by
+     * the dispersion of its events over the window's seconds and blocks of seconds (1 with samples in fewer than
+     * {@value #MIN_SECONDS} seconds); returns 1 when judged.
      */
-    private int proportion(String figure, String a, String b, java.util.function.ToLongFunction<TrafficStats.Window> hits,
+    private int proportion(String figure, String a, String b, java.util.function.ToLongFunction<TrafficStats.Window> events,
             java.util.function.ToLongFunction<TrafficStats.Window> of, Map<String, TrafficStats.Window> windows, Tails tails,
-            List<Finding> findings, List<String> notJudged, Map<String, Integer> wins) {
-        long xa = hits.applyAsLong(windows.get(a));
+            double z, List<Finding> findings, List<String> notJudged, Map<String, Integer> wins) {
+        long xa = events.applyAsLong(windows.get(a));
         long na = of.applyAsLong(windows.get(a));
-        long xb = hits.applyAsLong(windows.get(b));
+        long xb = events.applyAsLong(windows.get(b));
         long nb = of.applyAsLong(windows.get(b));
         if (na < minSamples || nb < minSamples) {
             if (na > 0 || nb > 0) {
@@ -638,10 +834,10 @@ public final class ComparisonEngine implements BrokerComparison {
         }
         double pa = (double) xa / na;
         double pb = (double) xb / nb;
-        double phiA = tails.dispersion(a, hits, of);
-        double phiB = tails.dispersion(b, hits, of);
-        double z = proportionZ(xa, na, phiA, xb, nb, phiB);
-        if (proportionsDiffer(xa, na, phiA, xb, nb, phiB, 0)) {
+        double phiA = eventDispersion(tails.counts(a, events), tails.counts(a, of), pa);
+        double phiB = eventDispersion(tails.counts(b, events), tails.counts(b, of), pb);
+        double zab = proportionZ(xa, na, phiA, xb, nb, phiB);
+        if (proportionsDiffer(xa, na, phiA, xb, nb, phiB, 0, z)) {
             boolean aAhead = pa < pb;
             String ahead = aAhead ? a : b;
             String behind = aAhead ? b : a;
@@ -649,7 +845,7 @@ public final class ComparisonEngine implements BrokerComparison {
                     aAhead ? phiA : phiB, aAhead ? phiB : phiA) : "";
             findings.add(new Finding(figure, ahead, behind, Math.min(pa, pb), Math.max(pa, pb), String.format(Locale.ROOT,
                     "%s is ahead on %s: %.2f%% vs %.2f%% (z = %.1f%s)", ahead, figure, Math.min(pa, pb) * 100,
-                    Math.max(pa, pb) * 100, Math.abs(z), bursts)));
+                    Math.max(pa, pb) * 100, Math.abs(zab), bursts)));
             wins.merge(ahead, 1, Integer::sum);
         }
         return 1;
@@ -674,8 +870,20 @@ public final class ComparisonEngine implements BrokerComparison {
      * {@value #MIN_PROPORTION_DIFFERENCE} and more than {@code tolerance} apart.
      */
     static boolean proportionsDiffer(long xa, long na, double phiA, long xb, long nb, double phiB, double tolerance) {
+        return proportionsDiffer(xa, na, phiA, xb, nb, phiB, tolerance, Z99);
+    }
+
+    /** {@link #proportionsDiffer(long, long, double, long, long, double, double)} with |z| past {@code level}. */
+    static boolean proportionsDiffer(long xa, long na, double phiA, long xb, long nb, double phiB, double tolerance,
+            double level) {
         double z = proportionZ(xa, na, phiA, xb, nb, phiB);
         double gap = Math.abs((double) xb / nb - (double) xa / na);
-        return !Double.isNaN(z) && Math.abs(z) > Z99 && gap >= MIN_PROPORTION_DIFFERENCE && gap > tolerance;
+        return !Double.isNaN(z) && Math.abs(z) > level && gap >= MIN_PROPORTION_DIFFERENCE && gap > tolerance;
+    }
+
+    /** The dispersion of events over the seconds ({@link #dispersion(long[], long[], double)}), 1 where it cannot be measured. */
+    static double eventDispersion(long[] events, long[] of, double p) {
+        double phi = dispersion(events, of, p);
+        return Double.isNaN(phi) ? 1 : phi;
     }
 }

@@ -586,6 +586,16 @@ final class Tails {
         return out;
     }
 
+    /** {@return {@code instance}'s {@code count} of each second of the window (0: no traffic)} */
+    long[] counts(String instance, java.util.function.ToLongFunction<TrafficStats.Window> count) {
+        TrafficStats.Window[] row = seconds().get(instance);
+        long[] out = new long[row == null ? 0 : row.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = row[i] == null ? 0 : count.applyAsLong(row[i]);
+        }
+        return out;
+    }
+
     /** {@return what an event did, in words} */
     static String describe(Event e) {
         String s = e.subject();

@@ -8,8 +8,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -164,5 +166,132 @@ final class SimulatedTraffic {
     /** The epoch millisecond {@code ms} into the current second. */
     long at(long ms) {
         return millis.get() / 1000 * 1000 + ms;
+    }
+
+    /**
+     * Records one second of a client's CPU on {@code instance}: {@code cpuMicrosPerMessage} for each of the {@code messages}
+     * the instance published and consumed in it (the traffic itself is recorded by {@link #sample}).
+     */
+    void cpu(String instance, double cpuMicrosPerMessage, long messages) {
+        ClientCost.Account account = book.cost().account(instance, io.switchboard.spi.ClientThreads.NONE);
+        account.publishSampled(Math.round(cpuMicrosPerMessage * 1000 * messages / ClientCost.SAMPLE_EVERY), 0);
+    }
+
+    /**
+     * One instance's process as slow noise and stalls shape it, second by second: a latency factor whose logarithm is
+     * an AR(1) series (correlation time {@code tau} seconds, stationary standard deviation {@code sigma}), and stalls
+     * that begin at random (a Poisson process of {@code stallsPerSecond}) and last {@code stallMinMs} to
+     * {@code stallMaxMs}: a sample that begins during a stall waits until it ends, one in flight when it begins waits as
+     * long as it lasts. Each instance has its own, drawn from its own random numbers.
+     */
+    static final class Process {
+        private final Random random;
+        private final double rho;
+        private final double sigma;
+        private final double stallsPerSecond;
+        private final long stallMinMicros;
+        private final long stallMaxMicros;
+        private double log;
+        private int second = -1;
+        /** Stalls as {start, end} in microseconds from the run's start, oldest first. */
+        private final List<long[]> stalls = new ArrayList<>();
+
+        /**
+         * @param tau correlation time of the slow factor in seconds (0: none)
+         * @param sigma the slow factor's stationary standard deviation, of its logarithm
+         * @param stallsPerSecond mean stalls a second (0: none)
+         */
+        Process(Random random, double tau, double sigma, double stallsPerSecond, long stallMinMs, long stallMaxMs) {
+            this.random = random;
+            this.rho = tau > 0 ? Math.exp(-1 / tau) : 0;
+            this.sigma = tau > 0 ? sigma : 0;
+            this.stallsPerSecond = stallsPerSecond;
+            this.stallMinMicros = stallMinMs * 1000;
+            this.stallMaxMicros = stallMaxMs * 1000;
+            this.log = this.sigma * random.nextGaussian(); // stationary from the start
+        }
+
+        /** Moves to the next second (the first call: second 0); returns its slow factor. */
+        double nextSecond() {
+            second++;
+            if (second > 0) {
+                log = rho * log + sigma * Math.sqrt(1 - rho * rho) * random.nextGaussian();
+            }
+            int n = poisson(stallsPerSecond);
+            for (int i = 0; i < n; i++) {
+                long start = second * 1_000_000L + random.nextInt(1_000_000);
+                long length = stallMinMicros + (stallMaxMicros > stallMinMicros
+                        ? (long) (random.nextDouble() * (stallMaxMicros - stallMinMicros)) : 0);
+                stalls.add(new long[] {start, start + length});
+            }
+            stalls.sort((x, y) -> Long.compare(x[0], y[0]));
+            return Math.exp(log);
+        }
+
+        /** {@return the latency of a sample that began {@code atMicros} from the run's start and took {@code micros}, with the stalls it met} */
+        long stalled(long atMicros, long micros) {
+            long end = atMicros + micros;
+            for (long[] stall : stalls) {
+                if (stall[0] > end) {
+                    break;
+                }
+                if (stall[1] <= atMicros) {
+                    continue;
+                }
+                if (stall[0] <= atMicros) {
+                    end = Math.max(end, stall[1] + micros); // began during it: waits for its end, then takes its time
+                } else {
+                    end += stall[1] - stall[0]; // in flight when it began
+                }
+            }
+            return end - atMicros;
+        }
+
+        /** {@return the stalls so far} */
+        int stalls() {
+            return stalls.size();
+        }
+
+        private int poisson(double mean) {
+            if (mean <= 0) {
+                return 0;
+            }
+            double l = Math.exp(-mean);
+            int k = 0;
+            for (double p = random.nextDouble(); p > l; p *= random.nextDouble()) {
+                k++;
+            }
+            return k;
+        }
+    }
+
+    /**
+     * A client's CPU per message, second by second: its logarithm an AR(1) series with lag-1 autocorrelation {@code rho}
+     * and stationary standard deviation {@code sigma}, around {@code micros}.
+     */
+    static final class Cpu {
+        private final Random random;
+        private final double rho;
+        private final double sigma;
+        private final double micros;
+        private double log;
+        private boolean started;
+
+        Cpu(Random random, double micros, double rho, double sigma) {
+            this.random = random;
+            this.micros = micros;
+            this.rho = rho;
+            this.sigma = sigma;
+            this.log = sigma * random.nextGaussian();
+        }
+
+        /** {@return the next second's CPU per message, in microseconds} */
+        double next() {
+            if (started) {
+                log = rho * log + sigma * Math.sqrt(1 - rho * rho) * random.nextGaussian();
+            }
+            started = true;
+            return micros * Math.exp(log);
+        }
     }
 }

@@ -100,7 +100,7 @@ class VerdictExplainsTailsTest {
                 }
                 sim.nextSecond();
             }
-            ComparisonReport report = sim.engine.report("orders", Duration.ofSeconds(60));
+            ComparisonReport report = sim.engine.report("orders", Duration.ofSeconds(30)); // the 30 s run, decided
             System.out.print(report.toTable());
             double aP99 = report.instances().get(0).endToEnd().p99();
             if (warmUp == 0) {
