@@ -85,7 +85,9 @@ class RequestComparisonOnMemoryTest {
         await("every request's end in a closed second").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
                 .until(() -> sb.comparison().report("quotes").instances().stream().mapToLong(i -> i.requests().ended())
                         .sum() == made);
-        ComparisonReport report = sb.comparison().report("quotes");
+        // the window the requests ran in (and the seconds their ends took), not the default minute: a verdict read while
+        // its window fills judges at a stricter level
+        ComparisonReport report = sb.comparison().report("quotes", Duration.ofSeconds(SECONDS + 2));
         System.out.print(report.toTable());
         return report;
     }

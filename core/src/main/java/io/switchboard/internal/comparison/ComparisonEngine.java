@@ -630,12 +630,19 @@ public final class ComparisonEngine implements BrokerComparison {
     static double dispersion(List<Histogram> seconds, double q, long threshold) {
         long[] beyond = new long[seconds.size()];
         long[] n = new long[seconds.size()];
+        long beyondAll = 0;
+        long all = 0;
         for (int i = 0; i < seconds.size(); i++) {
             Histogram h = seconds.get(i);
             n[i] = h == null ? 0 : h.getTotalCount();
             beyond[i] = n[i] == 0 || h.getMaxValue() <= threshold ? 0 : n[i] - h.getCountBetweenValues(0, threshold);
+            beyondAll += beyond[i];
+            all += n[i];
         }
-        return dispersion(beyond, n, 1 - q);
+        // against the share actually beyond the threshold, not 1 - q: where many samples tie at the quantile's value
+        // (a narrow distribution in the histogram's buckets), fewer than n (1 - q) lie beyond it in every second, and
+        // measured against 1 - q that steady shortfall would read as clustering
+        return dispersion(beyond, n, all == 0 ? 1 - q : (double) beyondAll / all);
     }
 
     /**
