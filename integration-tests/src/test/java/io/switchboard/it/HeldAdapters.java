@@ -25,6 +25,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /**
  * Test adapters {@code held-kafka} and {@code held-rabbitmq}: the real Kafka and RabbitMQ adapters, except that each
@@ -50,7 +51,7 @@ final class HeldAdapters {
 
         @Override
         public BrokerAdapter create(BrokerConfig config) {
-            return new Held(new KafkaAdapterFactory().create(config), config.getLong(HOLD, 0));
+            return held(new KafkaAdapterFactory().create(config), config.getLong(HOLD, 0));
         }
     }
 
@@ -63,12 +64,24 @@ final class HeldAdapters {
 
         @Override
         public BrokerAdapter create(BrokerConfig config) {
-            return new Held(new RabbitAdapterFactory().create(config), config.getLong(HOLD, 0));
+            return held(new RabbitAdapterFactory().create(config), config.getLong(HOLD, 0));
         }
     }
 
-    /** The adapter, its consumers' records held. */
-    private record Held(BrokerAdapter adapter, long holdMicros) implements BrokerAdapter {
+    private static BrokerAdapter held(BrokerAdapter adapter, long holdMicros) {
+        return beforeEachRecord(adapter, record -> hold(record, holdMicros));
+    }
+
+    /**
+     * {@return {@code adapter}, except that its consumers' delivery threads run {@code hook} on each record before core
+     * gets it} What the hook waits, core's end-to-end latency counts. ({@link StalledAdapters} stalls with it.)
+     */
+    static BrokerAdapter beforeEachRecord(BrokerAdapter adapter, Consumer<InboundRecord> hook) {
+        return new Held(adapter, hook);
+    }
+
+    /** The adapter, its consumers' records passed through the hook. */
+    private record Held(BrokerAdapter adapter, Consumer<InboundRecord> hook) implements BrokerAdapter {
         @Override
         public String id() {
             return adapter.id();
@@ -86,7 +99,7 @@ final class HeldAdapters {
 
         @Override
         public RawConsumer createConsumer(ConsumerSpec spec) {
-            return new HeldConsumer(adapter.createConsumer(spec), holdMicros);
+            return new HeldConsumer(adapter.createConsumer(spec), hook);
         }
 
         @Override
@@ -120,13 +133,13 @@ final class HeldAdapters {
         }
     }
 
-    private record HeldConsumer(RawConsumer consumer, long holdMicros) implements RawConsumer {
+    private record HeldConsumer(RawConsumer consumer, Consumer<InboundRecord> hook) implements RawConsumer {
         @Override
         public CompletionStage<Void> start(RecordListener listener) {
             return consumer.start(new RecordListener() {
                 @Override
                 public void onRecord(InboundRecord record) {
-                    hold(record);
+                    hook.accept(record);
                     listener.onRecord(record);
                 }
 
@@ -145,20 +158,6 @@ final class HeldAdapters {
                     listener.onFiltered();
                 }
             });
-        }
-
-        /** Waits (at most the hold) until the payload's time plus the hold. */
-        private void hold(InboundRecord record) {
-            long sent;
-            try {
-                sent = Long.parseLong(new String(record.payload(), StandardCharsets.US_ASCII));
-            } catch (NumberFormatException e) {
-                return;
-            }
-            long until = sent + holdMicros;
-            for (long left = until - nowMicros(); left > 0 && left <= holdMicros; left = until - nowMicros()) {
-                LockSupport.parkNanos(left * 1000);
-            }
         }
 
         @Override
@@ -189,6 +188,20 @@ final class HeldAdapters {
         @Override
         public OptionalLong backlog() {
             return consumer.backlog();
+        }
+    }
+
+    /** Waits (at most the hold) until the payload's time plus the hold. */
+    private static void hold(InboundRecord record, long holdMicros) {
+        long sent;
+        try {
+            sent = Long.parseLong(new String(record.payload(), StandardCharsets.US_ASCII));
+        } catch (NumberFormatException e) {
+            return;
+        }
+        long until = sent + holdMicros;
+        for (long left = until - nowMicros(); left > 0 && left <= holdMicros; left = until - nowMicros()) {
+            LockSupport.parkNanos(left * 1000);
         }
     }
 
