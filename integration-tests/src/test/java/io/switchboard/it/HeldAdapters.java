@@ -25,6 +25,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 
 /**
@@ -42,29 +43,40 @@ final class HeldAdapters {
 
     private HeldAdapters() {}
 
-    /** {@code held-kafka}. */
-    public static final class Kafka implements BrokerAdapterFactory {
+    /** A factory of adapters {@code id}: {@code real}'s adapters, each wrapped by {@code wrap} (given its config). */
+    abstract static class Wrapping implements BrokerAdapterFactory {
+        private final String id;
+        private final BrokerAdapterFactory real;
+        private final BiFunction<BrokerAdapter, BrokerConfig, BrokerAdapter> wrap;
+
+        Wrapping(String id, BrokerAdapterFactory real, BiFunction<BrokerAdapter, BrokerConfig, BrokerAdapter> wrap) {
+            this.id = id;
+            this.real = real;
+            this.wrap = wrap;
+        }
+
         @Override
         public String id() {
-            return "held-kafka";
+            return id;
         }
 
         @Override
         public BrokerAdapter create(BrokerConfig config) {
-            return held(new KafkaAdapterFactory().create(config), config.getLong(HOLD, 0));
+            return wrap.apply(real.create(config), config);
+        }
+    }
+
+    /** {@code held-kafka}. */
+    public static final class Kafka extends Wrapping {
+        public Kafka() {
+            super("held-kafka", new KafkaAdapterFactory(), (adapter, config) -> held(adapter, config.getLong(HOLD, 0)));
         }
     }
 
     /** {@code held-rabbitmq}. */
-    public static final class Rabbit implements BrokerAdapterFactory {
-        @Override
-        public String id() {
-            return "held-rabbitmq";
-        }
-
-        @Override
-        public BrokerAdapter create(BrokerConfig config) {
-            return held(new RabbitAdapterFactory().create(config), config.getLong(HOLD, 0));
+    public static final class Rabbit extends Wrapping {
+        public Rabbit() {
+            super("held-rabbitmq", new RabbitAdapterFactory(), (adapter, config) -> held(adapter, config.getLong(HOLD, 0)));
         }
     }
 

@@ -3,7 +3,6 @@ package io.switchboard.it;
 import io.switchboard.kafka.KafkaAdapterFactory;
 import io.switchboard.rabbit.RabbitAdapterFactory;
 import io.switchboard.spi.BrokerAdapter;
-import io.switchboard.spi.BrokerAdapterFactory;
 import io.switchboard.spi.BrokerConfig;
 import io.switchboard.spi.InboundRecord;
 import java.util.Map;
@@ -47,28 +46,16 @@ final class StalledAdapters {
     }
 
     /** {@code stalled-kafka}. */
-    public static final class Kafka implements BrokerAdapterFactory {
-        @Override
-        public String id() {
-            return "stalled-kafka";
-        }
-
-        @Override
-        public BrokerAdapter create(BrokerConfig config) {
-            return stalled(new KafkaAdapterFactory().create(config), config);
+    public static final class Kafka extends HeldAdapters.Wrapping {
+        public Kafka() {
+            super("stalled-kafka", new KafkaAdapterFactory(), StalledAdapters::stalled);
         }
     }
 
     /** {@code stalled-rabbitmq}. */
-    public static final class Rabbit implements BrokerAdapterFactory {
-        @Override
-        public String id() {
-            return "stalled-rabbitmq";
-        }
-
-        @Override
-        public BrokerAdapter create(BrokerConfig config) {
-            return stalled(new RabbitAdapterFactory().create(config), config);
+    public static final class Rabbit extends HeldAdapters.Wrapping {
+        public Rabbit() {
+            super("stalled-rabbitmq", new RabbitAdapterFactory(), StalledAdapters::stalled);
         }
     }
 
