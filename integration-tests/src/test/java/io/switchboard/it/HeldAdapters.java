@@ -25,6 +25,8 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
 
 /**
  * Test adapters {@code held-kafka} and {@code held-rabbitmq}: the real Kafka and RabbitMQ adapters, except that each
@@ -41,34 +43,57 @@ final class HeldAdapters {
 
     private HeldAdapters() {}
 
-    /** {@code held-kafka}. */
-    public static final class Kafka implements BrokerAdapterFactory {
+    /** A factory of adapters {@code id}: {@code real}'s adapters, each wrapped by {@code wrap} (given its config). */
+    abstract static class Wrapping implements BrokerAdapterFactory {
+        private final String id;
+        private final BrokerAdapterFactory real;
+        private final BiFunction<BrokerAdapter, BrokerConfig, BrokerAdapter> wrap;
+
+        Wrapping(String id, BrokerAdapterFactory real, BiFunction<BrokerAdapter, BrokerConfig, BrokerAdapter> wrap) {
+            this.id = id;
+            this.real = real;
+            this.wrap = wrap;
+        }
+
         @Override
         public String id() {
-            return "held-kafka";
+            return id;
         }
 
         @Override
         public BrokerAdapter create(BrokerConfig config) {
-            return new Held(new KafkaAdapterFactory().create(config), config.getLong(HOLD, 0));
+            return wrap.apply(real.create(config), config);
+        }
+    }
+
+    /** {@code held-kafka}. */
+    public static final class Kafka extends Wrapping {
+        public Kafka() {
+            super("held-kafka", new KafkaAdapterFactory(), (adapter, config) -> held(adapter, config.getLong(HOLD, 0)));
         }
     }
 
     /** {@code held-rabbitmq}. */
-    public static final class Rabbit implements BrokerAdapterFactory {
-        @Override
-        public String id() {
-            return "held-rabbitmq";
-        }
-
-        @Override
-        public BrokerAdapter create(BrokerConfig config) {
-            return new Held(new RabbitAdapterFactory().create(config), config.getLong(HOLD, 0));
+    public static final class Rabbit extends Wrapping {
+        public Rabbit() {
+            super("held-rabbitmq", new RabbitAdapterFactory(), (adapter, config) -> held(adapter, config.getLong(HOLD, 0)));
         }
     }
 
-    /** The adapter, its consumers' records held. */
-    private record Held(BrokerAdapter adapter, long holdMicros) implements BrokerAdapter {
+    private static BrokerAdapter held(BrokerAdapter adapter, long holdMicros) {
+        return beforeEachRecord(adapter, record -> hold(record, holdMicros));
+    }
+
+    /**
+     * {@return {@code adapter}, except that its consumers' delivery threads run {@code hook} on each record before core
+     * gets it} What the hook waits, core's end-to-end latency counts. ({@link StalledAdapters} stalls with it.)
+     */
+    static BrokerAdapter beforeEachRecord(BrokerAdapter adapter, Consumer<InboundRecord> hook) {
+        return new Held(adapter, hook);
+    }
+
+    /** The adapter, its consumers' records passed through the hook. */
+    private record Held(BrokerAdapter adapter, Consumer<InboundRecord> hook) implements BrokerAdapter {
         @Override
         public String id() {
             return adapter.id();
@@ -86,7 +111,7 @@ final class HeldAdapters {
 
         @Override
         public RawConsumer createConsumer(ConsumerSpec spec) {
-            return new HeldConsumer(adapter.createConsumer(spec), holdMicros);
+            return new HeldConsumer(adapter.createConsumer(spec), hook);
         }
 
         @Override
@@ -120,13 +145,13 @@ final class HeldAdapters {
         }
     }
 
-    private record HeldConsumer(RawConsumer consumer, long holdMicros) implements RawConsumer {
+    private record HeldConsumer(RawConsumer consumer, Consumer<InboundRecord> hook) implements RawConsumer {
         @Override
         public CompletionStage<Void> start(RecordListener listener) {
             return consumer.start(new RecordListener() {
                 @Override
                 public void onRecord(InboundRecord record) {
-                    hold(record);
+                    hook.accept(record);
                     listener.onRecord(record);
                 }
 
@@ -145,20 +170,6 @@ final class HeldAdapters {
                     listener.onFiltered();
                 }
             });
-        }
-
-        /** Waits (at most the hold) until the payload's time plus the hold. */
-        private void hold(InboundRecord record) {
-            long sent;
-            try {
-                sent = Long.parseLong(new String(record.payload(), StandardCharsets.US_ASCII));
-            } catch (NumberFormatException e) {
-                return;
-            }
-            long until = sent + holdMicros;
-            for (long left = until - nowMicros(); left > 0 && left <= holdMicros; left = until - nowMicros()) {
-                LockSupport.parkNanos(left * 1000);
-            }
         }
 
         @Override
@@ -189,6 +200,20 @@ final class HeldAdapters {
         @Override
         public OptionalLong backlog() {
             return consumer.backlog();
+        }
+    }
+
+    /** Waits (at most the hold) until the payload's time plus the hold. */
+    private static void hold(InboundRecord record, long holdMicros) {
+        long sent;
+        try {
+            sent = Long.parseLong(new String(record.payload(), StandardCharsets.US_ASCII));
+        } catch (NumberFormatException e) {
+            return;
+        }
+        long until = sent + holdMicros;
+        for (long left = until - nowMicros(); left > 0 && left <= holdMicros; left = until - nowMicros()) {
+            LockSupport.parkNanos(left * 1000);
         }
     }
 

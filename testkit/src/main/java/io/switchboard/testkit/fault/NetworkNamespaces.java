@@ -42,14 +42,22 @@ public final class NetworkNamespaces implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(NetworkNamespaces.class);
     private static final Path IP_FORWARD = Path.of("/proc/sys/net/ipv4/ip_forward");
     private static final Path ETC_NETNS = Path.of("/etc/netns");
-    /** A test JVM's namespace in {@code ip netns list}: {@code sb<pid % 100000>n<node>}. */
-    private static final Pattern NAMESPACE = Pattern.compile("(?m)^sb(\\d+)n\\d+");
+    /**
+     * A test JVM's namespace in {@code ip netns list}: {@code sb<pid % 100000>n<node>}, or {@code sb<pid % 100000>s<k>n<node>}
+     * for the k-th set its JVM made while another was open (two single-node clusters side by side).
+     */
+    private static final Pattern NAMESPACE = Pattern.compile("(?m)^sb(\\d+)(?:s\\d+)?n\\d+");
+    /** Sets of this JVM open now, and IPv4 forwarding as it was before the first of them. */
+    private static int openInThisJvm;
+    private static int madeInThisJvm;
+    private static String forwardingBeforeThisJvm;
 
     private final String tag;
     private final int net;
     private final int nodes;
     private final Set<Integer> cut = new TreeSet<>();
     private final String forwardingBefore;
+    private boolean closed;
 
     private NetworkNamespaces(String tag, int net, int nodes, String forwardingBefore) {
         this.tag = tag;
@@ -70,16 +78,27 @@ public final class NetworkNamespaces implements AutoCloseable {
             throw new IllegalArgumentException("nodes must be 1..250, not " + nodes);
         }
         long pid = ProcessHandle.current().pid();
-        String tag = Long.toString(pid % 100_000);
-        int net = unusedNet(100 + (int) (pid % 100));
         String forwarding;
-        try {
-            forwarding = Files.readString(IP_FORWARD, StandardCharsets.US_ASCII).trim();
-            Files.writeString(IP_FORWARD, "1", StandardCharsets.US_ASCII);
-        } catch (IOException e) {
-            throw new IllegalStateException("Cannot switch on IPv4 forwarding (" + IP_FORWARD + "): network namespaces for "
-                    + "partition tests need root; run the cluster tests as root, or leave out @Tag(\"cluster\")", e);
+        int open;
+        int made;
+        synchronized (NetworkNamespaces.class) {
+            try {
+                String now = Files.readString(IP_FORWARD, StandardCharsets.US_ASCII).trim();
+                Files.writeString(IP_FORWARD, "1", StandardCharsets.US_ASCII);
+                if (openInThisJvm == 0) {
+                    forwardingBeforeThisJvm = now;
+                }
+            } catch (IOException e) {
+                throw new IllegalStateException("Cannot switch on IPv4 forwarding (" + IP_FORWARD + "): network namespaces "
+                        + "for partition tests need root; run the cluster tests as root, or leave out @Tag(\"cluster\")", e);
+            }
+            open = openInThisJvm++;
+            made = madeInThisJvm++;
+            forwarding = forwardingBeforeThisJvm;
         }
+        // a second set while one is open (two clusters of one node each, side by side) gets names of its own
+        String tag = pid % 100_000 + (open == 0 ? "" : "s" + made % 100);
+        int net = unusedNet(100 + (int) ((pid + made) % 100));
         NetworkNamespaces namespaces = new NetworkNamespaces(tag, net, nodes, forwarding);
         removeStale();
         try {
@@ -257,6 +276,13 @@ public final class NetworkNamespaces implements AutoCloseable {
      */
     @Override
     public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        synchronized (NetworkNamespaces.class) {
+            openInThisJvm--;
+        }
         for (int i : new ArrayList<>(cut)) {
             ipQuietly("route", "del", "blackhole", nodeAddress(i) + "/32");
         }
@@ -282,7 +308,7 @@ public final class NetworkNamespaces implements AutoCloseable {
     }
 
     private String hostInterface(int i) {
-        return "sb" + tag + "h" + i; // at most 15 characters: sb + 5 + h + 3
+        return "sb" + tag + "h" + i; // at most 15 characters: sb + 5 (+ s + 2) + h + 3
     }
 
     private String nodeInterface(int i) {
