@@ -549,31 +549,6 @@ final class Tails {
         return seconds;
     }
 
-    /**
-     * {@return how much more {@code instance}'s {@code hits} (failed publishes, time-outs, dead letters) of {@code of}
-     * cluster by second than independent ones would: {@link ComparisonEngine#dispersion(long[], long[], double)}, 1 with
-     * samples in fewer than {@value ComparisonEngine#MIN_SECONDS} seconds}
-     */
-    double dispersion(String instance, java.util.function.ToLongFunction<TrafficStats.Window> hits,
-            java.util.function.ToLongFunction<TrafficStats.Window> of) {
-        TrafficStats.Window[] row = seconds().get(instance);
-        if (row == null) {
-            return 1;
-        }
-        long[] x = new long[row.length];
-        long[] n = new long[row.length];
-        long xs = 0;
-        long ns = 0;
-        for (int i = 0; i < row.length; i++) {
-            x[i] = row[i] == null ? 0 : hits.applyAsLong(row[i]);
-            n[i] = row[i] == null ? 0 : of.applyAsLong(row[i]);
-            xs += x[i];
-            ns += n[i];
-        }
-        double phi = ns == 0 ? Double.NaN : ComparisonEngine.dispersion(x, n, (double) xs / ns);
-        return Double.isNaN(phi) ? 1 : phi;
-    }
-
     /** {@return {@code instance}'s histogram of {@code kind} of each second of the window (null: no traffic)} */
     List<Histogram> histograms(String instance, LatencyKind kind) {
         TrafficStats.Window[] row = seconds().get(instance);
