@@ -543,8 +543,8 @@ public final class ComparisonEngine implements BrokerComparison {
         // measured at p99 for p99.9: ten samples beyond the quantile spread over a few seconds say little of how they
         // cluster, and what slows an instance's p99.9 for a moment slows its p99 too
         double qd = Math.min(q, DISPERSION_QUANTILE);
-        double da = dispersion(secondsA.get(), qd, ha.getValueAtPercentile(qd * 100));
-        double db = dispersion(secondsB.get(), qd, hb.getValueAtPercentile(qd * 100));
+        double da = dispersion(secondsA.get(), qd, ha.getValueAtPercentile(qd * 100), ha.getValueAtPercentile(50));
+        double db = dispersion(secondsB.get(), qd, hb.getValueAtPercentile(qd * 100), hb.getValueAtPercentile(50));
         if (Double.isNaN(da) || Double.isNaN(db)) {
             return QuantileJudgement.TOO_FEW_SECONDS;
         }
@@ -628,21 +628,48 @@ public final class ComparisonEngine implements BrokerComparison {
      * widened by it (docs/verdict.md).
      */
     static double dispersion(List<Histogram> seconds, double q, long threshold) {
-        long[] beyond = new long[seconds.size()];
+        return dispersion(seconds, q, threshold, -1);
+    }
+
+    /**
+     * {@link #dispersion(List, double, long)}, and beyond a quantile above the median the drift's memory read from the
+     * samples beyond {@code median} (the window's median, in microseconds; negative: not read) as well: a slow drift of
+     * the latency moves every quantile, but beyond p99 a second holds a few samples, whose count's own noise hides the
+     * drift's memory from the lag-1 autocorrelation of its blocks (under a drift of 20 s, simulated A/A windows were
+     * judged apart at p99 in 7 of 100 with its own, 1 with the median's: docs/verdict.md); beyond the median a second
+     * holds half of its samples, and the memory shows ({@link #memory}).
+     */
+    static double dispersion(List<Histogram> seconds, double q, long threshold, long median) {
         long[] n = new long[seconds.size()];
-        long beyondAll = 0;
         long all = 0;
         for (int i = 0; i < seconds.size(); i++) {
-            Histogram h = seconds.get(i);
-            n[i] = h == null ? 0 : h.getTotalCount();
-            beyond[i] = n[i] == 0 || h.getMaxValue() <= threshold ? 0 : n[i] - h.getCountBetweenValues(0, threshold);
-            beyondAll += beyond[i];
+            n[i] = seconds.get(i) == null ? 0 : seconds.get(i).getTotalCount();
             all += n[i];
         }
+        long[] beyond = beyond(seconds, n, threshold);
+        long[] beyondMedian = q > 0.5 && median >= 0 ? beyond(seconds, n, median) : null;
         // against the share actually beyond the threshold, not 1 - q: where many samples tie at the quantile's value
         // (a narrow distribution in the histogram's buckets), fewer than n (1 - q) lie beyond it in every second, and
         // measured against 1 - q that steady shortfall would read as clustering
-        return dispersion(beyond, n, all == 0 ? 1 - q : (double) beyondAll / all);
+        return dispersion(beyond, n, all == 0 ? 1 - q : (double) sum(beyond) / all, beyondMedian,
+                all == 0 || beyondMedian == null ? 0.5 : (double) sum(beyondMedian) / all);
+    }
+
+    private static long[] beyond(List<Histogram> seconds, long[] n, long threshold) {
+        long[] beyond = new long[seconds.size()];
+        for (int i = 0; i < seconds.size(); i++) {
+            Histogram h = seconds.get(i);
+            beyond[i] = n[i] == 0 || h.getMaxValue() <= threshold ? 0 : n[i] - h.getCountBetweenValues(0, threshold);
+        }
+        return beyond;
+    }
+
+    private static long sum(long[] x) {
+        long s = 0;
+        for (long v : x) {
+            s += v;
+        }
+        return s;
     }
 
     /**
@@ -653,7 +680,7 @@ public final class ComparisonEngine implements BrokerComparison {
     static double excess(List<Histogram> seconds, Histogram all, long threshold) {
         long n = all.getTotalCount();
         double p = n == 0 || all.getMaxValue() <= threshold ? 0 : (double) (n - all.getCountBetweenValues(0, threshold)) / n;
-        double phi = dispersion(seconds, 1 - p, threshold);
+        double phi = dispersion(seconds, 1 - p, threshold, all.getValueAtPercentile(50));
         return Double.isNaN(phi) ? 0 : (phi - 1) * p * (1 - p);
     }
 
@@ -683,6 +710,14 @@ public final class ComparisonEngine implements BrokerComparison {
      * Meketon and Schmeiser) give the estimate of a block length about 1.5 times the degrees of freedom of disjoint ones.
      */
     static double dispersion(long[] hits, long[] n, double p) {
+        return dispersion(hits, n, p, null, 0.5);
+    }
+
+    /**
+     * {@link #dispersion(long[], long[], double)}, the drift's lag-1 autocorrelation at least the {@link #memory} of
+     * {@code memoryHits} (hits of probability {@code memoryP} among the same {@code n}; null: its own only).
+     */
+    static double dispersion(long[] hits, long[] n, double p, long[] memoryHits, double memoryP) {
         long total = 0;
         int with = 0;
         for (long x : n) {
@@ -701,9 +736,13 @@ public final class ComparisonEngine implements BrokerComparison {
         }
         long[] h = new long[k];
         long[] m = new long[k];
+        long[] hm = memoryHits == null ? null : new long[k];
         for (int i = 0, j = 0; i < n.length; i++) {
             if (n[i] > 0 && 2 * n[i] * with >= total) {
                 h[j] = hits[i];
+                if (hm != null) {
+                    hm[j] = memoryHits[i];
+                }
                 m[j++] = n[i];
             }
         }
@@ -731,7 +770,7 @@ public final class ComparisonEngine implements BrokerComparison {
         }
         for (int b : DRIFT_BLOCKS) {
             if (k >= b * 4) {
-                phi = Math.max(phi, drift(h, m, p, b));
+                phi = Math.max(phi, drift(h, m, p, b, hm == null ? 0 : memory(hm, m, memoryP, b)));
             }
         }
         return phi;
@@ -741,21 +780,13 @@ public final class ComparisonEngine implements BrokerComparison {
      * The dispersion of the window's total when its blocks of {@code b} seconds follow an AR(1) series: the blocks'
      * standardized residuals z_j = (H_j - N_j p) / sqrt(N_j p (1 - p)), their lag-1 autocorrelation rho (bias-corrected,
      * within [0, 0.99]), the variance factor f of a sum of m such blocks, and phi = f S / (m - f), S the sum of z_j^2
-     * (its expectation is the blocks' variance times m - f, the window's own mean taken off).
+     * (its expectation is the blocks' variance times m - f, the window's own mean taken off); rho at least
+     * {@code memory}.
      */
-    static double drift(long[] h, long[] n, double p, int b) {
-        int m = h.length / b;
-        double[] z = new double[m];
-        for (int j = 0; j < m; j++) {
-            long hh = 0;
-            long nn = 0;
-            for (int i = j * b; i < (j + 1) * b; i++) {
-                hh += h[i];
-                nn += n[i];
-            }
-            z[j] = (hh - nn * p) / Math.sqrt(nn * p * (1 - p));
-        }
-        double rho = lag1(z, 0, m);
+    static double drift(long[] h, long[] n, double p, int b, double memory) {
+        double[] z = residuals(h, n, p, b);
+        int m = z.length;
+        double rho = Math.max(lag1(z, 0, m), memory);
         double f = ar1Factor(rho, m);
         f = Math.min(f, m - 1);
         double mean = 0;
@@ -769,11 +800,47 @@ public final class ComparisonEngine implements BrokerComparison {
         return f * squares / (m - f);
     }
 
+    /** The standardized residuals (H_j - N_j p) / sqrt(N_j p (1 - p)) of the blocks of {@code b} seconds. */
+    private static double[] residuals(long[] h, long[] n, double p, int b) {
+        int m = h.length / b;
+        double[] z = new double[m];
+        for (int j = 0; j < m; j++) {
+            long hh = 0;
+            long nn = 0;
+            for (int i = j * b; i < (j + 1) * b; i++) {
+                hh += h[i];
+                nn += n[i];
+            }
+            z[j] = (hh - nn * p) / Math.sqrt(nn * p * (1 - p));
+        }
+        return z;
+    }
+
+    /**
+     * {@return the memory the blocks of {@code b} seconds of hits of probability {@code p} show: their lag-1
+     * autocorrelation, bias-corrected ({@link #lag1}), when its raw value is above 2/sqrt(m) for m blocks (about 5%
+     * one-sided for independent ones), else 0} Read beyond the median for a tail's drift; independent seconds rarely
+     * lend it a memory they do not have.
+     */
+    static double memory(long[] h, long[] n, double p, int b) {
+        if (p <= 0 || p >= 1) {
+            return 0;
+        }
+        double[] z = residuals(h, n, p, b);
+        return rawLag1(z, 0, z.length) > 2 / Math.sqrt(z.length) ? lag1(z, 0, z.length) : 0;
+    }
+
     /** {@return the lag-1 autocorrelation of {@code x[from..from+n)}, bias-corrected and kept within [0, 0.99]} */
     static double lag1(double[] x, int from, int n) {
         if (n < 3) {
             return 0;
         }
+        double rho = rawLag1(x, from, n);
+        return Math.max(0, Math.min(0.99, rho + (1 + 4 * rho) / n));
+    }
+
+    /** {@return the lag-1 autocorrelation of {@code x[from..from+n)}, as measured} */
+    private static double rawLag1(double[] x, int from, int n) {
         double mean = 0;
         for (int i = from; i < from + n; i++) {
             mean += x[i] / n;
@@ -786,8 +853,7 @@ public final class ComparisonEngine implements BrokerComparison {
                 num += (x[i] - mean) * (x[i - 1] - mean);
             }
         }
-        double rho = den == 0 ? 0 : num / den;
-        return Math.max(0, Math.min(0.99, rho + (1 + 4 * rho) / n));
+        return den == 0 ? 0 : num / den;
     }
 
     /** {@return the variance factor of a mean of n seconds of an AR(1) series with lag-1 autocorrelation rho} */
