@@ -30,8 +30,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * exchange whose partition queues are bound with {@code <p>} and {@code <p>.#}, the latter as the adapter binds them,
  * instead of a direct exchange; {@code topic-exact}: bound with {@code <p>} only; {@code topic-star}: {@code <p>} and
  * {@code <p>.*}),
- * {@code dlx} (queues declared with an {@code x-dead-letter-exchange}, as the adapter's group queues). The consumers'
- * prefetch per queue is {@code -Dprefetch} (default 125; the bench's 256 over 8 partition queues is 32).
+ * {@code dlx} (queues declared with an {@code x-dead-letter-exchange}, as the adapter's group queues), {@code id}
+ * (message-id alone), {@code ts} (timestamp alone). The consumers' prefetch per queue is {@code -Dprefetch} (default
+ * 125; the bench's 256 over 8 partition queues is 32).
+ *
+ * <p>With {@code -Drate=N} the senders publish N msg/s in all instead of as fast as the window lets them, and each
+ * variant prints the server's CPU a consumed message (the {@code beam.smp} process's user and system time from
+ * {@code /proc}, so the server must run on this machine): at a rate the server keeps up with, that figure is steadier
+ * than a saturated throughput on a machine whose throughput drifts.
  *
  * <pre>
  * java -cp ~/.m2/repository/com/rabbitmq/amqp-client/5.37.0/amqp-client-5.37.0.jar:~/.m2/repository/org/slf4j/slf4j-api/2.0.7/slf4j-api-2.0.7.jar \
@@ -43,7 +49,21 @@ public class AmqpPublishDetails {
     static final int PARTITIONS = 8;
     static final int WINDOW = 1000;
     static final int THREADS = 4;
-    static final byte[] BODY = new byte[128];
+    static final byte[] BODY = new byte[Integer.getInteger("bytes", 128)];
+    /** {@code -Drate}: msg/s in all, or 0 for as fast as the confirm windows allow. */
+    static final int TARGET = Integer.getInteger("rate", 0);
+
+    /** The server's CPU time so far in microseconds: user and system time of the {@code beam.smp} process. */
+    static long serverCpuMicros() throws IOException {
+        long pid = ProcessHandle.allProcesses()
+                .filter(p -> p.info().command().map(c -> c.endsWith("beam.smp")).orElse(false))
+                .mapToLong(ProcessHandle::pid).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no beam.smp process: start RabbitMQ (rabbitmq-server -detached)"));
+        String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + pid + "/stat"));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
+        return ticks * 1_000_000L / 100; // USER_HZ is 100 on Linux
+    }
 
     public static void main(String[] variants) throws Exception {
         int rounds = Integer.getInteger("rounds", 4);
@@ -52,13 +72,15 @@ public class AmqpPublishDetails {
         Map<String, List<Double>> rates = new LinkedHashMap<>();
         for (int round = 0; round < rounds; round++) {
             for (String variant : variants) {
-                double rate = run(uri, variant, seconds);
-                rates.computeIfAbsent(variant, k -> new ArrayList<>()).add(rate);
-                System.out.printf("round %d %-28s %8.0f msg/s consumed%n", round, variant, rate);
+                double[] result = run(uri, variant, seconds);
+                rates.computeIfAbsent(variant, k -> new ArrayList<>()).add(TARGET > 0 ? result[1] : result[0]);
+                System.out.printf("round %d %-28s %8.0f msg/s consumed, server CPU %6.2f us a message%n", round, variant,
+                        result[0], result[1]);
             }
         }
-        rates.forEach((variant, list) -> System.out.printf("%-28s mean %8.0f msg/s over %s%n", variant,
-                list.stream().mapToDouble(d -> d).average().orElse(0), list));
+        String unit = TARGET > 0 ? "us of server CPU a message" : "msg/s";
+        rates.forEach((variant, list) -> System.out.printf("%-28s mean %8.2f %s over %s%n", variant,
+                list.stream().mapToDouble(d -> d).average().orElse(0), unit, list));
     }
 
     /** One channel with confirms and its window of unconfirmed publishes. */
@@ -86,10 +108,14 @@ public class AmqpPublishDetails {
         }
     }
 
-    static double run(String uri, String variant, long seconds) throws Exception {
-        boolean mandatory = variant.contains("mand");
-        boolean headers = variant.contains("hdr") && !variant.contains("ehdr");
-        boolean properties = variant.contains("props");
+    /** Consumed msg/s and the server's CPU in microseconds a consumed message. */
+    static double[] run(String uri, String variant, long seconds) throws Exception {
+        java.util.Set<String> items = java.util.Set.of(variant.split("\\+"));
+        boolean mandatory = items.contains("mand");
+        boolean headers = items.contains("hdr");
+        boolean properties = items.contains("props");
+        boolean idOnly = items.contains("id");
+        boolean timestampOnly = items.contains("ts");
         int channels = variant.contains("2ch") ? 2 : 1;
         boolean topic = variant.contains("topic");
         String binding = variant.contains("topic-exact") ? "" : variant.contains("topic-star") ? ".*" : ".#";
@@ -134,19 +160,29 @@ public class AmqpPublishDetails {
             }
             AtomicBoolean stop = new AtomicBoolean();
             List<Thread> senders = new ArrayList<>();
-            for (int i = 0; i < THREADS; i++) {
+            int threads = Math.min(THREADS, TOPICS); // a thread with no topic of its own would only spin
+            for (int i = 0; i < threads; i++) {
                 int first = i;
                 Thread sender = new Thread(() -> {
                     long n = 0;
+                    long gap = TARGET > 0 ? 1_000_000_000L * threads / TARGET : 0;
+                    long next = System.nanoTime();
                     try {
                         while (!stop.get()) {
-                            for (int t = first; t < TOPICS; t += THREADS) {
+                            for (int t = first; t < TOPICS; t += threads) {
+                                if (gap > 0) {
+                                    next += gap;
+                                    long wait = next - System.nanoTime();
+                                    if (wait > 0) {
+                                        java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                                    }
+                                }
                                 Producer producer = producers[t][(int) (Thread.currentThread().getId() % channels)];
                                 if (!producer.window.tryAcquire(1, TimeUnit.SECONDS)) {
                                     continue;
                                 }
                                 AMQP.BasicProperties.Builder props = new AMQP.BasicProperties.Builder().deliveryMode(2);
-                                if (variant.contains("ehdr")) {
+                                if (items.contains("ehdr")) {
                                     props.headers(new HashMap<>());
                                 }
                                 if (headers) {
@@ -157,6 +193,12 @@ public class AmqpPublishDetails {
                                 if (properties) {
                                     props.messageId(UUID.randomUUID().toString())
                                             .timestamp(new Date(System.currentTimeMillis() / 1000 * 1000));
+                                }
+                                if (idOnly) {
+                                    props.messageId(UUID.randomUUID().toString());
+                                }
+                                if (timestampOnly) {
+                                    props.timestamp(new Date(System.currentTimeMillis() / 1000 * 1000));
                                 }
                                 synchronized (producer) {
                                     producer.outstanding.put(producer.channel.getNextPublishSeqNo(), Boolean.TRUE);
@@ -175,9 +217,12 @@ public class AmqpPublishDetails {
             }
             Thread.sleep(2000); // warm-up
             long before = consumed.get();
+            long cpuBefore = serverCpuMicros();
             long start = System.nanoTime();
             Thread.sleep(seconds * 1000);
-            double rate = (consumed.get() - before) / ((System.nanoTime() - start) / 1e9);
+            long count = consumed.get() - before;
+            double rate = count / ((System.nanoTime() - start) / 1e9);
+            double cpu = (serverCpuMicros() - cpuBefore) / (double) Math.max(1, count);
             stop.set(true);
             for (Thread sender : senders) {
                 sender.join(5000);
@@ -188,7 +233,7 @@ public class AmqpPublishDetails {
                 }
                 admin.exchangeDelete(run + "-t" + t);
             }
-            return rate;
+            return new double[] {rate, cpu};
         }
     }
 }

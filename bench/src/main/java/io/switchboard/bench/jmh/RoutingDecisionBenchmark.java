@@ -27,7 +27,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * one-instance Switchboard and through a two-instance Switchboard with a 50/50 split, both on the
  * do-nothing adapter, with and without meters (the routed one then also counts its decision).
  * The routing decision's cost is {@code splitNoComparison} minus {@code single}; {@code split} adds
- * the comparison's per-message recording (on by default);
+ * the comparison's per-message recording (on by default); {@code splitPerMessage} minus {@code splitNoComparison}
+ * is what drawing each message's instance costs over keeping a key on one;
  * run with {@code -prof gc} for the bytes.
  */
 @State(Scope.Benchmark)
@@ -52,6 +53,8 @@ public class RoutingDecisionBenchmark {
     private Publisher<byte[]> singlePublisher;
     private Publisher<byte[]> singleMeteredPublisher;
     private Publisher<byte[]> splitPublisher;
+    private Switchboard routedPerMessage;
+    private Publisher<byte[]> splitPerMessagePublisher;
     private Publisher<byte[]> splitMeteredPublisher;
 
     @Setup(Level.Trial)
@@ -65,6 +68,10 @@ public class RoutingDecisionBenchmark {
         routed = twoInstances(null, true);
         routedMetered = twoInstances(new SimpleMeterRegistry(), true);
         routedNoComparison = twoInstances(null, false);
+        routedPerMessage = Switchboard.builder().instance("a", "noop", Map.of()).instance("b", "noop", Map.of())
+                .property("switchboard.comparison.enabled", "false")
+                .route("jmh-route", Route.split(Map.of("a", 50, "b", 50)).perMessage()).build();
+        splitPerMessagePublisher = routedPerMessage.publisher("jmh-route", Codec.bytes()).delivery(Delivery.AT_MOST_ONCE).build();
         splitNoComparisonPublisher = routedNoComparison.publisher("jmh-route", Codec.bytes()).delivery(Delivery.AT_MOST_ONCE).build();
         singlePublisher = single.publisher("jmh-route", Codec.bytes()).delivery(Delivery.AT_MOST_ONCE).build();
         singleMeteredPublisher = singleMetered.publisher("jmh-route", Codec.bytes()).delivery(Delivery.AT_MOST_ONCE).build();
@@ -89,6 +96,7 @@ public class RoutingDecisionBenchmark {
         routed.close();
         routedMetered.close();
         routedNoComparison.close();
+        routedPerMessage.close();
     }
 
     private Message<byte[]> nextMessage() {
@@ -112,6 +120,12 @@ public class RoutingDecisionBenchmark {
     @Benchmark
     public Object splitNoComparison() {
         return splitNoComparisonPublisher.publish(nextMessage());
+    }
+
+    /** Two instances, split 50/50 per message (each message's instance drawn by weight), comparison off. */
+    @Benchmark
+    public Object splitPerMessage() {
+        return splitPerMessagePublisher.publish(nextMessage());
     }
 
     /** One instance, with meters. */
